@@ -1,0 +1,33 @@
+// Subcommands of the `mushroom` CLI. Each takes the arguments after its name
+// (argv[0] is "mushroom <name>") and returns the process exit code.
+#pragma once
+#include <cxxopts.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mushroom::cli {
+
+struct Command {
+  std::string name;
+  std::string summary;
+  std::function<int(int, char**)> run;
+};
+
+// Every registered subcommand, in the order `mushroom --help` lists them.
+const std::vector<Command>& commands();
+
+// Parses argv with opts, which must define "help". Prints the help text and
+// returns true when --help was given; throws cxxopts exceptions on bad input.
+bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out);
+
+// A required option's value; throws std::invalid_argument naming it.
+std::string required(const cxxopts::ParseResult& args, const std::string& name);
+
+int cmd_moves(int argc, char** argv);
+int cmd_perft(int argc, char** argv);
+int cmd_bench(int argc, char** argv);
+int cmd_play(int argc, char** argv);
+int cmd_positions(int argc, char** argv);
+
+}  // namespace mushroom::cli

@@ -1,0 +1,68 @@
+// The `mushroom` command line: one binary, one subcommand per job.
+#include <iostream>
+#include <string>
+
+#include "cli/command.h"
+
+namespace mushroom::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> all = {
+      {"play", "play one game between two agents and print it", cmd_play},
+      {"moves", "list the legal moves of a position", cmd_moves},
+      {"perft", "count move sequences of a given depth", cmd_perft},
+      {"bench", "time the move generator on a position set", cmd_bench},
+      {"positions", "write a position set from seeded playouts", cmd_positions},
+  };
+  return all;
+}
+
+bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out) {
+  out = opts.parse(argc, argv);
+  if (out.count("help")) {
+    std::cout << opts.help() << std::endl;
+    return true;
+  }
+  if (!out.unmatched().empty())
+    throw std::invalid_argument("unexpected argument '" + out.unmatched().front() + "'");
+  return false;
+}
+
+std::string required(const cxxopts::ParseResult& args, const std::string& name) {
+  if (!args.count(name)) throw std::invalid_argument("missing required option --" + name);
+  return args[name].as<std::string>();
+}
+
+static void print_usage() {
+  std::cout << "usage: mushroom <command> [options]\n\ncommands:\n";
+  for (const Command& c : commands()) {
+    std::cout << "  " << c.name << std::string(12 - std::min<size_t>(11, c.name.size()), ' ') << c.summary
+              << "\n";
+  }
+  std::cout << "\n'mushroom <command> --help' describes a command's options.\n";
+}
+
+}  // namespace mushroom::cli
+
+int main(int argc, char** argv) {
+  using namespace mushroom::cli;
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    print_usage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string name = argv[1];
+  for (const Command& c : commands()) {
+    if (c.name != name) continue;
+    std::string program = "mushroom " + name;
+    argv[1] = program.data();
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const std::exception& e) {
+      std::cerr << "mushroom " << name << ": error: " << e.what() << std::endl;
+      return 2;
+    }
+  }
+  std::cerr << "mushroom: unknown command '" << name << "'\n";
+  print_usage();
+  return 2;
+}

@@ -1,0 +1,43 @@
+// The agent interface shared by the contest bot, the arena and `play`.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "mushroom/position.h"
+
+namespace mushroom {
+
+// Remaining time banks in milliseconds, as the referee's TIME line gives them.
+struct Clock {
+  int my_ms = 10000;
+  int opp_ms = 10000;
+};
+
+class Agent {
+ public:
+  virtual ~Agent() = default;
+  virtual std::string name() const = 0;
+  // Called once per game, before any move.
+  virtual void new_game(const Position& /*start*/, Player /*me*/) {}
+  // Picks a legal move (or the pass) for the side to move in pos.
+  virtual Move choose_move(const Position& pos, const Clock& clock) = 0;
+  // Told of every move played by either side, with the position before it.
+  virtual void observe_move(const Position& /*before*/, const Move& /*m*/) {}
+};
+
+// Agent settings from the command line: "key=value" pairs. Each agent reads
+// the keys it knows and the factory rejects any left over.
+struct AgentOptions {
+  uint64_t seed = 1;
+  std::map<std::string, std::string> values;
+};
+
+// Known names: random, greedy. Throws std::invalid_argument naming an unknown
+// agent or option.
+std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options);
+// The names make_agent accepts, for --help texts.
+std::string agent_names();
+
+}  // namespace mushroom

@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include "agents/greedy_agent.h"
+#include "agents/local_match.h"
+#include "agents/random_agent.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/playout_positions.h"
+#include "mushroom/reference_movegen.h"
+
+namespace mushroom {
+namespace {
+
+TEST(Greedy, TakesLargestAreaWithFirstInOrderOnTies) {
+  for (const Position& p : playout_positions(500, 21)) {
+    const std::vector<Move> all = generate_moves_naive(p);  // (r1,c1,r2,c2) order
+    Move expected = Move::pass();
+    for (const Move& m : all)
+      if (m.area() > expected.area()) expected = m;  // strict: first of the largest
+    EXPECT_EQ(greedy_move(p), expected);
+  }
+}
+
+TEST(Greedy, PassesOnlyWithoutMoves) {
+  Position empty;
+  EXPECT_TRUE(greedy_move(empty).is_pass());
+  Position p;
+  p.set_digit(4, 4, 3);
+  p.set_digit(4, 6, 7);
+  EXPECT_EQ(greedy_move(p), Move::rect(4, 4, 4, 6));
+}
+
+TEST(RandomAgent, PlaysLegalMovesAndIsSeeded) {
+  RandomAgent a(5), b(5);
+  const Position p = random_board(8);
+  for (int i = 0; i < 20; ++i) {
+    const Move m = a.choose_move(p, {});
+    EXPECT_TRUE(p.is_legal(m));
+    EXPECT_FALSE(m.is_pass());
+    EXPECT_EQ(m, b.choose_move(p, {}));
+  }
+}
+
+TEST(LocalMatch, GreedyBeatsRandomAndGamesEndProperly) {
+  int greedy_wins = 0;
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    GreedyAgent greedy;
+    RandomAgent random(seed);
+    const Position start = random_board(seed);
+    const bool greedy_first = seed % 2 == 0;
+    auto result = greedy_first ? play_local_game(greedy, random, start) : play_local_game(random, greedy, start);
+    EXPECT_TRUE(result.forfeit.empty());
+    EXPECT_TRUE(result.final.game_over());
+    EXPECT_TRUE(result.moves.back().move.is_pass());
+    greedy_wins += result.outcome() == (greedy_first ? 1 : -1);
+  }
+  EXPECT_GE(greedy_wins, 8);
+}
+
+TEST(AgentFactory, RejectsUnknownNamesAndOptions) {
+  EXPECT_EQ(make_agent("greedy", {})->name(), "greedy");
+  EXPECT_THROW(make_agent("nope", {}), std::invalid_argument);
+  AgentOptions opts;
+  opts.values["depth"] = "3";
+  EXPECT_THROW(make_agent("random", opts), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mushroom

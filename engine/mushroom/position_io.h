@@ -1,0 +1,41 @@
+// Position text format.
+//
+//   10 lines of 17 digits, 0 for an empty cell        (required)
+//   optional blank lines
+//   10 lines of 17 owner marks: '.' none, '1' first player, '2' second
+//                                                      (optional)
+//
+// Trailing spaces and CRLF line endings are accepted. Anything else is
+// rejected with a ParseError naming the source, line and column. The first
+// player is to move and no pass has been played.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mushroom/position.h"
+
+namespace mushroom {
+
+class ParseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One position, as above.
+Position parse_position(std::string_view text, const std::string& source = "<input>");
+Position load_position_file(const std::string& path);
+
+// Several digit-only positions: blocks of 10 lines separated by blank lines.
+std::vector<Position> parse_position_list(std::string_view text, const std::string& source = "<input>");
+
+// The protocol's INIT arguments: 10 words of 17 digits each.
+Position parse_init_rows(const std::vector<std::string_view>& rows);
+
+// Digits block, then a blank line and the owner block when anyone owns a cell.
+std::string format_position(const Position& pos, bool always_owners = false);
+// Human-readable board: digits, with owned empty cells shown as A/B.
+std::string pretty_board(const Position& pos);
+
+}  // namespace mushroom

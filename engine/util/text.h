@@ -1,0 +1,27 @@
+// Text helpers shared by the file parsers and the protocol reader.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mushroom {
+
+// Removes a trailing '\r' (CRLF files) and surrounding spaces/tabs.
+std::string_view trim(std::string_view s);
+
+// Splits on runs of spaces and tabs; empty fields are dropped.
+std::vector<std::string_view> split_words(std::string_view s);
+
+// Parses a whole word as a base-10 int; false on any junk or overflow.
+bool parse_int(std::string_view word, int& out);
+
+// Reads a whole file; throws std::runtime_error naming the path on failure.
+std::string read_file(const std::string& path);
+
+// Writes a file atomically: a temp file beside it, then rename.
+void write_file_atomic(const std::string& path, std::string_view content);
+
+// Splits text into lines (without the terminators; CR stripped).
+std::vector<std::string> split_lines(std::string_view text);
+
+}  // namespace mushroom

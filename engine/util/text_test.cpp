@@ -1,0 +1,54 @@
+#include "util/text.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace mushroom {
+
+TEST(Text, TrimStripsSpacesTabsAndCarriageReturn) {
+  EXPECT_EQ(trim("  OK\r"), "OK");
+  EXPECT_EQ(trim("\t\r\n"), "");
+}
+
+TEST(Text, SplitWordsDropsRunsOfBlanks) {
+  auto words = split_words("  TIME   100\t200 \r");
+  ASSERT_EQ(words.size(), 3u);
+  EXPECT_EQ(words[0], "TIME");
+  EXPECT_EQ(words[2], "200");
+}
+
+TEST(Text, ParseIntRejectsJunk) {
+  int v = 0;
+  EXPECT_TRUE(parse_int("-1", v));
+  EXPECT_EQ(v, -1);
+  EXPECT_TRUE(parse_int("+7", v));
+  EXPECT_EQ(v, 7);
+  EXPECT_FALSE(parse_int("12x", v));
+  EXPECT_FALSE(parse_int("", v));
+  EXPECT_FALSE(parse_int("99999999999", v));
+  EXPECT_FALSE(parse_int("+", v));
+}
+
+TEST(Text, SplitLinesHandlesCrlfAndFinalNewline) {
+  auto lines = split_lines("a\r\nb\n\nc\n");
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "a");
+  EXPECT_EQ(lines[2], "");
+  EXPECT_EQ(lines[3], "c");
+}
+
+TEST(Text, AtomicWriteLeavesNoTempFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "mushroom_text_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "f.txt").string();
+  write_file_atomic(path, "hello\n");
+  EXPECT_EQ(read_file(path), "hello\n");
+  int files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+  std::filesystem::remove_all(dir);
+  EXPECT_THROW(read_file(path), std::runtime_error);
+}
+
+}  // namespace mushroom

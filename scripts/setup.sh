@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the project needs from Debian (root, or sudo), then builds.
+# Safe to run again: it installs only what is missing and rebuilds
+# incrementally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake pkg-config python3
+  libgtest-dev libbenchmark-dev        # tests and benchmarks
+  libcxxopts-dev libtomlplusplus-dev   # CLI and configs
+  libeigen3-dev                        # CPU inference
+  libhdf5-dev                          # training data and model files
+  libtorch-dev                         # training (LibTorch 1.13, CPU)
+  gnuplot-nox                          # run plots
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${MUSHROOM_CMAKE_ARGS:-}
+cmake --build build -j"$jobs"
