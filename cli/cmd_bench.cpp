@@ -69,10 +69,18 @@ int cmd_bench(int argc, char** argv) {
     return long(generate_moves_two_pointer(p, list));
   });
   std::printf("two-pointer  ns_per_position=%.1f moves=%ld\n", two.ns_per_position, two.moves);
+  for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512}) {
+    if (!kernel_supported(kernel)) continue;
+    const Timing t = time_generator(positions, seconds, [&](const Position& p) {
+      return long(generate_moves_with(kernel, p, list));
+    });
+    std::printf("fast-%-7s ns_per_position=%.1f moves=%ld\n", kernel_name(kernel), t.ns_per_position, t.moves);
+  }
   const Timing fast = time_generator(positions, seconds, [&](const Position& p) {
     return long(generate_moves(p, list));
   });
-  std::printf("fast         ns_per_position=%.1f moves=%ld\n", fast.ns_per_position, fast.moves);
+  std::printf("fast (%s, used by the engine) ns_per_position=%.1f moves=%ld\n", kernel_name(best_kernel()),
+              fast.ns_per_position, fast.moves);
   if (fast.moves != two.moves) {
     std::fprintf(stderr, "error: generators disagree (%ld vs %ld moves)\n", fast.moves, two.moves);
     return 1;

@@ -1,12 +1,16 @@
 // Fast legal-move enumeration for the mushroom game.
 //
-// For every row band r1..r2 the column sums of the band are kept
-// incrementally. Only columns holding a mushroom inside the band can be a
-// rectangle's left or right side, so the band is compressed to those columns;
-// their sums are all >= 1, so for each left column at most one right column
-// gives exactly 10, found by a two-pointer sweep. A band whose smallest
-// non-empty column sum already exceeds 10 can hold no move, and neither can
-// any deeper band from the same r1, so the sweep stops there.
+// For a band of rows r1..r2, let s[c] be the band's column sums. A rectangle
+// on that band spans whole columns, so it sums to 10 only if every column in
+// it has s[c] <= 10 ("small"), and it needs a mushroom of row r1 and one of
+// row r2 inside it. s only grows with r2, so once no mushroom of row r1 sits
+// in a small column, no deeper band from that r1 holds a move.
+//
+// Within a band, with prefix sums P, columns c1..c2 sum to 10 exactly when
+// P[c2+1] == P[c1] + 10. Only non-empty columns can be sides, and their sums
+// are >= 1, so each left side has at most one right side. Kernels find all
+// left sides at once: SIMD membership tests of P + 10 in P (AVX2, AVX-512BW),
+// or a two-pointer sweep (scalar).
 #pragma once
 #include <array>
 
@@ -32,5 +36,13 @@ int generate_moves(const Position& pos, MoveList& list);
 
 // True when at least one rectangle is legal (cheaper than generating).
 bool has_any_move(const Position& pos);
+
+// The kernels, all giving identical lists. generate_moves uses the best one
+// the CPU supports, chosen once at start-up.
+enum class MovegenKernel { kScalar, kAvx2, kAvx512 };
+bool kernel_supported(MovegenKernel kernel);
+MovegenKernel best_kernel();
+const char* kernel_name(MovegenKernel kernel);
+int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& list);
 
 }  // namespace mushroom

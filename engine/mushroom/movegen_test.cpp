@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 
 #include "mushroom/board_gen.h"
 #include "mushroom/playout_positions.h"
@@ -44,6 +45,31 @@ TEST(Movegen, MatchesNaiveGeneratorOn10000PlayoutPositions) {
   EXPECT_GT(total_moves / 10000, 5);
   EXPECT_GT(without_moves, 10);
   EXPECT_GT(with_moves, 9000);
+}
+
+TEST(Movegen, EveryKernelAgreesWithTheNaiveGenerator) {
+  const auto positions = playout_positions(4000, 99);
+  for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512}) {
+    if (!kernel_supported(kernel)) {
+      std::cout << "kernel " << kernel_name(kernel) << " not supported by this CPU; not tested\n";
+      continue;
+    }
+    for (const Position& p : positions) {
+      MoveList list;
+      generate_moves_with(kernel, p, list);
+      ASSERT_EQ(sorted(list), generate_moves_naive(p)) << kernel_name(kernel);
+    }
+  }
+  // Dense boards stress the cap of column sums at 11 in the SIMD kernels.
+  Position nines;
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) nines.set_digit(r, c, (r + c) % 2 ? 9 : 1);
+  for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512}) {
+    if (!kernel_supported(kernel)) continue;
+    MoveList list;
+    generate_moves_with(kernel, nines, list);
+    EXPECT_EQ(sorted(list), generate_moves_naive(nines)) << kernel_name(kernel);
+  }
 }
 
 TEST(Movegen, TwoPointerReferenceAgreesToo) {
