@@ -29,5 +29,8 @@ int cmd_perft(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_play(int argc, char** argv);
 int cmd_positions(int argc, char** argv);
+int cmd_bot(int argc, char** argv);
+int cmd_arena(int argc, char** argv);
+int cmd_replay(int argc, char** argv);
 
 }  // namespace mushroom::cli

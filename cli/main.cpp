@@ -13,6 +13,9 @@ const std::vector<Command>& commands() {
       {"perft", "count move sequences of a given depth", cmd_perft},
       {"bench", "time the move generator on a position set", cmd_bench},
       {"positions", "write a position set from seeded playouts", cmd_positions},
+      {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
+      {"arena", "play programs against each other on paired boards", cmd_arena},
+      {"replay", "print a game log board by board", cmd_replay},
   };
   return all;
 }

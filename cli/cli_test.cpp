@@ -1,0 +1,168 @@
+// End-to-end tests of the `mushroom` binary: the CLI contract that external
+// tests rely on, error messages, and the bot/arena/replay round trip.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <sys/wait.h>
+
+#include "mushroom/position_io.h"
+#include "mushroom/reference_movegen.h"
+#include "protocol/game_log.h"
+#include "util/text.h"
+
+namespace mushroom {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CommandResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult run(const std::string& args, const std::string& stdin_file = "") {
+  std::string command = std::string("'") + MUSHROOM_BIN + "' " + args + " 2>&1";
+  if (!stdin_file.empty()) command += " < '" + stdin_file + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::string output;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = fs::path("build-test-tmp") / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+  const CommandResult usage = run("--help");
+  EXPECT_EQ(usage.exit_code, 0);
+  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay"}) {
+    EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
+    const CommandResult help = run(std::string(name) + " --help");
+    EXPECT_EQ(help.exit_code, 0) << name;
+    EXPECT_NE(help.output.find(std::string("mushroom ") + name), std::string::npos) << help.output;
+  }
+  const CommandResult unknown = run("frobnicate");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("unknown command 'frobnicate'"), std::string::npos);
+}
+
+TEST(Cli, MovesPrintsSortedLegalMovesWithoutThePass) {
+  const std::string file = "testdata/perft/midgame.txt";
+  const CommandResult r = run("moves --position " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string expected;
+  for (const Move& m : generate_moves_naive(load_position_file(file))) expected += to_string(m) + "\n";
+  EXPECT_EQ(r.output, expected);
+  EXPECT_EQ(r.output.find("-1"), std::string::npos);
+}
+
+TEST(Cli, PerftPrintsOneInteger) {
+  EXPECT_EQ(run("perft --position testdata/perft/start_uniform.txt --depth 2").output, "2941\n");
+  EXPECT_EQ(run("perft --position testdata/perft/no_moves.txt --depth 2").output, "1\n");
+  EXPECT_EQ(run("perft --position testdata/perft/no_moves.txt --depth 3").output, "0\n");
+}
+
+TEST(Cli, BadInputGetsAClearErrorNamingTheProblem) {
+  const fs::path dir = temp_dir("cli-bad");
+  write_file_atomic((dir / "bad.txt").string(), "12345678912345678\n1234567891234567x\n");
+  const CommandResult bad = run("moves --position " + (dir / "bad.txt").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("bad.txt:2:17: expected digits 0-9, got 'x'"), std::string::npos) << bad.output;
+  const CommandResult missing = run("moves --position /nonexistent/board.txt");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("cannot open file '/nonexistent/board.txt'"), std::string::npos);
+  const CommandResult no_arg = run("perft --position testdata/perft/endgame.txt");
+  EXPECT_NE(no_arg.output.find("missing required option --depth"), std::string::npos);
+  const CommandResult bad_agent = run("arena --a builtin:nope --b builtin:greedy --boards 1");
+  EXPECT_NE(bad_agent.output.find("unknown agent 'nope'"), std::string::npos) << bad_agent.output;
+  const CommandResult bad_opt = run("bot --agent greedy --opt depth=3");
+  EXPECT_NE(bad_opt.output.find("agent 'greedy' has no option 'depth'"), std::string::npos) << bad_opt.output;
+}
+
+TEST(Cli, BenchPrintsNsPerPositionLast) {
+  const fs::path dir = temp_dir("cli-bench");
+  const std::string set = (dir / "set.txt").string();
+  ASSERT_EQ(run("positions --count 50 --seed 3 --out " + set).exit_code, 0);
+  EXPECT_EQ(parse_position_list(read_file(set)).size(), 50u);
+  const CommandResult r = run("bench movegen --positions " + set + " --seconds 0.05");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto lines = split_lines(r.output);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back().rfind("ns_per_position=", 0), 0u);
+  EXPECT_GT(std::stod(lines.back().substr(16)), 0.0);
+}
+
+TEST(Cli, PlayPrintsTheGame) {
+  const CommandResult r = run("play --seed 3");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("first: greedy   second: random"), std::string::npos);
+  EXPECT_NE(r.output.find("result: "), std::string::npos);
+}
+
+TEST(Cli, BotSpeaksTheProtocolOnStdout) {
+  const fs::path dir = temp_dir("cli-bot");
+  std::string init = "INIT";
+  for (int r = 0; r < 10; ++r) init += " 12345678912345678";
+  write_file_atomic((dir / "in.txt").string(), "READY FIRST\r\n\r\nBOGUS\n" + init + "\nTIME 10000 10000\nFINISH\n");
+  const std::string command = std::string("'") + MUSHROOM_BIN + "' bot --agent greedy < '" + (dir / "in.txt").string() +
+                              "' 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[256] = {};
+  std::string out;
+  while (fgets(buffer, sizeof(buffer), pipe)) out += buffer;
+  EXPECT_EQ(pclose(pipe), 0);
+  const auto lines = split_lines(out);
+  ASSERT_EQ(lines.size(), 2u) << out;
+  EXPECT_EQ(lines[0], "OK");
+  EXPECT_EQ(split_words(lines[1]).size(), 4u);
+}
+
+TEST(Cli, ArenaReportsAndLogsReplay) {
+  const fs::path dir = temp_dir("cli-arena");
+  const CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 2 --seed 5 --log-dir " + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("A total:"), std::string::npos);
+  EXPECT_NE(r.output.find("Elo (A - B):"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "games.csv"));
+  EXPECT_TRUE(fs::exists(dir / "report.txt"));
+  const std::string log_path = (dir / "game-0000.log").string();
+  const GameLog log = parse_game_log(read_file(log_path), log_path);
+  EXPECT_TRUE(log.finished);
+  EXPECT_EQ(log.final_position().score(kFirst), log.score_first);
+  const CommandResult replay = run("replay " + log_path);
+  EXPECT_EQ(replay.exit_code, 0);
+  EXPECT_NE(replay.output.find("FINISH  first " + std::to_string(log.score_first)), std::string::npos);
+}
+
+TEST(Cli, ArenaRunsTheOfficialSettingIni) {
+  const fs::path dir = temp_dir("cli-ini");
+  write_file_atomic((dir / "board.txt").string(), format_position(parse_position(read_file("testdata/perft/start_uniform.txt"))));
+  const std::string bin = MUSHROOM_BIN;
+  write_file_atomic((dir / "setting.ini").string(),
+                    "; official tool settings\nINPUT=board.txt\nLOG=out.log\nEXEC1=" + bin +
+                        " bot --agent greedy\nEXEC2=" + bin + " bot --agent random\n");
+  const CommandResult r = run("arena --setting " + (dir / "setting.ini").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("SCOREFIRST "), std::string::npos) << r.output;
+  const GameLog log = parse_game_log(read_file((dir / "out.log").string()));
+  EXPECT_TRUE(log.finished);
+  EXPECT_TRUE(log.start == parse_position(read_file("testdata/perft/start_uniform.txt")));
+  write_file_atomic((dir / "bad.ini").string(), "INPUT=board.txt\nTIMEOUT=5\n");
+  const CommandResult bad = run("arena --setting " + (dir / "bad.ini").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("bad.ini:2: unknown key 'TIMEOUT'"), std::string::npos) << bad.output;
+}
+
+}  // namespace
+}  // namespace mushroom

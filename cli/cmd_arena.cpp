@@ -1,0 +1,142 @@
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+#include "arena/arena.h"
+#include "cli/command.h"
+#include "cli/program_spec.h"
+#include "mushroom/position_io.h"
+#include "util/text.h"
+
+namespace fs = std::filesystem;
+
+namespace mushroom::cli {
+namespace {
+
+// The official tool's setting.ini: INPUT, LOG, EXEC1, EXEC2 (KEY=VALUE lines;
+// '#' or ';' starts a comment). Relative paths are taken from the ini's folder.
+int run_setting_ini(const std::string& ini_path, const RefereeConfig& referee) {
+  const fs::path base = fs::absolute(ini_path).parent_path();
+  std::map<std::string, std::string> values;
+  int line_no = 0;
+  for (const std::string& raw : split_lines(read_file(ini_path))) {
+    ++line_no;
+    const std::string_view line = trim(raw);
+    if (line.empty() || line[0] == '#' || line[0] == ';' || line[0] == '[') continue;
+    const size_t eq = line.find('=');
+    if (eq == std::string_view::npos)
+      throw std::invalid_argument(ini_path + ":" + std::to_string(line_no) + ": expected KEY=VALUE");
+    const std::string key(trim(line.substr(0, eq)));
+    if (key != "INPUT" && key != "LOG" && key != "EXEC1" && key != "EXEC2")
+      throw std::invalid_argument(ini_path + ":" + std::to_string(line_no) + ": unknown key '" + key +
+                                  "' (known: INPUT, LOG, EXEC1, EXEC2)");
+    values[key] = std::string(trim(line.substr(eq + 1)));
+  }
+  for (const char* key : {"INPUT", "LOG", "EXEC1", "EXEC2"})
+    if (!values.count(key)) throw std::invalid_argument(ini_path + ": missing key " + key);
+  auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (base / p).string(); };
+  const Position start = load_position_file(resolve(values["INPUT"]));
+  const std::string work_dir = (base / ".mushroom-arena").string();
+  // Commands run from the ini's folder, as the official tool runs them from its own.
+  const std::string cd = "cd " + shell_quote(base.string()) + " && ";
+  const RefereeResult result = referee_game(cd + resolve_program(values["EXEC1"], work_dir),
+                                            cd + resolve_program(values["EXEC2"], work_dir), start, referee);
+  write_file_atomic(resolve(values["LOG"]), format_game_log(result.log));
+  if (result.log.aborted_by)
+    std::cout << "ABORT " << player_name(*result.log.aborted_by) << " " << result.log.abort_reason << "\n";
+  else
+    std::cout << "SCOREFIRST " << result.log.score_first << "\nSCORESECOND " << result.log.score_second << "\n";
+  std::cout << "log: " << resolve(values["LOG"]) << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+int cmd_arena(int argc, char** argv) {
+  cxxopts::Options opts(
+      "mushroom arena",
+      "Play two programs against each other over the contest protocol on paired boards (each board twice, sides "
+      "swapped), timing them from the arena's side as the official tool does. A program is a shell command, "
+      "'builtin:NAME[:key=value,...]' for one of our agents, or 'builtin:seed-greedy' for seed 000's Python bot. "
+      "With --setting, plays the one game the official tool's setting.ini describes.");
+  opts.add_options()("a,program-a", "program A (also --a)", cxxopts::value<std::string>())(
+      "b,program-b", "program B (also --b)", cxxopts::value<std::string>())(
+      "a-name", "label for A in the report", cxxopts::value<std::string>())(
+      "b-name", "label for B in the report", cxxopts::value<std::string>())(
+      "boards", "boards (each played twice)", cxxopts::value<int>()->default_value("50"))(
+      "seed", "board seed", cxxopts::value<uint64_t>()->default_value("1"))(
+      "board-mode", "uniform | sum10", cxxopts::value<std::string>()->default_value("uniform"))(
+      "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
+      "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
+      "pin-a", "pin A to this CPU core", cxxopts::value<int>()->default_value("-1"))(
+      "pin-b", "pin B to this CPU core", cxxopts::value<int>()->default_value("-1"))(
+      "log-dir", "write per-game logs, games.csv and report.txt here", cxxopts::value<std::string>())(
+      "sprt", "elo0,elo1: stop when the SPRT decides", cxxopts::value<std::string>())(
+      "sprt-alpha", "SPRT false-positive rate", cxxopts::value<double>()->default_value("0.05"))(
+      "sprt-beta", "SPRT false-negative rate", cxxopts::value<double>()->default_value("0.05"))(
+      "setting", "official tool setting.ini (INPUT, LOG, EXEC1, EXEC2)", cxxopts::value<std::string>())(
+      "h,help", "show this help");
+  // cxxopts reads one-letter names only as -a/-b; accept the --a/--b spelling too.
+  std::vector<std::string> rewritten(argv, argv + argc);
+  std::vector<char*> new_argv;
+  for (std::string& arg : rewritten) {
+    for (const char* name : {"a", "b"}) {
+      const std::string dashed = std::string("--") + name;
+      if (arg == dashed) arg = std::string("--program-") + name;
+      else if (arg.rfind(dashed + "=", 0) == 0) arg = std::string("--program-") + name + arg.substr(dashed.size());
+    }
+    new_argv.push_back(arg.data());
+  }
+  cxxopts::ParseResult args;
+  if (parse_or_help(opts, int(new_argv.size()), new_argv.data(), args)) return 0;
+
+  ArenaConfig config;
+  config.referee.time_ms = args["time-ms"].as<int>();
+  if (config.referee.time_ms < 1) throw std::invalid_argument("--time-ms must be positive");
+  if (args.count("setting")) return run_setting_ini(args["setting"].as<std::string>(), config.referee);
+
+  const std::string log_dir = args.count("log-dir") ? args["log-dir"].as<std::string>() : "";
+  const std::string work_dir =
+      log_dir.empty() ? (fs::temp_directory_path() / ("mushroom-arena-" + std::to_string(getpid()))).string() : log_dir;
+  const std::string spec[2] = {required(args, "a"), required(args, "b")};
+  for (int side = 0; side < 2; ++side) {
+    config.command[side] = resolve_program(spec[side], work_dir);
+    const char* name_key = side == 0 ? "a-name" : "b-name";
+    config.label[side] = args.count(name_key) ? args[name_key].as<std::string>() : spec[side];
+  }
+  if (config.label[0] == config.label[1]) config.label[0] += " (A)", config.label[1] += " (B)";
+  config.boards = args["boards"].as<int>();
+  config.seed = args["seed"].as<uint64_t>();
+  const std::string mode = args["board-mode"].as<std::string>();
+  if (mode != "uniform" && mode != "sum10") throw std::invalid_argument("--board-mode must be uniform or sum10");
+  config.board_mode = mode == "sum10" ? BoardMode::kSumMultipleOf10 : BoardMode::kUniform;
+  config.parallel = args["parallel"].as<int>();
+  config.referee.cpu[0] = args["pin-a"].as<int>();
+  config.referee.cpu[1] = args["pin-b"].as<int>();
+  config.log_dir = log_dir;
+  if (args.count("sprt")) {
+    const std::string text = args["sprt"].as<std::string>();
+    const auto comma = text.find(',');
+    Sprt sprt{};
+    try {
+      if (comma == std::string::npos) throw std::invalid_argument("");
+      sprt.elo0 = std::stod(text.substr(0, comma));
+      sprt.elo1 = std::stod(text.substr(comma + 1));
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--sprt must be 'elo0,elo1', got '" + text + "'");
+    }
+    if (sprt.elo1 <= sprt.elo0) throw std::invalid_argument("--sprt needs elo0 < elo1");
+    sprt.alpha = args["sprt-alpha"].as<double>();
+    sprt.beta = args["sprt-beta"].as<double>();
+    if (!(sprt.alpha > 0 && sprt.alpha < 0.5 && sprt.beta > 0 && sprt.beta < 0.5))
+      throw std::invalid_argument("--sprt-alpha and --sprt-beta must be in (0, 0.5)");
+    config.sprt = sprt;
+  }
+  const ArenaReport report = run_arena(config, std::cerr);
+  std::cout << format_report(config, report) << std::flush;
+  if (log_dir.empty()) fs::remove_all(work_dir);
+  return 0;
+}
+
+}  // namespace mushroom::cli

@@ -1,0 +1,33 @@
+#include <iostream>
+
+#include "cli/command.h"
+#include "protocol/bot_session.h"
+
+namespace mushroom::cli {
+
+int cmd_bot(int argc, char** argv) {
+  cxxopts::Options opts("mushroom bot",
+                        "Play one game over the contest protocol on stdin/stdout (READY, INIT, TIME, OPP, "
+                        "FINISH). Only OK and moves are printed on stdout; warnings go to stderr.");
+  opts.add_options()("agent", "agent: " + agent_names(), cxxopts::value<std::string>()->default_value("greedy"))(
+      "opt", "agent option key=value (repeatable)", cxxopts::value<std::vector<std::string>>())(
+      "seed", "agent random seed", cxxopts::value<uint64_t>()->default_value("1"))("h,help", "show this help");
+  cxxopts::ParseResult args;
+  if (parse_or_help(opts, argc, argv, args)) return 0;
+  const std::string name = args["agent"].as<std::string>();
+  AgentOptions options;
+  options.seed = args["seed"].as<uint64_t>();
+  if (args.count("opt")) {
+    for (const std::string& pair : args["opt"].as<std::vector<std::string>>()) {
+      const size_t eq = pair.find('=');
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--opt '" + pair + "' is not key=value");
+      options.values[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+  }
+  make_agent(name, options);  // reject unknown agents/options before the game
+  std::ios::sync_with_stdio(false);
+  BotSession session([&] { return make_agent(name, options); }, std::cout, std::cerr);
+  return session.run(std::cin);
+}
+
+}  // namespace mushroom::cli

@@ -1,0 +1,57 @@
+#include "cli/program_spec.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "agents/agent.h"
+#include "arena/seed_bots.h"
+
+namespace mushroom::cli {
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string self_executable() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+  return std::string(buf, size_t(n));
+}
+
+std::string resolve_program(const std::string& spec, const std::string& work_dir) {
+  const std::string prefix = "builtin:";
+  if (spec.rfind(prefix, 0) != 0) return spec;
+  std::string rest = spec.substr(prefix.size());
+  std::string name = rest, options;
+  if (const size_t colon = rest.find(':'); colon != std::string::npos) {
+    name = rest.substr(0, colon);
+    options = rest.substr(colon + 1);
+  }
+  if (name == "seed-greedy") {
+    if (!options.empty()) throw std::invalid_argument("builtin:seed-greedy takes no options");
+    return "python3 " + shell_quote(extract_seed_greedy(work_dir));
+  }
+  // Fail now, not inside every game, on unknown agents or options.
+  AgentOptions probe;
+  std::string command = shell_quote(self_executable()) + " bot --agent " + shell_quote(name);
+  size_t start = 0;
+  while (start < options.size()) {
+    size_t end = options.find(',', start);
+    if (end == std::string::npos) end = options.size();
+    const std::string pair = options.substr(start, end - start);
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("agent option '" + pair + "' in '" + spec + "' is not key=value");
+    probe.values[pair.substr(0, eq)] = pair.substr(eq + 1);
+    command += " --opt " + shell_quote(pair);
+    start = end + 1;
+  }
+  make_agent(name, probe);
+  return command;
+}
+
+}  // namespace mushroom::cli

@@ -1,0 +1,17 @@
+// Turns an arena program spec into a shell command:
+//   builtin:NAME[:key=value,key=value]  -> this binary's `bot --agent NAME ...`
+//   builtin:seed-greedy                 -> python3 on seed 000's bot, extracted
+//                                          into work_dir at run time
+//   anything else                       -> used as a shell command as is
+#pragma once
+#include <string>
+
+namespace mushroom::cli {
+
+std::string resolve_program(const std::string& spec, const std::string& work_dir);
+// This executable's absolute path (from /proc/self/exe).
+std::string self_executable();
+// Quotes a string for /bin/sh.
+std::string shell_quote(const std::string& s);
+
+}  // namespace mushroom::cli

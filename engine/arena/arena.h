@@ -1,0 +1,53 @@
+// Matches between two external programs on paired boards: each board is
+// played twice with the sides swapped. Results are from A's point of view.
+#pragma once
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/referee.h"
+#include "arena/stats.h"
+#include "mushroom/board_gen.h"
+
+namespace mushroom {
+
+struct ArenaConfig {
+  std::string command[2];          // A, B: shell commands speaking the protocol
+  std::string label[2] = {"A", "B"};
+  int boards = 50;                 // pairs of games
+  uint64_t seed = 1;               // board i uses a seed derived from this
+  BoardMode board_mode = BoardMode::kUniform;
+  RefereeConfig referee;           // time bank, pinning (indexed by A/B here)
+  int parallel = 1;                // games at once
+  std::string log_dir;             // per-game logs, games.csv, report.txt
+  std::optional<Sprt> sprt;        // stop early when it decides
+};
+
+struct ArenaGame {
+  int board = 0;
+  bool a_first = true;
+  uint64_t board_seed = 0;
+  RefereeResult result;
+  bool done = false;
+  int a_outcome() const { return a_first ? result.outcome() : -result.outcome(); }
+  int a_margin() const;  // A's cells minus B's
+  // Who forfeited: 0 = A, 1 = B, -1 = nobody.
+  int forfeiter() const;
+};
+
+struct ArenaReport {
+  std::vector<ArenaGame> games;  // finished games only, in board order
+  std::string sprt_result;       // empty when no SPRT ran
+  double llr = 0;
+};
+
+// The board seed of pair i.
+uint64_t arena_board_seed(uint64_t seed, int board);
+
+ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress);
+std::string format_report(const ArenaConfig& config, const ArenaReport& report);
+// Pair scores for the statistics: complete pairs only.
+std::vector<double> pair_scores(const std::vector<ArenaGame>& games);
+
+}  // namespace mushroom

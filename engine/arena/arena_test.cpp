@@ -1,0 +1,149 @@
+#include "arena/arena.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+
+#include "arena/seed_bots.h"
+#include "mushroom/board_gen.h"
+#include "util/text.h"
+
+namespace mushroom {
+namespace {
+
+std::string bot(const std::string& name) { return "sh testdata/bots/" + name + ".sh"; }
+
+// Plays `broken` (as A) against the passing bot on one board, both sides.
+ArenaReport play_broken(const std::string& broken, int time_ms = 1000) {
+  ArenaConfig config;
+  config.command[0] = bot(broken);
+  config.command[1] = bot("pass");
+  config.boards = 1;
+  config.referee.time_ms = time_ms;
+  config.referee.ready_timeout_ms = 500;
+  config.parallel = 2;
+  std::ostringstream progress;
+  return run_arena(config, progress);
+}
+
+void expect_forfeits(const ArenaReport& report, const std::string& reason_start) {
+  ASSERT_EQ(report.games.size(), 2u);
+  for (const ArenaGame& g : report.games) {
+    EXPECT_EQ(g.forfeiter(), 0) << g.result.log.abort_reason;
+    EXPECT_EQ(g.a_outcome(), -1);
+    EXPECT_EQ(g.result.log.abort_reason.rfind(reason_start, 0), 0u) << g.result.log.abort_reason;
+  }
+}
+
+TEST(Arena, CrashingBotForfeitsWithItsExitStatus) {
+  expect_forfeits(play_broken("crash"), "crashed (exit 3) before a move");
+}
+
+TEST(Arena, GarbageOutputForfeits) {
+  expect_forfeits(play_broken("garbage"), "unparsable output 'hello world'");
+}
+
+TEST(Arena, IllegalMovesForfeitWithTheRule) {
+  const ArenaReport report = play_broken("illegal");
+  expect_forfeits(report, "illegal move 0 0 0 0: sum is ");
+  EXPECT_NE(report.games[0].result.log.abort_reason.find(", not 10"), std::string::npos);
+  expect_forfeits(play_broken("out_of_range"), "illegal move 0 0 10 17: rectangle out of range");
+}
+
+TEST(Arena, SlowBotForfeitsOnTime) {
+  expect_forfeits(play_broken("slow", 1000), "timeout waiting for a move");
+}
+
+TEST(Arena, SilentBotForfeitsAtReady) { expect_forfeits(play_broken("no_ok"), "timeout waiting for OK"); }
+
+// The hanging bot starts `sleep 600`: the arena must kill the whole process
+// group, carry on, and leave no sleeper behind.
+TEST(Arena, HangingBotIsKilledAndTheArenaFinishes) {
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_forfeits(play_broken("hang", 800), "timeout waiting for a move");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 10.0);
+  int sleepers = 0;
+  if (DIR* proc = opendir("/proc")) {
+    while (dirent* entry = readdir(proc)) {
+      std::ifstream cmdline(std::string("/proc/") + entry->d_name + "/cmdline");
+      std::string text((std::istreambuf_iterator<char>(cmdline)), {});
+      if (text == std::string("sleep\0600\0", 10)) ++sleepers;
+    }
+    closedir(proc);
+  }
+  EXPECT_EQ(sleepers, 0);
+}
+
+TEST(Arena, TwoPassesEndAGameInADraw) {
+  ArenaConfig config;
+  config.command[0] = bot("pass");
+  config.command[1] = bot("pass");
+  config.boards = 2;
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  ASSERT_EQ(report.games.size(), 4u);
+  for (const ArenaGame& g : report.games) {
+    EXPECT_EQ(g.a_outcome(), 0);
+    EXPECT_EQ(g.result.log.moves.size(), 2u);
+    EXPECT_TRUE(g.result.log.finished);
+  }
+  EXPECT_NE(format_report(config, report).find("A total:         0 W, 4 D, 0 L"), std::string::npos);
+}
+
+TEST(Arena, PairsShareABoardWithSidesSwapped) {
+  ArenaConfig config;
+  config.command[0] = bot("pass");
+  config.command[1] = bot("pass");
+  config.boards = 3;
+  config.seed = 77;
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  ASSERT_EQ(report.games.size(), 6u);
+  for (int b = 0; b < 3; ++b) {
+    const ArenaGame& g1 = report.games[size_t(2 * b)];
+    const ArenaGame& g2 = report.games[size_t(2 * b + 1)];
+    EXPECT_TRUE(g1.a_first);
+    EXPECT_FALSE(g2.a_first);
+    EXPECT_TRUE(g1.result.log.start == g2.result.log.start);
+    EXPECT_TRUE(g1.result.log.start == random_board(arena_board_seed(77, b)));
+  }
+  EXPECT_FALSE(report.games[0].result.log.start == report.games[2].result.log.start);
+}
+
+TEST(Arena, SprtStopsEarlyWhenOneSideAlwaysWins) {
+  ArenaConfig config;
+  config.command[0] = bot("pass");
+  config.command[1] = bot("illegal");  // forfeits every game
+  config.label[0] = "passer";
+  config.label[1] = "cheater";
+  config.boards = 100;
+  config.sprt = Sprt{0, 50};
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  EXPECT_EQ(report.sprt_result, "H1 accepted");
+  EXPECT_LT(report.games.size(), 40u);
+  const std::string text = format_report(config, report);
+  EXPECT_NE(text.find("forfeits by cheater: " + std::to_string(report.games.size())), std::string::npos) << text;
+  EXPECT_NE(text.find("x illegal move"), std::string::npos) << text;
+  EXPECT_NE(text.find("SPRT elo0=0.00 elo1=50.00"), std::string::npos) << text;
+}
+
+TEST(SeedBots, SeedGreedyIsExtractedAtRunTimeAndPlays) {
+  const std::string dir = "build-test-tmp/seed";
+  const std::string path = extract_seed_greedy(dir);
+  const std::string code = read_file(path);
+  EXPECT_NE(code.find("def calculateMove"), std::string::npos);
+  EXPECT_EQ(code.find("\xEC\xBD\x94\xEB\x93\x9C:"), std::string::npos);  // none of the prose
+  RefereeConfig rc;
+  const RefereeResult r = referee_game("python3 " + path, bot("pass"), random_board(12), rc);
+  EXPECT_FALSE(r.log.aborted_by.has_value()) << r.log.abort_reason;
+  EXPECT_GT(r.log.score_first, 0);
+  EXPECT_TRUE(r.log.finished);
+}
+
+}  // namespace
+}  // namespace mushroom

@@ -1,0 +1,118 @@
+#include "arena/referee.h"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "arena/subprocess.h"
+#include "protocol/bot_session.h"
+#include "util/text.h"
+
+namespace mushroom {
+
+int RefereeResult::outcome() const {
+  if (log.aborted_by) return *log.aborted_by == kFirst ? -1 : 1;
+  return (log.score_first > log.score_second) - (log.score_first < log.score_second);
+}
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string shown = s.size() > 60 ? s.substr(0, 60) + "..." : s;
+  std::string out = "'";
+  for (char ch : shown) out += (ch >= 32 && ch < 127) ? ch : '?';
+  return out + "'";
+}
+
+// Why a silent or closed program stopped answering.
+std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, const std::string& waiting_for) {
+  switch (status) {
+    case Subprocess::ReadStatus::kTimeout: return "timeout waiting for " + waiting_for;
+    case Subprocess::ReadStatus::kTooLong: return "output line too long";
+    default: {
+      proc.finish(200);
+      return "crashed (" + proc.exit_description() + ") before " + waiting_for;
+    }
+  }
+}
+
+}  // namespace
+
+RefereeResult referee_game(const std::string& first_command, const std::string& second_command,
+                           const Position& start, const RefereeConfig& config) {
+  RefereeResult result;
+  GameLog& log = result.log;
+  log.start = start;
+  std::unique_ptr<Subprocess> procs[2];
+  auto abort_game = [&](Player p, const std::string& reason) {
+    log.aborted_by = p;
+    log.abort_reason = reason;
+    for (auto& proc : procs)
+      if (proc) proc->kill_all();
+    return result;
+  };
+
+  const std::string commands[2] = {first_command, second_command};
+  for (Player p : {kFirst, kSecond}) {
+    try {
+      procs[p] = std::make_unique<Subprocess>(commands[p], config.stderr_path[p], config.cpu[p]);
+    } catch (const std::exception& e) {
+      return abort_game(p, std::string("failed to start: ") + e.what());
+    }
+  }
+  // READY / OK.
+  for (Player p : {kFirst, kSecond}) {
+    if (!procs[p]->write_line(std::string("READY ") + player_name(p))) return abort_game(p, "crashed before READY");
+    std::string line;
+    const auto status = procs[p]->read_line(line, config.ready_timeout_ms);
+    if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "OK"));
+    if (trim(line) != "OK") return abort_game(p, "expected OK, got " + quoted(line));
+  }
+  std::string init = "INIT";
+  for (int r = 0; r < kRows; ++r) {
+    init += ' ';
+    for (int c = 0; c < kCols; ++c) init += char('0' + start.digit(r, c));
+  }
+  for (Player p : {kFirst, kSecond})
+    if (!procs[p]->write_line(init)) return abort_game(p, "crashed before INIT");
+
+  Position pos = start;
+  double bank_ms[2] = {double(config.time_ms), double(config.time_ms)};
+  for (int turn = 0; turn < config.max_turns && !pos.game_over(); ++turn) {
+    const Player p = pos.to_move();
+    const Player q = Player(1 - p);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!procs[p]->write_line("TIME " + std::to_string(int(std::floor(bank_ms[p]))) + " " +
+                              std::to_string(int(std::floor(bank_ms[q])))))
+      return abort_game(p, "crashed (" + procs[p]->exit_description() + ") before TIME");
+    std::string line;
+    const auto status = procs[p]->read_line(line, int(std::ceil(bank_ms[p])));
+    const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "a move"));
+    bank_ms[p] -= elapsed;
+    if (bank_ms[p] < 0) return abort_game(p, "timeout: time bank exhausted");
+    const auto words = split_words(line);
+    const auto move = parse_move_words(words, 0);
+    if (!move || words.size() != 4) return abort_game(p, "unparsable output " + quoted(line));
+    const char* why = nullptr;
+    if (!pos.is_legal(*move, &why)) {
+      std::string reason = why;
+      if (reason == "the digits inside do not sum to 10")
+        reason = "sum is " + std::to_string(pos.rect_sum(*move)) + ", not 10";
+      return abort_game(p, "illegal move " + to_string(*move) + ": " + reason);
+    }
+    const int ms = int(std::lround(elapsed));
+    log.moves.push_back({p, *move, ms});
+    pos.apply(*move);
+    if (!procs[q]->write_line("OPP " + to_string(*move) + " " + std::to_string(ms)))
+      return abort_game(q, "crashed (" + procs[q]->exit_description() + ") before OPP");
+  }
+  for (auto& proc : procs) proc->write_line("FINISH");
+  for (auto& proc : procs) proc->finish(500);
+  log.finished = true;
+  log.score_first = pos.score(kFirst);
+  log.score_second = pos.score(kSecond);
+  return result;
+}
+
+}  // namespace mushroom

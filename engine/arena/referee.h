@@ -1,0 +1,30 @@
+// Referees one game between two external programs over the contest
+// protocol, as the official local testing tool does: time is measured on
+// the referee's side, and any fault forfeits the game with a reason.
+#pragma once
+#include <string>
+
+#include "protocol/game_log.h"
+
+namespace mushroom {
+
+struct RefereeConfig {
+  int time_ms = 10000;          // each player's bank for the whole game
+  int ready_timeout_ms = 3000;  // to answer READY with OK
+  int max_turns = 999;
+  std::string stderr_path[2];   // where each program's stderr goes ("" = discard)
+  int cpu[2] = {-1, -1};        // pin each program to a core (-1: no pinning)
+};
+
+struct RefereeResult {
+  GameLog log;
+  // Cells owned at the end (0 for both after a forfeit).
+  int score(Player p) const { return p == kFirst ? log.score_first : log.score_second; }
+  // +1 first wins, -1 second wins, 0 draw; a forfeit loses.
+  int outcome() const;
+};
+
+RefereeResult referee_game(const std::string& first_command, const std::string& second_command,
+                           const Position& start, const RefereeConfig& config);
+
+}  // namespace mushroom

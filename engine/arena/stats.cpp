@@ -1,0 +1,78 @@
+#include "arena/stats.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mushroom {
+
+double elo_from_score(double score) {
+  if (score <= 0) return -std::numeric_limits<double>::infinity();
+  if (score >= 1) return std::numeric_limits<double>::infinity();
+  return -400.0 * std::log10(1.0 / score - 1.0);
+}
+
+double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
+
+namespace {
+// The variance of n pair scores of which one is off by 0.25 from the rest,
+// about 1 / (16 n): the floor used when the observed spread is zero.
+double kMinPairVariance(int n) { return n > 0 ? 1.0 / (16.0 * n) : 0.0; }
+
+struct MeanVar {
+  double mean = 0.5, var = 0;
+  int n = 0;
+};
+MeanVar mean_var(const std::vector<double>& xs) {
+  MeanVar mv;
+  mv.n = int(xs.size());
+  if (xs.empty()) return mv;
+  double sum = 0;
+  for (double x : xs) sum += x;
+  mv.mean = sum / mv.n;
+  double sq = 0;
+  for (double x : xs) sq += (x - mv.mean) * (x - mv.mean);
+  mv.var = sq / mv.n;
+  return mv;
+}
+}  // namespace
+
+double likelihood_of_superiority(int wins, int losses) {
+  if (wins + losses == 0) return 0.5;
+  return 0.5 * (1.0 + std::erf(double(wins - losses) / std::sqrt(2.0 * double(wins + losses))));
+}
+
+EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int losses) {
+  EloEstimate e;
+  const MeanVar mv = mean_var(pair_scores);
+  e.score = mv.mean;
+  e.elo = elo_from_score(mv.mean);
+  // With no spread at all (a clean sweep) the interval would collapse to a
+  // point; floor the variance at what one pair off by a quarter would give.
+  const double var = std::max(mv.var, kMinPairVariance(mv.n));
+  const double half_width = mv.n > 0 ? 1.959963984540054 * std::sqrt(var / mv.n) : 0.5;
+  e.elo_low = elo_from_score(mv.mean - half_width);
+  e.elo_high = elo_from_score(mv.mean + half_width);
+  e.los = likelihood_of_superiority(wins, losses);
+  return e;
+}
+
+double Sprt::lower_bound() const { return std::log(beta / (1 - alpha)); }
+double Sprt::upper_bound() const { return std::log((1 - beta) / alpha); }
+
+double Sprt::llr(const std::vector<double>& pair_scores) const {
+  const MeanVar mv = mean_var(pair_scores);
+  if (mv.n < 2) return 0;
+  // A zero variance (every pair alike) would make the LLR infinite.
+  const double var = std::max(mv.var, kMinPairVariance(mv.n));
+  const double s0 = score_from_elo(elo0), s1 = score_from_elo(elo1);
+  return mv.n * (s1 - s0) * (2 * mv.mean - s0 - s1) / (2 * var);
+}
+
+Sprt::Decision Sprt::decide(const std::vector<double>& pair_scores) const {
+  const double value = llr(pair_scores);
+  if (value >= upper_bound()) return Decision::kAcceptH1;
+  if (value <= lower_bound()) return Decision::kAcceptH0;
+  return Decision::kContinue;
+}
+
+}  // namespace mushroom

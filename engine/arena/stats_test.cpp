@@ -1,0 +1,71 @@
+#include "arena/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace mushroom {
+namespace {
+
+TEST(Stats, EloFromScoreByHand) {
+  // 0.75 = 1 / (1 + 10^(-E/400))  =>  E = 400 log10(3) = 190.8485
+  EXPECT_NEAR(elo_from_score(0.75), 190.8485, 1e-3);
+  EXPECT_NEAR(elo_from_score(0.25), -190.8485, 1e-3);
+  EXPECT_DOUBLE_EQ(elo_from_score(0.5), 0.0);
+  EXPECT_TRUE(std::isinf(elo_from_score(1.0)) && elo_from_score(1.0) > 0);
+  EXPECT_TRUE(std::isinf(elo_from_score(0.0)) && elo_from_score(0.0) < 0);
+  EXPECT_NEAR(score_from_elo(190.8485), 0.75, 1e-6);
+  EXPECT_DOUBLE_EQ(score_from_elo(0), 0.5);
+}
+
+TEST(Stats, IntervalFromPairsByHand) {
+  // Pairs 1, .5, .75, .75: mean .75, variance (.0625 + .0625 + 0 + 0) / 4 =
+  // .03125, standard error sqrt(.03125 / 4) = .08839, half-width
+  // 1.96 * .08839 = .17324: scores [.57676, .92324] -> Elo [53.76, 432.07].
+  const EloEstimate e = estimate_elo({1, 0.5, 0.75, 0.75}, 5, 1);
+  EXPECT_NEAR(e.score, 0.75, 1e-12);
+  EXPECT_NEAR(e.elo, 190.8485, 1e-3);
+  EXPECT_NEAR(e.elo_low, 53.765, 1e-2);
+  EXPECT_NEAR(e.elo_high, 432.067, 1e-2);
+}
+
+TEST(Stats, CleanSweepKeepsAFiniteLowerBound) {
+  const EloEstimate e = estimate_elo({1, 1, 1, 1, 1}, 10, 0);
+  EXPECT_TRUE(std::isinf(e.elo));
+  // Variance floored at 1/(16*5) = .0125: half-width 1.96 * sqrt(.0125/5) = .098.
+  EXPECT_NEAR(e.elo_low, elo_from_score(1 - 1.959963984540054 * std::sqrt(0.0125 / 5)), 1e-9);
+  EXPECT_GT(e.elo_low, 300);
+}
+
+TEST(Stats, LikelihoodOfSuperiorityByHand) {
+  // 0.5 (1 + erf(10 / sqrt(20))) = 0.99922; 5 W 2 L: 0.5 (1 + erf(3 / sqrt(14))) = 0.87158.
+  EXPECT_NEAR(likelihood_of_superiority(10, 0), 0.99922, 1e-5);
+  EXPECT_NEAR(likelihood_of_superiority(5, 2), 0.87158, 1e-5);
+  EXPECT_DOUBLE_EQ(likelihood_of_superiority(4, 4), 0.5);
+  EXPECT_DOUBLE_EQ(likelihood_of_superiority(0, 0), 0.5);
+}
+
+TEST(Stats, SprtDecisionsByHand) {
+  const Sprt sprt{0, 100};
+  // alpha = beta = .05: bounds log(.05/.95) = -2.9444 and +2.9444.
+  EXPECT_NEAR(sprt.lower_bound(), -2.94444, 1e-4);
+  EXPECT_NEAR(sprt.upper_bound(), 2.94444, 1e-4);
+  // s0 = .5, s1 = 1/(1+10^-.25) = .64006.
+  // 10 pairs of 1 and 10 of .5: mean .75, var .0625:
+  // LLR = 20 * .14006 * (1.5 - 1.14006) / .125 = 8.0663 -> H1.
+  std::vector<double> strong;
+  for (int i = 0; i < 10; ++i) strong.push_back(1.0), strong.push_back(0.5);
+  EXPECT_NEAR(sprt.llr(strong), 8.0663, 1e-3);
+  EXPECT_EQ(sprt.decide(strong), Sprt::Decision::kAcceptH1);
+  // Pairs alternating .5 and .25: mean .375, var .015625: LLR = -34.966 -> H0.
+  std::vector<double> weak;
+  for (int i = 0; i < 10; ++i) weak.push_back(0.5), weak.push_back(0.25);
+  EXPECT_NEAR(sprt.llr(weak), -34.966, 1e-2);
+  EXPECT_EQ(sprt.decide(weak), Sprt::Decision::kAcceptH0);
+  // 1, .5, .5, .75: mean .6875, var .042969: LLR = 1.5316 -> continue.
+  EXPECT_NEAR(sprt.llr({1, 0.5, 0.5, 0.75}), 1.5316, 1e-3);
+  EXPECT_EQ(sprt.decide({1, 0.5, 0.5, 0.75}), Sprt::Decision::kContinue);
+}
+
+}  // namespace
+}  // namespace mushroom

@@ -1,0 +1,148 @@
+#include "arena/subprocess.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace mushroom {
+
+namespace {
+// Lines longer than this are garbage, not moves.
+constexpr size_t kMaxLine = 4096;
+
+void ignore_sigpipe_once() {
+  static const bool done = [] {
+    std::signal(SIGPIPE, SIG_IGN);  // a dead child must not kill the arena
+    return true;
+  }();
+  (void)done;
+}
+}  // namespace
+
+Subprocess::Subprocess(const std::string& command, const std::string& stderr_path, int cpu) {
+  ignore_sigpipe_once();
+  int in_pipe[2], out_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    close(in_pipe[0]), close(in_pipe[1]);
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  }
+  const int err_fd = stderr_path.empty() ? open("/dev/null", O_WRONLY | O_CLOEXEC)
+                                         : open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid_ == 0) {
+    // Child: only async-signal-safe calls until exec.
+    setpgid(0, 0);
+    if (cpu >= 0) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu, &set);
+      sched_setaffinity(0, sizeof(set), &set);
+    }
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    if (err_fd >= 0) dup2(err_fd, 2);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid_, pid_);  // also here, so kill_all works even before the child runs
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  if (err_fd >= 0) close(err_fd);
+  to_child_ = in_pipe[1];
+  from_child_ = out_pipe[0];
+}
+
+Subprocess::~Subprocess() { kill_all(); }
+
+bool Subprocess::write_line(const std::string& line) {
+  if (to_child_ < 0) return false;
+  std::string data = line + "\n";
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = write(to_child_, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += size_t(n);
+  }
+  return true;
+}
+
+Subprocess::ReadStatus Subprocess::read_line(std::string& line, int timeout_ms) {
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (true) {
+    const size_t newline = buffer_.find('\n');
+    if (newline != std::string::npos) {
+      line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return line.size() > kMaxLine ? ReadStatus::kTooLong : ReadStatus::kLine;
+    }
+    if (buffer_.size() > kMaxLine) return ReadStatus::kTooLong;
+    if (from_child_ < 0) return ReadStatus::kClosed;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+    if (left <= 0) return ReadStatus::kTimeout;
+    pollfd pfd{from_child_, POLLIN, 0};
+    const int ready = poll(&pfd, 1, int(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) return ReadStatus::kTimeout;
+    char chunk[1024];
+    const ssize_t n = read(from_child_, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      close(from_child_);
+      from_child_ = -1;
+      continue;  // any complete line left in the buffer is still returned
+    }
+    buffer_.append(chunk, size_t(n));
+  }
+}
+
+bool Subprocess::reap(bool block) {
+  if (exited_ || pid_ <= 0) return true;
+  int status = 0;
+  const pid_t r = waitpid(pid_, &status, block ? 0 : WNOHANG);
+  if (r == pid_) {
+    exited_ = true;
+    status_ = status;
+  }
+  return exited_;
+}
+
+void Subprocess::kill_all() {
+  if (pid_ > 0) {
+    kill(-pid_, SIGKILL);  // the whole group: shells, sleeps, grandchildren
+    reap(true);
+  }
+  if (to_child_ >= 0) close(to_child_), to_child_ = -1;
+  if (from_child_ >= 0) close(from_child_), from_child_ = -1;
+}
+
+void Subprocess::finish(int timeout_ms) {
+  if (to_child_ >= 0) close(to_child_), to_child_ = -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!reap(false) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill_all();
+}
+
+std::string Subprocess::exit_description() {
+  if (!reap(false)) return "running";
+  if (WIFEXITED(status_)) return "exit " + std::to_string(WEXITSTATUS(status_));
+  if (WIFSIGNALED(status_)) return "signal " + std::to_string(WTERMSIG(status_));
+  return "ended";
+}
+
+}  // namespace mushroom

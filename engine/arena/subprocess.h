@@ -1,0 +1,43 @@
+// A child process spoken to over pipes, in its own process group so that it
+// and everything it starts can be killed at once.
+#pragma once
+#include <string>
+#include <sys/types.h>
+
+namespace mushroom {
+
+class Subprocess {
+ public:
+  // Runs `/bin/sh -c command`. stderr goes to stderr_path (or /dev/null when
+  // empty). cpu >= 0 pins the child to that core. Throws on failure to start.
+  Subprocess(const std::string& command, const std::string& stderr_path = "", int cpu = -1);
+  ~Subprocess();
+  Subprocess(const Subprocess&) = delete;
+  Subprocess& operator=(const Subprocess&) = delete;
+
+  // Writes a line (a '\n' is appended). False if the child is gone.
+  bool write_line(const std::string& line);
+
+  enum class ReadStatus { kLine, kTimeout, kClosed, kTooLong };
+  // Waits up to timeout_ms for one line (without its '\n', CR stripped).
+  ReadStatus read_line(std::string& line, int timeout_ms);
+
+  // Kills the whole process group and reaps the child. Idempotent.
+  void kill_all();
+  // Waits up to timeout_ms for the child to exit by itself; then kills it.
+  void finish(int timeout_ms);
+  // A description of how the child ended ("exit 3", "signal 11"), or "running".
+  std::string exit_description();
+
+ private:
+  bool reap(bool block);
+
+  pid_t pid_ = -1;
+  int to_child_ = -1;
+  int from_child_ = -1;
+  std::string buffer_;
+  bool exited_ = false;
+  int status_ = 0;
+};
+
+}  // namespace mushroom

@@ -1,0 +1,84 @@
+#include "protocol/game_log.h"
+
+#include "mushroom/position_io.h"
+#include "protocol/bot_session.h"
+#include "util/text.h"
+
+namespace mushroom {
+
+const char* player_name(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
+
+Position GameLog::final_position() const {
+  Position pos = start;
+  for (const LoggedMove& m : moves) {
+    pos.set_to_move(m.player);
+    pos.apply(m.move);
+  }
+  return pos;
+}
+
+std::string format_game_log(const GameLog& log) {
+  std::string out = "INIT";
+  for (int r = 0; r < kRows; ++r) {
+    out += ' ';
+    for (int c = 0; c < kCols; ++c) out += char('0' + log.start.digit(r, c));
+  }
+  out += '\n';
+  for (const LoggedMove& m : log.moves)
+    out += std::string(player_name(m.player)) + " " + to_string(m.move) + " " + std::to_string(m.ms) + "\n";
+  if (log.aborted_by) {
+    out += std::string("ABORT ") + player_name(*log.aborted_by) + " " + log.abort_reason + "\n";
+  } else if (log.finished) {
+    out += "FINISH\n";
+    out += "SCOREFIRST " + std::to_string(log.score_first) + "\n";
+    out += "SCORESECOND " + std::to_string(log.score_second) + "\n";
+  }
+  return out;
+}
+
+GameLog parse_game_log(std::string_view text, const std::string& source) {
+  GameLog log;
+  bool have_init = false;
+  int line_no = 0;
+  auto fail = [&](const std::string& why) -> ParseError {
+    return ParseError(source + ":" + std::to_string(line_no) + ": " + why);
+  };
+  for (const std::string& line : split_lines(text)) {
+    ++line_no;
+    const auto words = split_words(line);
+    if (words.empty()) continue;
+    const std::string_view cmd = words[0];
+    if (cmd == "INIT") {
+      if (have_init) throw fail("a second INIT line");
+      try {
+        log.start = parse_init_rows(std::vector<std::string_view>(words.begin() + 1, words.end()));
+      } catch (const ParseError& e) {
+        throw fail(e.what());
+      }
+      have_init = true;
+    } else if (cmd == "FIRST" || cmd == "SECOND") {
+      if (!have_init) throw fail("a move before INIT");
+      const auto move = parse_move_words(words, 1);
+      int ms = 0;
+      if (!move || words.size() != 6 || !parse_int(words[5], ms)) throw fail("expected '" + std::string(cmd) + " r1 c1 r2 c2 ms'");
+      log.moves.push_back({cmd == "FIRST" ? kFirst : kSecond, *move, ms});
+    } else if (cmd == "FINISH") {
+      log.finished = true;
+    } else if (cmd == "SCOREFIRST" || cmd == "SCORESECOND") {
+      int v = 0;
+      if (words.size() != 2 || !parse_int(words[1], v)) throw fail("expected '" + std::string(cmd) + " n'");
+      (cmd == "SCOREFIRST" ? log.score_first : log.score_second) = v;
+    } else if (cmd == "ABORT") {
+      if (words.size() < 2 || (words[1] != "FIRST" && words[1] != "SECOND")) throw fail("expected 'ABORT FIRST|SECOND reason'");
+      log.aborted_by = words[1] == "FIRST" ? kFirst : kSecond;
+      const size_t at = line.find(words[1]) + words[1].size();
+      log.abort_reason = std::string(trim(std::string_view(line).substr(at)));
+    } else {
+      throw fail("unknown line '" + std::string(cmd) + "'");
+    }
+  }
+  if (!have_init) throw ParseError(source + ": no INIT line");
+  return log;
+}
+
+}  // namespace mushroom

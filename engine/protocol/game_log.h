@@ -1,0 +1,43 @@
+// Game logs in the official local testing tool's format:
+//
+//   INIT <10 rows of 17 digits>
+//   FIRST|SECOND r1 c1 r2 c2 ms        one line per move (pass: -1 -1 -1 -1)
+//   FINISH
+//   SCOREFIRST n
+//   SCORESECOND n
+//
+// or, when a player forfeits, a last line `ABORT FIRST|SECOND reason`.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mushroom/position.h"
+
+namespace mushroom {
+
+struct LoggedMove {
+  Player player;
+  Move move;
+  int ms;
+};
+
+struct GameLog {
+  Position start;
+  std::vector<LoggedMove> moves;
+  bool finished = false;             // FINISH seen
+  std::optional<Player> aborted_by;  // ABORT seen
+  std::string abort_reason;
+  int score_first = 0, score_second = 0;
+
+  // Replays the moves; returns the final position.
+  Position final_position() const;
+};
+
+std::string format_game_log(const GameLog& log);
+// Throws ParseError naming the source and line on malformed logs.
+GameLog parse_game_log(std::string_view text, const std::string& source = "<log>");
+
+const char* player_name(Player p);  // "FIRST" / "SECOND"
+
+}  // namespace mushroom

@@ -1,0 +1,81 @@
+#include "protocol/game_log.h"
+
+#include <gtest/gtest.h>
+
+#include "agents/greedy_agent.h"
+#include "agents/local_match.h"
+#include "agents/random_agent.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/position_io.h"
+
+namespace mushroom {
+namespace {
+
+GameLog played_log(uint64_t seed) {
+  GreedyAgent greedy;
+  RandomAgent random(seed);
+  const auto result = play_local_game(greedy, random, random_board(seed));
+  GameLog log;
+  log.start = result.start;
+  for (const PlayedMove& m : result.moves) log.moves.push_back({m.player, m.move, int(m.ms)});
+  log.finished = true;
+  log.score_first = result.final.score(kFirst);
+  log.score_second = result.final.score(kSecond);
+  return log;
+}
+
+TEST(GameLog, FormatParseRoundTrip) {
+  const GameLog log = played_log(4);
+  const std::string text = format_game_log(log);
+  EXPECT_EQ(text.rfind("INIT ", 0), 0u);
+  EXPECT_NE(text.find("\nFINISH\nSCOREFIRST "), std::string::npos);
+  const GameLog back = parse_game_log(text);
+  ASSERT_EQ(back.moves.size(), log.moves.size());
+  for (size_t i = 0; i < log.moves.size(); ++i) {
+    EXPECT_EQ(back.moves[i].move, log.moves[i].move);
+    EXPECT_EQ(back.moves[i].player, log.moves[i].player);
+  }
+  EXPECT_TRUE(back.finished);
+  EXPECT_EQ(back.score_first, log.score_first);
+  EXPECT_EQ(back.final_position().score(kFirst), log.score_first);
+  EXPECT_EQ(format_game_log(back), text);
+}
+
+TEST(GameLog, AbortLineAndCrlf) {
+  GameLog log = played_log(5);
+  log.moves.resize(3);
+  log.finished = false;
+  log.aborted_by = kSecond;
+  log.abort_reason = "illegal move 0 0 0 0: sum is 4, not 10";
+  std::string text = format_game_log(log);
+  EXPECT_NE(text.find("\nABORT SECOND illegal move 0 0 0 0: sum is 4, not 10\n"), std::string::npos);
+  std::string crlf;
+  for (char ch : text) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  const GameLog back = parse_game_log(crlf);
+  ASSERT_TRUE(back.aborted_by.has_value());
+  EXPECT_EQ(*back.aborted_by, kSecond);
+  EXPECT_EQ(back.abort_reason, log.abort_reason);
+  EXPECT_EQ(back.moves.size(), 3u);
+}
+
+TEST(GameLog, MalformedLogsNameTheLine) {
+  const std::string init = format_game_log(played_log(6)).substr(0, format_game_log(played_log(6)).find('\n') + 1);
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_game_log(text, "g.log");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("FIRST 0 0 0 1 5\n"), "g.log:1: a move before INIT");
+  EXPECT_EQ(error_of(init + "FIRST 0 0 x 1 5\n"), "g.log:2: expected 'FIRST r1 c1 r2 c2 ms'");
+  EXPECT_EQ(error_of(init + "SECOND 0 0 0 1\n"), "g.log:2: expected 'SECOND r1 c1 r2 c2 ms'");
+  EXPECT_EQ(error_of(init + "BOGUS\n"), "g.log:2: unknown line 'BOGUS'");
+  EXPECT_EQ(error_of(init + "ABORT THIRD x\n"), "g.log:2: expected 'ABORT FIRST|SECOND reason'");
+  EXPECT_EQ(error_of("INIT 123\n"), "g.log:1: INIT: expected 10 rows of 17 digits, got 1 words");
+  EXPECT_EQ(error_of(""), "g.log: no INIT line");
+}
+
+}  // namespace
+}  // namespace mushroom
