@@ -45,7 +45,7 @@ fs::path temp_dir(const std::string& name) {
 TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
-  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay"}) {
+  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;

@@ -69,8 +69,7 @@ int cmd_arena(int argc, char** argv) {
       "board-mode", "uniform | sum10", cxxopts::value<std::string>()->default_value("uniform"))(
       "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
-      "pin-a", "pin A to this CPU core", cxxopts::value<int>()->default_value("-1"))(
-      "pin-b", "pin B to this CPU core", cxxopts::value<int>()->default_value("-1"))(
+      "pin", "pin each game to one core (parallel slot k uses core k)")(
       "log-dir", "write per-game logs, games.csv and report.txt here", cxxopts::value<std::string>())(
       "sprt", "elo0,elo1: stop when the SPRT decides", cxxopts::value<std::string>())(
       "sprt-alpha", "SPRT false-positive rate", cxxopts::value<double>()->default_value("0.05"))(
@@ -112,8 +111,7 @@ int cmd_arena(int argc, char** argv) {
   if (mode != "uniform" && mode != "sum10") throw std::invalid_argument("--board-mode must be uniform or sum10");
   config.board_mode = mode == "sum10" ? BoardMode::kSumMultipleOf10 : BoardMode::kUniform;
   config.parallel = args["parallel"].as<int>();
-  config.referee.cpu[0] = args["pin-a"].as<int>();
-  config.referee.cpu[1] = args["pin-b"].as<int>();
+  config.pin = args.count("pin") > 0;
   config.log_dir = log_dir;
   if (args.count("sprt")) {
     const std::string text = args["sprt"].as<std::string>();

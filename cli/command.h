@@ -32,5 +32,6 @@ int cmd_positions(int argc, char** argv);
 int cmd_bot(int argc, char** argv);
 int cmd_arena(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
+int cmd_solve(int argc, char** argv);
 
 }  // namespace mushroom::cli

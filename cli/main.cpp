@@ -16,6 +16,7 @@ const std::vector<Command>& commands() {
       {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
       {"arena", "play programs against each other on paired boards", cmd_arena},
       {"replay", "print a game log board by board", cmd_replay},
+      {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
   };
   return all;
 }

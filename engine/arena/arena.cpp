@@ -78,7 +78,8 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   ArenaReport report;
   int finished = 0;
 
-  auto worker = [&] {
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  auto worker = [&](int slot) {
     while (!stop.load()) {
       const int index = next_game.fetch_add(1);
       if (index >= total) return;
@@ -89,8 +90,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
       const Position start = random_board(game.board_seed, config.board_mode);
       RefereeConfig rc = config.referee;
       const int first = game.a_first ? 0 : 1;  // index of the program moving first
-      rc.cpu[0] = config.referee.cpu[first];
-      rc.cpu[1] = config.referee.cpu[1 - first];
+      rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
       std::string stderr_files[2];
       if (!config.log_dir.empty()) {
         for (int side = 0; side < 2; ++side) {
@@ -132,7 +132,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < std::min(config.parallel, total); ++t) threads.emplace_back(worker);
+  for (int t = 0; t < std::min(config.parallel, total); ++t) threads.emplace_back(worker, t);
   for (auto& t : threads) t.join();
 
   for (const ArenaGame& g : games)

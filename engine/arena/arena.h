@@ -18,8 +18,12 @@ struct ArenaConfig {
   int boards = 50;                 // pairs of games
   uint64_t seed = 1;               // board i uses a seed derived from this
   BoardMode board_mode = BoardMode::kUniform;
-  RefereeConfig referee;           // time bank, pinning (indexed by A/B here)
+  RefereeConfig referee;           // time bank and limits (its cpu[] is ignored)
   int parallel = 1;                // games at once
+  // Pin each game to one core: parallel slot k runs both of its programs on
+  // core k mod the number of cores. Only one side thinks at a time, so each
+  // program gets a whole core, as the judge gives it.
+  bool pin = false;
   std::string log_dir;             // per-game logs, games.csv, report.txt
   std::optional<Sprt> sprt;        // stop early when it decides
 };

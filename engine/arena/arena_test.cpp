@@ -132,6 +132,19 @@ TEST(Arena, SprtStopsEarlyWhenOneSideAlwaysWins) {
   EXPECT_NE(text.find("SPRT elo0=0.00 elo1=50.00"), std::string::npos) << text;
 }
 
+TEST(Arena, PinRunsEachGameOnOneCore) {
+  ArenaConfig config;
+  config.command[0] = bot("affinity");
+  config.command[1] = bot("affinity");
+  config.boards = 1;
+  config.pin = true;
+  config.log_dir = "build-test-tmp/pin";
+  std::ostringstream progress;
+  run_arena(config, progress);
+  for (const char* file : {"game-0000.first.stderr", "game-0000.second.stderr", "game-0001.first.stderr"})
+    EXPECT_EQ(read_file(config.log_dir + "/" + file), "Cpus_allowed_list:\t0\n") << file;
+}
+
 TEST(SeedBots, SeedGreedyIsExtractedAtRunTimeAndPlays) {
   const std::string dir = "build-test-tmp/seed";
   const std::string path = extract_seed_greedy(dir);
