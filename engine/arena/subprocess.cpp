@@ -36,7 +36,7 @@ Subprocess::Subprocess(const std::string& command, const std::string& stderr_pat
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   }
   const int err_fd = stderr_path.empty() ? open("/dev/null", O_WRONLY | O_CLOEXEC)
-                                         : open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+                                         : open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid_ == 0) {
