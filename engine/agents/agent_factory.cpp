@@ -2,19 +2,46 @@
 
 #include "agents/agent.h"
 #include "agents/greedy_agent.h"
+#include "agents/agent_options.h"
 #include "agents/random_agent.h"
+#include "agents/search_agents.h"
 
 namespace mushroom {
 
-std::string agent_names() { return "random, greedy"; }
+std::string agent_names() { return "random, greedy, mcts, alphabeta"; }
 
 std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options) {
+  OptionReader opts(name, options.values);
   std::unique_ptr<Agent> agent;
-  if (name == "random") agent = std::make_unique<RandomAgent>(options.seed);
-  else if (name == "greedy") agent = std::make_unique<GreedyAgent>();
-  else throw std::invalid_argument("unknown agent '" + name + "' (known: " + agent_names() + ")");
-  if (!options.values.empty())
-    throw std::invalid_argument("agent '" + name + "' has no option '" + options.values.begin()->first + "'");
+  if (name == "random") {
+    agent = std::make_unique<RandomAgent>(options.seed);
+  } else if (name == "greedy") {
+    agent = std::make_unique<GreedyAgent>();
+  } else if (name == "mcts") {
+    MctsAgentConfig c;
+    c.mcts.seed = options.seed;
+    c.simulations = opts.get_int("sims", 0, 0, 10'000'000);
+    c.evaluator = opts.get_choice("evaluator", "rollout", {"rollout", "material", "random"});
+    c.mcts.gumbel = opts.get_bool("gumbel", false);
+    c.mcts.gumbel_k = opts.get_int("gumbel_k", 16, 1, 1024);
+    c.mcts.c_puct = opts.get_double("cpuct", c.mcts.c_puct, 0, 100);
+    c.mcts.score_weight = opts.get_double("score_weight", c.mcts.score_weight, 0, 10);
+    c.solver = opts.get_bool("solver", true);
+    c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
+    agent = std::make_unique<MctsAgent>(c);
+  } else if (name == "alphabeta") {
+    AlphaBetaAgentConfig c;
+    c.depth = opts.get_int("depth", 0, 0, 64);
+    c.solver = opts.get_bool("solver", true);
+    c.search.lmr = opts.get_bool("lmr", true);
+    c.search.pvs = opts.get_bool("pvs", true);
+    c.search.killers = opts.get_bool("killers", true);
+    c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
+    agent = std::make_unique<AlphaBetaAgent>(c);
+  } else {
+    throw std::invalid_argument("unknown agent '" + name + "' (known: " + agent_names() + ")");
+  }
+  opts.finish();
   return agent;
 }
 

@@ -1,0 +1,113 @@
+#include "agents/search_agents.h"
+
+#include "search/mushroom_evaluators.h"
+
+namespace mushroom {
+
+namespace {
+using SteadyClock = std::chrono::steady_clock;
+// Exact-solver speed assumed when turning milliseconds into a node budget.
+constexpr double kSolverNodesPerMs = 1500;
+
+double ms_since(SteadyClock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
+}
+}  // namespace
+
+bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
+                Move& best) {
+  if (rectangles > max_rectangles || budget_ms <= 0) return false;
+  const auto exact = solver.solve_exact(pos, uint64_t(budget_ms * kSolverNodesPerMs), &best);
+  return exact.has_value();
+}
+
+MctsAgent::MctsAgent(MctsAgentConfig config)
+    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(AlphaBetaConfig{.tt_bits = 20}),
+      leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
+  if (config_.evaluator == "rollout") evaluator_ = std::make_unique<RolloutEvaluator>();
+  else if (config_.evaluator == "material") evaluator_ = std::make_unique<MaterialEvaluator>();
+  else evaluator_ = std::make_unique<RandomEvaluator>(config_.mcts.seed);
+  if (config_.solver) {
+    mcts_.set_solver([this](const Position& state) -> std::optional<double> {
+      MoveList list;
+      if (generate_moves(state, list) > config_.leaf_solver_moves) return std::nullopt;
+      const auto exact = leaf_solver_.solve_exact(state, 4000);
+      return exact ? std::optional<double>(*exact) : std::nullopt;
+    });
+  }
+}
+
+void MctsAgent::new_game(const Position& start, Player) { mcts_.reset(start); }
+
+void MctsAgent::observe_move(const Position& before, const Move& m) {
+  if (mcts_.root_state().hash() == before.hash()) {
+    mcts_.advance(m);
+  } else {
+    Position after = before;
+    after.apply(m);
+    mcts_.reset(after);
+  }
+}
+
+Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
+  const auto t0 = SteadyClock::now();
+  MoveList list;
+  if (generate_moves(pos, list) == 0) return Move::pass();  // the pass is all there is
+  if (mcts_.root_state().hash() != pos.hash()) mcts_.reset(pos);
+  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size);
+  const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
+
+  Move solved;
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves, soft_ms * 0.5, solved))
+    return solved;
+
+  if (config_.simulations > 0) {
+    mcts_.begin_search(config_.simulations);
+    last_simulations_ = mcts_.run(*evaluator_, config_.simulations);
+    return mcts_.best_action();
+  }
+  const double left_ms = soft_ms - ms_since(t0);
+  mcts_.begin_search(std::max(2, int(sims_per_ms_ * left_ms)));
+  const auto search_start = SteadyClock::now();
+  int count = 0;
+  auto should_stop = [&] {
+    if ((++count & 15) != 0) return false;
+    const double elapsed = ms_since(t0);
+    if (elapsed >= hard_ms) return true;
+    if (elapsed >= soft_ms) return true;
+    // Stop early when the remaining simulations cannot change the choice.
+    const double rate = count / std::max(0.01, ms_since(search_start));
+    return !config_.mcts.gumbel && double(mcts_.root_visit_lead()) > rate * (soft_ms - elapsed);
+  };
+  last_simulations_ = mcts_.run(*evaluator_, 1 << 30, should_stop);
+  const double spent = ms_since(search_start);
+  if (spent > 1 && last_simulations_ > 16) sims_per_ms_ = last_simulations_ / spent;
+  return mcts_.best_action();
+}
+
+Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
+  const auto t0 = SteadyClock::now();
+  MoveList list;
+  if (generate_moves(pos, list) == 0) return Move::pass();
+  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size);
+  const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
+  Move solved;
+  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * 0.5, solved)) {
+    last_ = AlphaBetaResult{solved, 0, 0, 0, true};
+    return solved;
+  }
+  if (config_.depth > 0) {
+    last_ = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
+    return last_.best;
+  }
+  const auto spent = std::chrono::duration<double, std::milli>(SteadyClock::now() - t0);
+  const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
+  // An iteration costs several times the previous one: start none past
+  // 40% of the soft budget.
+  const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
+  (void)spent;
+  last_ = search_.search(pos, deadline, 64, 0, soft);
+  return last_.best;
+}
+
+}  // namespace mushroom

@@ -1,0 +1,73 @@
+// The search agents: `mcts` (no network; heuristic evaluator) and
+// `alphabeta` (the classical baseline). Both plan their time from the bank
+// (search/time_manager.h) and solve endgames exactly when they can prove the
+// result within their budget.
+#pragma once
+#include <chrono>
+#include <memory>
+
+#include "agents/agent.h"
+#include "search/alphabeta.h"
+#include "search/mcts.h"
+#include "search/mushroom_game.h"
+#include "search/time_manager.h"
+
+namespace mushroom {
+
+struct MctsAgentConfig {
+  MctsConfig mcts;
+  std::string evaluator = "rollout";  // rollout | material | random
+  int simulations = 0;                // fixed per move; 0: plan from the clock
+  bool solver = true;                 // exact endgames at the root and at leaves
+  int root_solver_moves = 14;         // try the root solver when this few rectangles remain
+  int leaf_solver_moves = 5;          // and at leaves with this few
+  double time_scale = 1.0;            // multiplies the planned budget
+};
+
+class MctsAgent : public Agent {
+ public:
+  explicit MctsAgent(MctsAgentConfig config);
+  std::string name() const override { return "mcts"; }
+  void new_game(const Position& start, Player me) override;
+  Move choose_move(const Position& pos, const Clock& clock) override;
+  void observe_move(const Position& before, const Move& m) override;
+
+  // Simulations run for the last move (for benchmarks and tests).
+  int last_simulations() const { return last_simulations_; }
+
+ private:
+  MctsAgentConfig config_;
+  Mcts<MushroomGame> mcts_;
+  std::unique_ptr<Evaluator<MushroomGame>> evaluator_;
+  AlphaBeta root_solver_, leaf_solver_;
+  double sims_per_ms_ = 20;  // refined after every timed move
+  int last_simulations_ = 0;
+};
+
+struct AlphaBetaAgentConfig {
+  AlphaBetaConfig search;
+  int depth = 0;            // fixed depth; 0: iterative deepening on the clock
+  bool solver = true;
+  int root_solver_moves = 16;
+  double time_scale = 1.0;
+};
+
+class AlphaBetaAgent : public Agent {
+ public:
+  explicit AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {}
+  std::string name() const override { return "alphabeta"; }
+  Move choose_move(const Position& pos, const Clock& clock) override;
+  const AlphaBetaResult& last_result() const { return last_; }
+
+ private:
+  AlphaBetaAgentConfig config_;
+  AlphaBeta search_;
+  AlphaBetaResult last_;
+};
+
+// Tries to prove the position's exact margin within the budget; on success
+// stores the best move.
+bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
+                Move& best);
+
+}  // namespace mushroom

@@ -1,0 +1,190 @@
+#include "search/alphabeta.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "agents/greedy_agent.h"
+#include "search/mushroom_evaluators.h"
+
+namespace mushroom {
+
+namespace {
+constexpr int kInf = 30000;
+constexpr int kScale = 16;           // heuristic units per cell
+constexpr uint8_t kExactDepth = 255; // "searched to the end"
+// Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
+// table: exact-mode keys carry this salt.
+constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
+
+int steals(const Position& pos, const Move& m) {
+  if (m.is_pass()) return 0;
+  const uint32_t span = column_span(m.c1, m.c2);
+  int n = 0;
+  for (int r = m.r1; r <= m.r2; ++r) n += std::popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
+  return n;
+}
+}  // namespace
+
+int evaluate(const Position& pos) {
+  MoveList list;
+  generate_moves(pos, list);
+  int best_gain = 0;
+  for (const Move& m : list) best_gain = std::max(best_gain, margin_gain(pos, m));
+  return kScale * pos.margin_for_side_to_move() + kScale * best_gain / 2;
+}
+
+AlphaBeta::AlphaBeta(AlphaBetaConfig config) : config_(config) {
+  table_.resize(size_t(1) << config_.tt_bits);
+  mask_ = table_.size() - 1;
+  clear();
+}
+
+uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.hash() ^ kExactSalt : pos.hash(); }
+
+void AlphaBeta::clear() {
+  std::fill(table_.begin(), table_.end(), Entry{});
+  for (auto& k : killers_) k[0] = k[1] = Move::pass();
+}
+
+void AlphaBeta::order_moves(const Position& pos, Move* moves, int n, const Move& tt_move, int ply) const {
+  std::pair<int, Move> keyed[kMaxMoves + 1];
+  for (int i = 0; i < n; ++i) {
+    const Move& m = moves[i];
+    int key;
+    if (m == tt_move) key = 1 << 30;
+    else if (m.is_pass()) key = -1;  // searched last
+    else {
+      key = steals(pos, m) * 4096 + margin_gain(pos, m) * 16;
+      if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
+    }
+    keyed[i] = {key, m};
+  }
+  std::stable_sort(keyed, keyed + n, [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (int i = 0; i < n; ++i) moves[i] = keyed[i].second;
+}
+
+int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
+  ++nodes_;
+  if ((nodes_ & 1023) == 0) {
+    if (node_limit_ && nodes_ > node_limit_) throw Abort{};
+    if (has_deadline_ && Clock::now() > deadline_) throw Abort{};
+  }
+  const int scale = exact_ ? 1 : kScale;
+  if (pos.game_over()) return scale * pos.margin_for_side_to_move();
+  if (!exact_ && depth <= 0) return evaluate(pos);
+
+  const int alpha_start = alpha;
+  const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
+  const uint64_t key = table_key(pos);
+  Entry* entry = probe(key);
+  Move tt_move = Move::pass();
+  bool have_tt_move = false;
+  if (entry->flag && entry->key == key) {
+    tt_move = entry->move;
+    have_tt_move = true;
+    if (entry->depth >= want_depth) {
+      const int s = entry->score;
+      if (entry->flag == 1) return s;
+      if (entry->flag == 2) alpha = std::max(alpha, s);
+      if (entry->flag == 3) beta = std::min(beta, s);
+      if (alpha >= beta) return s;
+    }
+  }
+
+  MoveList list;
+  generate_moves(pos, list);
+  Move moves[kMaxMoves + 1];
+  int n = list.size;
+  std::copy(list.begin(), list.end(), moves);
+  moves[n++] = Move::pass();
+  order_moves(pos, moves, n, have_tt_move ? tt_move : Move::rect(-2, -2, -2, -2), ply);
+
+  int best = -kInf;
+  Move best_move = moves[0];
+  Undo undo;
+  for (int i = 0; i < n; ++i) {
+    const Move& m = moves[i];
+    const bool quiet = m.is_pass() || steals(pos, m) == 0;
+    pos.apply(m, &undo);
+    int score;
+    if (i == 0 || !config_.pvs) {
+      score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+    } else {
+      int reduction = 0;
+      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduction = 1;
+      score = -negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && reduction) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+    }
+    pos.undo(undo);
+    if (score > best) {
+      best = score;
+      best_move = m;
+    }
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) {
+      if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
+        killers_[ply][1] = killers_[ply][0];
+        killers_[ply][0] = m;
+      }
+      break;
+    }
+  }
+  entry->key = key;
+  entry->score = int16_t(best);
+  entry->depth = want_depth;
+  entry->flag = best <= alpha_start ? 3 : best >= beta ? 2 : 1;
+  entry->move = best_move;
+  return best;
+}
+
+AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,
+                                  uint64_t node_limit, std::optional<Clock::time_point> soft_deadline) {
+  AlphaBetaResult result;
+  exact_ = false;
+  deadline_ = deadline;
+  has_deadline_ = true;
+  node_limit_ = node_limit;
+  nodes_ = 0;
+  MoveList list;
+  generate_moves(root, list);
+  result.best = greedy_move(list);  // in case not even depth 1 completes
+  Position pos = root;
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    try {
+      const int score = negamax(pos, depth, -kInf, kInf, 0);
+      const Entry* e = probe(table_key(root));
+      if (e->key == table_key(root)) result.best = e->move;
+      result.score = score;
+      result.depth = depth;
+    } catch (const Abort&) {
+      pos = root;
+      break;
+    }
+    if (Clock::now() > soft_deadline.value_or(deadline)) break;
+  }
+  result.nodes = nodes_;
+  return result;
+}
+
+std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best) {
+  exact_ = true;
+  has_deadline_ = false;
+  node_limit_ = node_limit;
+  nodes_ = 0;
+  Position pos = root;
+  try {
+    const int score = negamax(pos, 0, -kInf, kInf, 0);
+    if (best) {
+      const Entry* e = probe(table_key(root));
+      *best = e->key == table_key(root) ? e->move : Move::pass();
+    }
+    exact_ = false;
+    return score;
+  } catch (const Abort&) {
+    exact_ = false;
+    return std::nullopt;
+  }
+}
+
+}  // namespace mushroom

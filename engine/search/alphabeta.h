@@ -1,0 +1,82 @@
+// Alpha-beta for the mushroom game: negamax with iterative deepening, a
+// transposition table keyed by the Zobrist hash (side to move, pass state
+// and game end are in it), principal-variation search, killer moves, late
+// move reductions, and move ordering with steals first. The pass is searched
+// as an ordinary move.
+//
+// Two modes share the code:
+//  - heuristic: depth-limited, leaves scored by evaluate();
+//  - exact (the endgame solver): searches to the end of the game on the
+//    final score margin, so its value is the true margin under best play.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "mushroom/movegen.h"
+
+namespace mushroom {
+
+struct AlphaBetaConfig {
+  int tt_bits = 20;  // 2^20 entries of 16 bytes
+  bool pvs = true;
+  bool killers = true;
+  bool lmr = true;
+};
+
+struct AlphaBetaResult {
+  Move best = Move::pass();
+  int score = 0;           // heuristic units (16 per cell of margin) or exact margin
+  int depth = 0;           // last completed iteration
+  uint64_t nodes = 0;
+  bool exact = false;      // the score is the proven final margin
+};
+
+// Static evaluation for the side to move, in 1/16 cells: the margin plus
+// half the best immediate gain (the side to move can take it first).
+int evaluate(const Position& pos);
+
+class AlphaBeta {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit AlphaBeta(AlphaBetaConfig config = {});
+
+  // Iterative deepening: no new iteration starts after soft_deadline, and
+  // the running one is abandoned at deadline (its partial result unused).
+  // max_depth and node_limit (0: none) bound it too.
+  AlphaBetaResult search(const Position& root, Clock::time_point deadline, int max_depth = 64,
+                         uint64_t node_limit = 0, std::optional<Clock::time_point> soft_deadline = std::nullopt);
+
+  // The exact final margin for the side to move, if proven within
+  // node_limit nodes; best receives a move that achieves it.
+  std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr);
+
+  void clear();
+
+ private:
+  struct Entry {
+    uint64_t key = 0;
+    int16_t score = 0;
+    uint8_t depth = 0;
+    uint8_t flag = 0;  // 0 empty, 1 exact, 2 lower bound, 3 upper bound
+    Move move;
+  };
+  struct Abort {};
+
+  int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  void order_moves(const Position& pos, Move* moves, int n, const Move& tt_move, int ply) const;
+  Entry* probe(uint64_t key) { return &table_[key & mask_]; }
+  uint64_t table_key(const Position& pos) const;
+
+  AlphaBetaConfig config_;
+  std::vector<Entry> table_;
+  uint64_t mask_;
+  bool exact_ = false;
+  uint64_t nodes_ = 0, node_limit_ = 0;
+  Clock::time_point deadline_;
+  bool has_deadline_ = false;
+  Move killers_[128][2];
+};
+
+}  // namespace mushroom

@@ -1,0 +1,117 @@
+#include "search/alphabeta.h"
+
+#include <gtest/gtest.h>
+
+#include "mushroom/playout_positions.h"
+#include "search/mushroom_evaluators.h"
+#include "util/rng.h"
+
+namespace mushroom {
+namespace {
+
+// Random small endgames: playout positions with mushrooms cleared at random
+// until at most max_moves rectangles and 30 mushrooms remain.
+std::vector<Position> small_endgames(int count, uint64_t seed, int max_moves) {
+  std::vector<Position> out;
+  Rng rng(seed);
+  for (Position p : playout_positions(count * 3, seed)) {
+    MoveList list;
+    while (generate_moves(p, list) > max_moves || p.mushrooms_left() > 30) {
+      const int cell = int(rng.uniform(kCells));
+      p.set_digit(cell / kCols, cell % kCols, 0);
+    }
+    out.push_back(p);
+    if (int(out.size()) == count) break;
+  }
+  return out;
+}
+
+// Plain minimax on the final margin: no table, no pruning, no ordering.
+int plain_minimax(Position& pos, uint64_t& nodes, uint64_t cap) {
+  if (++nodes > cap) throw std::runtime_error("too big");
+  if (pos.game_over()) return pos.margin_for_side_to_move();
+  MoveList list;
+  generate_moves(pos, list);
+  int best = -1000;
+  Undo undo;
+  auto visit = [&](const Move& m) {
+    pos.apply(m, &undo);
+    best = std::max(best, -plain_minimax(pos, nodes, cap));
+    pos.undo(undo);
+  };
+  for (const Move& m : list) visit(m);
+  visit(Move::pass());
+  return best;
+}
+
+TEST(AlphaBeta, ExactSolverMatchesPlainMinimaxOnRandomEndgames) {
+  int checked = 0;
+  AlphaBeta solver;
+  for (const Position& start : small_endgames(200, 31, 4)) {
+    Position p = start;
+    uint64_t nodes = 0;
+    int expected;
+    try {
+      expected = plain_minimax(p, nodes, 2000000);
+    } catch (const std::runtime_error&) {
+      continue;
+    }
+    Move best;
+    const auto exact = solver.solve_exact(start, 0, &best);
+    ASSERT_TRUE(exact.has_value());
+    EXPECT_EQ(*exact, expected);
+    // The move it names achieves that margin.
+    Position after = start;
+    after.apply(best);
+    uint64_t n2 = 0;
+    EXPECT_EQ(-plain_minimax(after, n2, 1u << 30), expected);
+    if (++checked == 60) break;
+  }
+  EXPECT_GE(checked, 30);
+}
+
+TEST(AlphaBeta, ExactSolverGivesUpPastItsNodeLimit) {
+  const auto positions = playout_positions(50, 2);
+  AlphaBeta solver;
+  EXPECT_FALSE(solver.solve_exact(positions[0], 2000).has_value());  // an opening: far too big
+}
+
+TEST(AlphaBeta, DepthOneSearchTakesTheBestStaticReply) {
+  for (const Position& start : playout_positions(300, 41)) {
+    if (start.game_over()) continue;
+    MoveList list;
+    generate_moves(start, list);
+    int best = -100000;
+    Undo undo;
+    Position p = start;
+    auto try_move = [&](const Move& m) {
+      p.apply(m, &undo);
+      const int s = p.game_over() ? 16 * p.margin_for_side_to_move() : evaluate(p);
+      best = std::max(best, -s);
+      p.undo(undo);
+    };
+    for (const Move& m : list) try_move(m);
+    try_move(Move::pass());
+    AlphaBeta search;
+    const auto r = search.search(start, AlphaBeta::Clock::now() + std::chrono::hours(1), 1);
+    EXPECT_EQ(r.score, best);
+    EXPECT_EQ(r.depth, 1);
+  }
+}
+
+TEST(AlphaBeta, PruningOptionsKeepTheExactValue) {
+  // PVS and killers change the order and the windows, never the exact value.
+  int checked = 0;
+  for (const Position& start : small_endgames(100, 51, 7)) {
+    AlphaBeta full, bare(AlphaBetaConfig{.tt_bits = 16, .pvs = false, .killers = false, .lmr = false});
+    const auto a = full.solve_exact(start, 300000);
+    const auto b = bare.solve_exact(start, 300000);
+    if (!a || !b) continue;
+    EXPECT_EQ(*a, *b);
+    if (++checked == 40) break;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+}  // namespace
+}  // namespace mushroom

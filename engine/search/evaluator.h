@@ -1,0 +1,30 @@
+// Leaf evaluation for the search, built for batching: a driver may collect
+// leaves from many searches and evaluate them in one call (the minigo /
+// KataGo pattern: one search per game, many games per thread).
+#pragma once
+#include <span>
+#include <vector>
+
+namespace mushroom {
+
+template <typename Game>
+struct EvalRequest {
+  const typename Game::State* state;
+  const typename Game::Action* actions;  // the legal actions, in the search's order
+  int num_actions;
+};
+
+struct EvalResult {
+  float value = 0;           // expected outcome for the side to move, in [-1, 1]
+  float margin = 0;          // expected final score margin for the side to move
+  std::vector<float> priors; // one per legal action, summing to 1
+};
+
+template <typename Game>
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual void evaluate(std::span<const EvalRequest<Game>> requests, std::span<EvalResult> results) = 0;
+};
+
+}  // namespace mushroom

@@ -1,0 +1,25 @@
+// Per-move time budgets from the game's time bank (10 s of CPU per game on
+// one core). More time goes to the middle game, little to forced moves, and
+// a reserve is never touched, so the bot cannot forfeit on time.
+#pragma once
+#include "mushroom/position.h"
+
+namespace mushroom {
+
+struct TimeConfig {
+  double reserve_ms = 300;    // never spent: process and I/O overheads
+  double min_move_ms = 2;
+  double max_share = 0.25;    // of the usable bank, for one move
+  double middle_boost = 1.4;  // weight of middle-game moves
+};
+
+struct MoveBudget {
+  double soft_ms;  // aim to stop here (or earlier when the choice is settled)
+  double hard_ms;  // never go past this
+};
+
+// legal_rectangles: the moves available now (1 means the move is forced
+// apart from the pass).
+MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config = {});
+
+}  // namespace mushroom
