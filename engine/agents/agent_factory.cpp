@@ -28,6 +28,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     c.mcts.score_weight = opts.get_double("score_weight", c.mcts.score_weight, 0, 10);
     c.solver = opts.get_bool("solver", true);
     c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
+    c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
     agent = std::make_unique<MctsAgent>(c);
   } else if (name == "alphabeta") {
     AlphaBetaAgentConfig c;
@@ -37,6 +38,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     c.search.pvs = opts.get_bool("pvs", true);
     c.search.killers = opts.get_bool("killers", true);
     c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
+    c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
     agent = std::make_unique<AlphaBetaAgent>(c);
   } else {
     throw std::invalid_argument("unknown agent '" + name + "' (known: " + agent_names() + ")");

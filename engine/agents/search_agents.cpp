@@ -54,7 +54,7 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();  // the pass is all there is
   if (mcts_.root_state().hash() != pos.hash()) mcts_.reset(pos);
-  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size);
+  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
@@ -89,7 +89,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const auto t0 = SteadyClock::now();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
-  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size);
+  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
   if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * 0.5, solved)) {
@@ -100,12 +100,10 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
     last_ = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
     return last_.best;
   }
-  const auto spent = std::chrono::duration<double, std::milli>(SteadyClock::now() - t0);
   const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
   // An iteration costs several times the previous one: start none past
   // 40% of the soft budget.
   const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
-  (void)spent;
   last_ = search_.search(pos, deadline, 64, 0, soft);
   return last_.best;
 }

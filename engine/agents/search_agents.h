@@ -22,6 +22,7 @@ struct MctsAgentConfig {
   int root_solver_moves = 14;         // try the root solver when this few rectangles remain
   int leaf_solver_moves = 5;          // and at leaves with this few
   double time_scale = 1.0;            // multiplies the planned budget
+  TimeConfig time;
 };
 
 class MctsAgent : public Agent {
@@ -50,6 +51,7 @@ struct AlphaBetaAgentConfig {
   bool solver = true;
   int root_solver_moves = 16;
   double time_scale = 1.0;
+  TimeConfig time;
 };
 
 class AlphaBetaAgent : public Agent {
