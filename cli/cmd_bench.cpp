@@ -7,6 +7,10 @@
 #include "mushroom/playout_positions.h"
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"
+#include "search/alphabeta.h"
+#include "search/mcts.h"
+#include "search/mushroom_evaluators.h"
+#include "search/mushroom_game.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -34,6 +38,53 @@ Timing time_generator(const std::vector<Position>& positions, double min_seconds
   return {elapsed * 1e9 / double(passes * long(positions.size())), moves};
 }
 
+// Simulations per second of the no-net MCTS with each evaluator, and nodes
+// per second of alpha-beta, from every position of the set that still has
+// moves, each searched for `seconds_each`.
+int bench_search(const std::vector<Position>& all, double seconds_each, int max_positions) {
+  using clock = std::chrono::steady_clock;
+  std::vector<Position> positions;
+  for (const Position& p : all) {
+    MoveList list;
+    if (generate_moves(p, list) >= 3) positions.push_back(p);
+    if (int(positions.size()) == max_positions) break;
+  }
+  std::printf("positions=%zu seconds_each=%.2f\n", positions.size(), seconds_each);
+  RandomEvaluator random(1);
+  MaterialEvaluator material;
+  RolloutEvaluator rollout;
+  const std::pair<const char*, Evaluator<MushroomGame>*> evaluators[] = {
+      {"random", &random}, {"material", &material}, {"rollout", &rollout}};
+  for (const auto& [name, evaluator] : evaluators) {
+    long sims = 0;
+    double seconds = 0;
+    for (const Position& p : positions) {
+      Mcts<MushroomGame> mcts;
+      mcts.reset(p);
+      const auto t0 = clock::now();
+      const auto stop_at = t0 + std::chrono::duration<double>(seconds_each);
+      sims += mcts.run(*evaluator, 1 << 30, [&] { return clock::now() >= stop_at; });
+      seconds += std::chrono::duration<double>(clock::now() - t0).count();
+    }
+    std::printf("mcts evaluator=%-8s simulations_per_second=%.0f\n", name, sims / seconds);
+  }
+  uint64_t nodes = 0;
+  double seconds = 0;
+  double depth = 0;
+  for (const Position& p : positions) {
+    AlphaBeta search;
+    const auto t0 = clock::now();
+    const auto result = search.search(p, t0 + std::chrono::duration_cast<clock::duration>(
+                                                 std::chrono::duration<double>(seconds_each)));
+    seconds += std::chrono::duration<double>(clock::now() - t0).count();
+    nodes += result.nodes;
+    depth += result.depth;
+  }
+  std::printf("alphabeta nodes_per_second=%.0f mean_completed_depth=%.1f\n", nodes / seconds,
+              depth / double(positions.size()));
+  return 0;
+}
+
 }  // namespace
 
 int cmd_bench(int argc, char** argv) {
@@ -41,21 +92,28 @@ int cmd_bench(int argc, char** argv) {
                         "Benchmarks. 'mushroom bench movegen --positions FILE' times full legal-move enumeration "
                         "over every position in FILE (blocks of 10 lines of 17 digits separated by blank lines) "
                         "with the fast generator, the plain per-row-pair two-pointer generator and the naive "
-                        "generator, in one run. The last line is ns_per_position=<float> for the fast one.");
-  opts.add_options()("what", "what to benchmark: movegen", cxxopts::value<std::string>())(
+                        "generator, in one run. The last line is ns_per_position=<float> for the fast one. "
+                        "'mushroom bench search --positions FILE [--seconds S]' measures MCTS simulations per "
+                        "second with each no-net evaluator and alpha-beta nodes per second, S seconds per "
+                        "position.");
+  opts.add_options()("what", "what to benchmark: movegen | search", cxxopts::value<std::string>())(
       "positions", "position set file", cxxopts::value<std::string>())(
       "seconds", "minimum seconds per timed generator", cxxopts::value<double>()->default_value("1.0"))(
-      "skip-naive", "do not time the (slow) naive generator")("h,help", "show this help");
+      "skip-naive", "do not time the (slow) naive generator")(
+      "max-positions", "search: positions to use", cxxopts::value<int>()->default_value("40"))(
+      "h,help", "show this help");
   opts.parse_positional({"what"});
-  opts.positional_help("movegen");
+  opts.positional_help("movegen|search");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string what = args.count("what") ? args["what"].as<std::string>() : "";
-  if (what != "movegen") throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen)");
+  if (what != "movegen" && what != "search")
+    throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen, search)");
   const std::string path = required(args, "positions");
   const auto positions = parse_position_list(read_file(path), path);
   if (positions.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   const double seconds = args["seconds"].as<double>();
+  if (what == "search") return bench_search(positions, seconds, args["max-positions"].as<int>());
 
   std::printf("positions=%zu file=%s\n", positions.size(), path.c_str());
   if (!args.count("skip-naive")) {

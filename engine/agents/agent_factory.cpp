@@ -21,7 +21,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     MctsAgentConfig c;
     c.mcts.seed = options.seed;
     c.simulations = opts.get_int("sims", 0, 0, 10'000'000);
-    c.evaluator = opts.get_choice("evaluator", "rollout", {"rollout", "material", "random"});
+    c.evaluator = opts.get_choice("evaluator", "material", {"material", "rollout", "random"});
     c.mcts.gumbel = opts.get_bool("gumbel", false);
     c.mcts.gumbel_k = opts.get_int("gumbel_k", 16, 1, 1024);
     c.mcts.c_puct = opts.get_double("cpuct", c.mcts.c_puct, 0, 100);

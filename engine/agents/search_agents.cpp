@@ -15,9 +15,10 @@ double ms_since(SteadyClock::time_point t0) {
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                Move& best) {
-  if (rectangles > max_rectangles || budget_ms <= 0) return false;
+                Move& best, int& failed_at) {
+  if (rectangles > max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto exact = solver.solve_exact(pos, uint64_t(budget_ms * kSolverNodesPerMs), &best);
+  if (!exact) failed_at = rectangles;
   return exact.has_value();
 }
 
@@ -31,13 +32,16 @@ MctsAgent::MctsAgent(MctsAgentConfig config)
     mcts_.set_solver([this](const Position& state) -> std::optional<double> {
       MoveList list;
       if (generate_moves(state, list) > config_.leaf_solver_moves) return std::nullopt;
-      const auto exact = leaf_solver_.solve_exact(state, 4000);
+      const auto exact = leaf_solver_.solve_exact(state, config_.leaf_solver_nodes);
       return exact ? std::optional<double>(*exact) : std::nullopt;
     });
   }
 }
 
-void MctsAgent::new_game(const Position& start, Player) { mcts_.reset(start); }
+void MctsAgent::new_game(const Position& start, Player) {
+  mcts_.reset(start);
+  root_solver_failed_at_ = 1 << 30;
+}
 
 void MctsAgent::observe_move(const Position& before, const Move& m) {
   if (mcts_.root_state().hash() == before.hash()) {
@@ -58,7 +62,8 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
-  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves, soft_ms * 0.5, solved))
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves, soft_ms * 0.25, solved,
+                                   root_solver_failed_at_))
     return solved;
 
   if (config_.simulations > 0) {
@@ -92,7 +97,8 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
-  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * 0.5, solved)) {
+  if (config_.solver &&
+      solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * 0.25, solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }

@@ -9,6 +9,7 @@
 #include "agents/random_agent.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/movegen.h"
+#include "util/rng.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -153,6 +154,48 @@ TEST(BotSession, EndOfInputIsReportedNotACrash) {
   EXPECT_EQ(session.run(in), 0);
   EXPECT_NE(err.str().find("input ended before FINISH"), std::string::npos);
   EXPECT_EQ(split_lines(out.str()).size(), 2u);
+}
+
+// Random protocol-shaped garbage: right and wrong commands, numbers out of
+// range, junk words, CRs and tabs. Nothing escapes, stdout stays clean, and
+// every move the bot prints is legal on the board it believes in.
+TEST(BotSession, SurvivesRandomGarbage) {
+  Rng rng(77);
+  const std::vector<std::string> words = {"READY", "FIRST", "SECOND", "INIT", "TIME", "OPP",  "-1",  "0",
+                                          "3",     "16",    "9999",   "x",    "\r",  "\t", "OK", "1 2 3 4 5"};
+  for (int session = 0; session < 30; ++session) {
+    Harness h;
+    h.agent_name = session % 2 ? "random" : "greedy";
+    const Position start = random_board(uint64_t(session));
+    for (int line = 0; line < 200; ++line) {
+      std::string text;
+      switch (rng.uniform(6)) {
+        case 0: text = init_line(start); break;
+        case 1: text = "TIME " + std::to_string(int(rng.uniform(20000)) - 100) + " 5000"; break;
+        case 2: {
+          MoveList list;
+          if (h.session.position()) generate_moves(*h.session.position(), list);
+          text = list.size ? "OPP " + to_string(list[int(rng.uniform(uint32_t(list.size)))]) + " 7" : "OPP -1 -1 -1 -1 7";
+          break;
+        }
+        default:
+          for (uint32_t k = 0, n = rng.uniform(7); k < n; ++k) text += words[rng.uniform(uint32_t(words.size()))] + " ";
+      }
+      std::optional<Position> before = h.session.position();
+      const size_t lines_before = h.out_lines().size();
+      ASSERT_NO_THROW(h.send(text)) << text;
+      const auto lines = h.out_lines();
+      if (lines.size() > lines_before && lines.back() != "OK" && before && !before->game_over()) {
+        const auto move = parse_move_words(split_words(lines.back()), 0);
+        ASSERT_TRUE(move.has_value());
+        Position check = *before;
+        if (!move->is_pass()) {
+          EXPECT_EQ(check.rect_sum(*move), 10) << lines.back();
+        }
+      }
+    }
+    expect_clean_stdout(h);
+  }
 }
 
 TEST(BotSession, FinishEndsTheSession) {
