@@ -167,9 +167,11 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   return result;
 }
 
-std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best) {
+std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
+                                          std::optional<Clock::time_point> deadline) {
   exact_ = true;
-  has_deadline_ = false;
+  has_deadline_ = deadline.has_value();
+  if (deadline) deadline_ = *deadline;
   node_limit_ = node_limit;
   nodes_ = 0;
   Position pos = root;

@@ -49,8 +49,10 @@ class AlphaBeta {
                          uint64_t node_limit = 0, std::optional<Clock::time_point> soft_deadline = std::nullopt);
 
   // The exact final margin for the side to move, if proven within
-  // node_limit nodes; best receives a move that achieves it.
-  std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr);
+  // node_limit nodes (0: no limit) and before the deadline (if any); best
+  // receives a move that achieves it.
+  std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr,
+                                 std::optional<Clock::time_point> deadline = std::nullopt);
 
   void clear();
 

@@ -76,6 +76,15 @@ TEST(AlphaBeta, ExactSolverGivesUpPastItsNodeLimit) {
   EXPECT_FALSE(solver.solve_exact(positions[0], 2000).has_value());  // an opening: far too big
 }
 
+TEST(AlphaBeta, ExactSolverStopsAtItsDeadline) {
+  const auto positions = playout_positions(50, 2);
+  AlphaBeta solver;
+  const auto t0 = AlphaBeta::Clock::now();
+  EXPECT_FALSE(solver.solve_exact(positions[0], 0, nullptr, t0 + std::chrono::milliseconds(30)).has_value());
+  // Checked every 1,024 nodes: well under a millisecond past the deadline.
+  EXPECT_LT(AlphaBeta::Clock::now() - t0, std::chrono::milliseconds(500));
+}
+
 TEST(AlphaBeta, DepthOneSearchTakesTheBestStaticReply) {
   for (const Position& start : playout_positions(300, 41)) {
     if (start.game_over()) continue;
