@@ -200,6 +200,17 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
       << " = " << 100.0 * (report.games.empty() ? 0.5 : (all.w + 0.5 * all.d) / report.games.size()) << "%\n";
   out << "mean margin (A cells - B cells): " << (margin_games ? margin_sum / margin_games : 0.0) << " over "
       << margin_games << " finished games\n";
+  // The same per board (both games, sides swapped), with its interval: the
+  // sharpest measure when the first mover wins nearly every game.
+  std::map<int, std::vector<int>> board_margins;
+  for (const ArenaGame& g : report.games)
+    if (g.forfeiter() < 0) board_margins[g.board].push_back(g.a_margin());
+  std::vector<double> paired;
+  for (const auto& [board, margins] : board_margins)
+    if (margins.size() == 2) paired.push_back(0.5 * (margins[0] + margins[1]));
+  const MeanInterval pm = mean_interval(paired);
+  out << "paired margin per game: " << pm.mean << "  95% interval [" << pm.low << ", " << pm.high << "] over " << pm.n
+      << " boards\n";
   auto elo_text = [](double e) {
     if (std::isinf(e)) return std::string(e > 0 ? "+inf" : "-inf");
     char buf[32];

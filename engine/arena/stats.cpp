@@ -56,6 +56,21 @@ EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int l
   return e;
 }
 
+MeanInterval mean_interval(const std::vector<double>& values) {
+  MeanInterval out;
+  out.n = int(values.size());
+  if (values.empty()) return out;
+  double sum = 0;
+  for (double v : values) sum += v;
+  out.mean = sum / out.n;
+  double sq = 0;
+  for (double v : values) sq += (v - out.mean) * (v - out.mean);
+  const double se = out.n > 1 ? std::sqrt(sq / (out.n - 1) / out.n) : 0.0;
+  out.low = out.mean - 1.959963984540054 * se;
+  out.high = out.mean + 1.959963984540054 * se;
+  return out;
+}
+
 double Sprt::lower_bound() const { return std::log(beta / (1 - alpha)); }
 double Sprt::upper_bound() const { return std::log((1 - beta) / alpha); }
 

@@ -24,6 +24,14 @@ EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int l
 // Likelihood of superiority from decisive games: 0.5 (1 + erf((W-L) / sqrt(2 (W+L)))).
 double likelihood_of_superiority(int wins, int losses);
 
+// Mean of paired values (e.g. each board's mean score margin over its two
+// games) with a 95% normal interval from the sample standard error.
+struct MeanInterval {
+  double mean = 0, low = 0, high = 0;
+  int n = 0;
+};
+MeanInterval mean_interval(const std::vector<double>& values);
+
 // Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1
 // with error rates alpha and beta, on the pairs' scores, using the normal
 // approximation LLR = n (s1 - s0) (2 m - s0 - s1) / (2 var).

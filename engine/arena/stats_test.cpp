@@ -45,6 +45,17 @@ TEST(Stats, LikelihoodOfSuperiorityByHand) {
   EXPECT_DOUBLE_EQ(likelihood_of_superiority(0, 0), 0.5);
 }
 
+TEST(Stats, PairedMeanIntervalByHand) {
+  // 2, 4, 6, 8: mean 5, sample variance 20/3, standard error sqrt(20/3/4) =
+  // 1.2910, half-width 1.96 * 1.2910 = 2.5303.
+  const MeanInterval m = mean_interval({2, 4, 6, 8});
+  EXPECT_EQ(m.n, 4);
+  EXPECT_DOUBLE_EQ(m.mean, 5.0);
+  EXPECT_NEAR(m.low, 2.4697, 1e-4);
+  EXPECT_NEAR(m.high, 7.5303, 1e-4);
+  EXPECT_EQ(mean_interval({}).n, 0);
+}
+
 TEST(Stats, SprtDecisionsByHand) {
   const Sprt sprt{0, 100};
   // alpha = beta = .05: bounds log(.05/.95) = -2.9444 and +2.9444.
