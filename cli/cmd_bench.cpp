@@ -39,14 +39,15 @@ Timing time_generator(const std::vector<Position>& positions, double min_seconds
 }
 
 // Simulations per second of the no-net MCTS with each evaluator, and nodes
-// per second of alpha-beta, from every position of the set that still has
-// moves, each searched for `seconds_each`.
-int bench_search(const std::vector<Position>& all, double seconds_each, int max_positions) {
+// per second of alpha-beta, from positions of the set with at least
+// min_moves rectangles (late positions are solved almost for free and would
+// flatter the figures), each searched for `seconds_each`.
+int bench_search(const std::vector<Position>& all, double seconds_each, int max_positions, int min_moves) {
   using clock = std::chrono::steady_clock;
   std::vector<Position> positions;
   for (const Position& p : all) {
     MoveList list;
-    if (generate_moves(p, list) >= 3) positions.push_back(p);
+    if (generate_moves(p, list) >= min_moves) positions.push_back(p);
     if (int(positions.size()) == max_positions) break;
   }
   std::printf("positions=%zu seconds_each=%.2f\n", positions.size(), seconds_each);
@@ -101,6 +102,7 @@ int cmd_bench(int argc, char** argv) {
       "seconds", "minimum seconds per timed generator", cxxopts::value<double>()->default_value("1.0"))(
       "skip-naive", "do not time the (slow) naive generator")(
       "max-positions", "search: positions to use", cxxopts::value<int>()->default_value("40"))(
+      "min-moves", "search: skip positions with fewer rectangles", cxxopts::value<int>()->default_value("15"))(
       "h,help", "show this help");
   opts.parse_positional({"what"});
   opts.positional_help("movegen|search");
@@ -113,7 +115,8 @@ int cmd_bench(int argc, char** argv) {
   const auto positions = parse_position_list(read_file(path), path);
   if (positions.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   const double seconds = args["seconds"].as<double>();
-  if (what == "search") return bench_search(positions, seconds, args["max-positions"].as<int>());
+  if (what == "search")
+    return bench_search(positions, seconds, args["max-positions"].as<int>(), args["min-moves"].as<int>());
 
   std::printf("positions=%zu file=%s\n", positions.size(), path.c_str());
   if (!args.count("skip-naive")) {

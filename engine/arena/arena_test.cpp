@@ -146,6 +146,11 @@ TEST(Arena, PinRunsEachGameOnOneCore) {
 }
 
 TEST(SeedBots, SeedGreedyIsExtractedAtRunTimeAndPlays) {
+  try {
+    find_seeds_dir();
+  } catch (const std::runtime_error& e) {
+    GTEST_SKIP() << "seed 000 is not beside this checkout (" << e.what() << ")";
+  }
   const std::string dir = "build-test-tmp/seed";
   const std::string path = extract_seed_greedy(dir);
   const std::string code = read_file(path);
