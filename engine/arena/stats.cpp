@@ -57,15 +57,13 @@ EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int l
 }
 
 MeanInterval mean_interval(const std::vector<double>& values) {
+  const MeanVar mv = mean_var(values);
   MeanInterval out;
-  out.n = int(values.size());
-  if (values.empty()) return out;
-  double sum = 0;
-  for (double v : values) sum += v;
-  out.mean = sum / out.n;
-  double sq = 0;
-  for (double v : values) sq += (v - out.mean) * (v - out.mean);
-  const double se = out.n > 1 ? std::sqrt(sq / (out.n - 1) / out.n) : 0.0;
+  out.n = mv.n;
+  if (mv.n == 0) return out;
+  out.mean = mv.mean;
+  // The sample variance (n - 1) from the population one.
+  const double se = mv.n > 1 ? std::sqrt(mv.var * mv.n / (mv.n - 1) / mv.n) : 0.0;
   out.low = out.mean - 1.959963984540054 * se;
   out.high = out.mean + 1.959963984540054 * se;
   return out;
