@@ -22,6 +22,10 @@ struct Move {
     return Move{int8_t(r1), int8_t(c1), int8_t(r2), int8_t(c2)};
   }
   constexpr bool is_pass() const { return r1 < 0; }
+  // A rectangle inside the 10x17 board with r1 <= r2 and c1 <= c2.
+  constexpr bool on_board() const {
+    return r1 >= 0 && c1 >= 0 && r2 < kRows && c2 < kCols && r1 <= r2 && c1 <= c2;
+  }
   constexpr int area() const { return is_pass() ? 0 : (r2 - r1 + 1) * (c2 - c1 + 1); }
   // Dense index into the policy table (see kPolicySize).
   constexpr int index() const {

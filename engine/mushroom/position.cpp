@@ -63,8 +63,7 @@ bool Position::is_legal(const Move& m, const char** why) const {
     if (m.c1 != -1 || m.r2 != -1 || m.c2 != -1) return fail("a pass must be -1 -1 -1 -1");
     return true;
   }
-  if (m.r1 < 0 || m.c1 < 0 || m.r2 >= kRows || m.c2 >= kCols || m.r1 > m.r2 || m.c1 > m.c2)
-    return fail("rectangle out of range");
+  if (!m.on_board()) return fail("rectangle out of range");
   if (rect_sum(m) != 10) return fail("the digits inside do not sum to 10");
   const uint32_t span = column_span(m.c1, m.c2);
   uint32_t any_row = 0;

@@ -113,9 +113,7 @@ void BotSession::on_opp(const std::vector<std::string_view>& words) {
   if (words.size() == 6 && !parse_int(words[5], ms)) warn("OPP time is not an integer; ignored");
   Position& pos = *position_;
   const Move& m = *move;
-  const bool in_range = m.is_pass() || (m.r1 >= 0 && m.c1 >= 0 && m.r2 < kRows && m.c2 < kCols && m.r1 <= m.r2 &&
-                                        m.c1 <= m.c2);
-  if (!in_range) {
+  if (!m.is_pass() && !m.on_board()) {
     warn("OPP move " + to_string(m) + " is outside the board; ignored");
     return;
   }

@@ -46,21 +46,27 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-void AlphaBeta::order_moves(const Position& pos, Move* moves, int n, const Move& tt_move, int ply) const {
-  std::pair<int, Move> keyed[kMaxMoves + 1];
+void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n, const Move& tt_move,
+                            int ply) const {
+  struct Keyed {
+    int key, steals;
+    Move move;
+  };
+  Keyed keyed[kMaxMoves + 1];
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
+    const int stolen = steals(pos, m);
     int key;
     if (m == tt_move) key = 1 << 30;
     else if (m.is_pass()) key = -1;  // searched last
     else {
-      key = steals(pos, m) * 4096 + margin_gain(pos, m) * 16;
+      key = stolen * 4096 + margin_gain(pos, m) * 16;
       if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
     }
-    keyed[i] = {key, m};
+    keyed[i] = {key, stolen, m};
   }
-  std::stable_sort(keyed, keyed + n, [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (int i = 0; i < n; ++i) moves[i] = keyed[i].second;
+  std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
+  for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
 }
 
 int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
@@ -94,17 +100,18 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   MoveList list;
   generate_moves(pos, list);
   Move moves[kMaxMoves + 1];
+  int steal_counts[kMaxMoves + 1];
   int n = list.size;
   std::copy(list.begin(), list.end(), moves);
   moves[n++] = Move::pass();
-  order_moves(pos, moves, n, have_tt_move ? tt_move : Move::rect(-2, -2, -2, -2), ply);
+  order_moves(pos, moves, steal_counts, n, have_tt_move ? tt_move : Move::rect(-2, -2, -2, -2), ply);
 
   int best = -kInf;
   Move best_move = moves[0];
   Undo undo;
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
-    const bool quiet = m.is_pass() || steals(pos, m) == 0;
+    const bool quiet = steal_counts[i] == 0;  // the pass steals nothing
     pos.apply(m, &undo);
     int score;
     if (i == 0 || !config_.pvs) {

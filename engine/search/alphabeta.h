@@ -67,7 +67,8 @@ class AlphaBeta {
   struct Abort {};
 
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
-  void order_moves(const Position& pos, Move* moves, int n, const Move& tt_move, int ply) const;
+  // Sorts moves best first; steal_counts[i] receives moves[i]'s steals.
+  void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, const Move& tt_move, int ply) const;
   Entry* probe(uint64_t key) { return &table_[key & mask_]; }
   uint64_t table_key(const Position& pos) const;
 
