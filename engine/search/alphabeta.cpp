@@ -28,9 +28,7 @@ int steals(const Position& pos, const Move& m) {
 int evaluate(const Position& pos) {
   MoveList list;
   generate_moves(pos, list);
-  int best_gain = 0;
-  for (const Move& m : list) best_gain = std::max(best_gain, margin_gain(pos, m));
-  return kScale * pos.margin_for_side_to_move() + kScale * best_gain / 2;
+  return kScale * pos.margin_for_side_to_move() + kScale * best_margin_gain(pos, list.begin(), list.size) / 2;
 }
 
 AlphaBeta::AlphaBeta(AlphaBetaConfig config) : config_(config) {

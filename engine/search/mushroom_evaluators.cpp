@@ -29,6 +29,12 @@ int margin_gain(const Position& pos, const Move& m) {
   return gain;
 }
 
+int best_margin_gain(const Position& pos, const Move* moves, int n) {
+  int best = 0;
+  for (int i = 0; i < n; ++i) best = std::max(best, margin_gain(pos, moves[i]));
+  return best;
+}
+
 void RolloutEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];
@@ -46,9 +52,7 @@ void MaterialEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requ
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];
     const Position& pos = *req.state;
-    int best_gain = 0;
-    for (int a = 0; a < req.num_actions; ++a) best_gain = std::max(best_gain, margin_gain(pos, req.actions[a]));
-    const double x = pos.margin_for_side_to_move() + 0.5 * best_gain;
+    const double x = pos.margin_for_side_to_move() + 0.5 * best_margin_gain(pos, req.actions, req.num_actions);
     results[i].margin = float(x);
     results[i].value = float(std::tanh(x / 8.0));
     heuristic_priors(req.actions, req.num_actions, results[i].priors);

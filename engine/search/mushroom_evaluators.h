@@ -15,6 +15,8 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
 // The change in the mover's score margin if the mover plays m: cells it did
 // not own before, plus the opponent's cells it steals (they count twice).
 int margin_gain(const Position& pos, const Move& m);
+// The largest margin_gain among n moves (0 when none gains).
+int best_margin_gain(const Position& pos, const Move* moves, int n);
 
 // Value from greedy rollouts: both sides play the largest rectangle until
 // the game ends; the final margin m gives value tanh(m / 8).
