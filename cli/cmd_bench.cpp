@@ -89,6 +89,15 @@ int bench_search(const std::vector<Position>& all, double seconds_each, int max_
 }  // namespace
 
 int cmd_bench(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "nn") {
+#ifdef MUSHROOM_WITH_TORCH
+    std::string program = "mushroom bench nn";
+    argv[1] = program.data();
+    return cmd_bench_nn(argc - 1, argv + 1);
+#else
+    throw std::invalid_argument("'bench nn' needs a build with LibTorch (-DMUSHROOM_WITH_TORCH=ON)");
+#endif
+  }
   cxxopts::Options opts("mushroom bench",
                         "Benchmarks. 'mushroom bench movegen --positions FILE' times full legal-move enumeration "
                         "over every position in FILE (blocks of 10 lines of 17 digits separated by blank lines) "
@@ -96,8 +105,8 @@ int cmd_bench(int argc, char** argv) {
                         "generator, in one run. The last line is ns_per_position=<float> for the fast one. "
                         "'mushroom bench search --positions FILE [--seconds S]' measures MCTS simulations per "
                         "second with each no-net evaluator and alpha-beta nodes per second, S seconds per "
-                        "position.");
-  opts.add_options()("what", "what to benchmark: movegen | search", cxxopts::value<std::string>())(
+                        "position. 'mushroom bench nn --help' describes the network benchmark.");
+  opts.add_options()("what", "what to benchmark: movegen | search | nn", cxxopts::value<std::string>())(
       "positions", "position set file", cxxopts::value<std::string>())(
       "seconds", "minimum seconds per timed generator", cxxopts::value<double>()->default_value("1.0"))(
       "skip-naive", "do not time the (slow) naive generator")(
@@ -105,7 +114,7 @@ int cmd_bench(int argc, char** argv) {
       "min-moves", "search: skip positions with fewer rectangles", cxxopts::value<int>()->default_value("15"))(
       "h,help", "show this help");
   opts.parse_positional({"what"});
-  opts.positional_help("movegen|search");
+  opts.positional_help("movegen|search|nn");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string what = args.count("what") ? args["what"].as<std::string>() : "";

@@ -33,5 +33,6 @@ int cmd_bot(int argc, char** argv);
 int cmd_arena(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
+int cmd_bench_nn(int argc, char** argv);  // LibTorch builds only
 
 }  // namespace mushroom::cli

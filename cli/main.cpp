@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "nn/nn_agent.h"
 
 namespace mushroom::cli {
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     print_usage();
     return argc < 2 ? 2 : 0;
   }
+  mushroom::nn::register_nn_agent();
   const std::string name = argv[1];
   for (const Command& c : commands()) {
     if (c.name != name) continue;

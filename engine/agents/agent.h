@@ -1,6 +1,7 @@
 // The agent interface shared by the contest bot, the arena and `play`.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,7 +35,13 @@ struct AgentOptions {
   std::map<std::string, std::string> values;
 };
 
-// Known names: random, greedy. Throws std::invalid_argument naming an unknown
+class OptionReader;
+// Later stages add agents (e.g. nn/ adds `nn`) by registering a maker at
+// start-up; the maker reads its options from the reader.
+using AgentMaker = std::function<std::unique_ptr<Agent>(OptionReader& opts, const AgentOptions& options)>;
+void register_agent(const std::string& name, AgentMaker maker);
+
+// Known names: random, greedy, mcts, alphabeta and registered ones. Throws std::invalid_argument naming an unknown
 // agent or option.
 std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options);
 // The names make_agent accepts, for --help texts.

@@ -8,7 +8,34 @@
 
 namespace mushroom {
 
-std::string agent_names() { return "random, greedy, mcts, alphabeta"; }
+namespace {
+std::map<std::string, AgentMaker>& registry() {
+  static std::map<std::string, AgentMaker> makers;
+  return makers;
+}
+}  // namespace
+
+void register_agent(const std::string& name, AgentMaker maker) { registry()[name] = std::move(maker); }
+
+std::string agent_names() {
+  std::string names = "random, greedy, mcts, alphabeta";
+  for (const auto& [name, maker] : registry()) names += ", " + name;
+  return names;
+}
+
+MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed) {
+  MctsAgentConfig c;
+  c.mcts.seed = seed;
+  c.simulations = opts.get_int("sims", 0, 0, 10'000'000);
+  c.mcts.gumbel = opts.get_bool("gumbel", false);
+  c.mcts.gumbel_k = opts.get_int("gumbel_k", 16, 1, 1024);
+  c.mcts.c_puct = opts.get_double("cpuct", c.mcts.c_puct, 0, 100);
+  c.mcts.score_weight = opts.get_double("score_weight", c.mcts.score_weight, 0, 10);
+  c.solver = opts.get_bool("solver", true);
+  c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
+  c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
+  return c;
+}
 
 std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options) {
   OptionReader opts(name, options.values);
@@ -18,17 +45,8 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
   } else if (name == "greedy") {
     agent = std::make_unique<GreedyAgent>();
   } else if (name == "mcts") {
-    MctsAgentConfig c;
-    c.mcts.seed = options.seed;
-    c.simulations = opts.get_int("sims", 0, 0, 10'000'000);
+    MctsAgentConfig c = read_mcts_options(opts, options.seed);
     c.evaluator = opts.get_choice("evaluator", "material", {"material", "rollout", "random"});
-    c.mcts.gumbel = opts.get_bool("gumbel", false);
-    c.mcts.gumbel_k = opts.get_int("gumbel_k", 16, 1, 1024);
-    c.mcts.c_puct = opts.get_double("cpuct", c.mcts.c_puct, 0, 100);
-    c.mcts.score_weight = opts.get_double("score_weight", c.mcts.score_weight, 0, 10);
-    c.solver = opts.get_bool("solver", true);
-    c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
-    c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
     agent = std::make_unique<MctsAgent>(c);
   } else if (name == "alphabeta") {
     AlphaBetaAgentConfig c;
@@ -40,6 +58,8 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
     c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
     agent = std::make_unique<AlphaBetaAgent>(c);
+  } else if (auto it = registry().find(name); it != registry().end()) {
+    agent = it->second(opts, options);
   } else {
     throw std::invalid_argument("unknown agent '" + name + "' (known: " + agent_names() + ")");
   }

@@ -44,6 +44,11 @@ bool OptionReader::get_bool(const std::string& key, bool fallback) {
   bad(key, v, "0/1, true/false or on/off");
 }
 
+std::string OptionReader::get_string(const std::string& key, const std::string& fallback) {
+  std::string v;
+  return take(key, v) ? v : fallback;
+}
+
 std::string OptionReader::get_choice(const std::string& key, const std::string& fallback,
                                      std::initializer_list<const char*> choices) {
   std::string v;

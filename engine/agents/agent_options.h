@@ -16,6 +16,7 @@ class OptionReader {
   int get_int(const std::string& key, int fallback, int lo, int hi);
   double get_double(const std::string& key, double fallback, double lo, double hi);
   bool get_bool(const std::string& key, bool fallback);
+  std::string get_string(const std::string& key, const std::string& fallback);
   std::string get_choice(const std::string& key, const std::string& fallback, std::initializer_list<const char*> choices);
   // Throws std::invalid_argument if any option was not read.
   void finish() const;

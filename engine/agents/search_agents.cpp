@@ -27,7 +27,8 @@ bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_
 MctsAgent::MctsAgent(MctsAgentConfig config)
     : config_(std::move(config)), mcts_(config_.mcts), root_solver_(AlphaBetaConfig{.tt_bits = 20}),
       leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
-  if (config_.evaluator == "rollout") evaluator_ = std::make_unique<RolloutEvaluator>();
+  if (config_.custom_evaluator) evaluator_ = config_.custom_evaluator;
+  else if (config_.evaluator == "rollout") evaluator_ = std::make_unique<RolloutEvaluator>();
   else if (config_.evaluator == "material") evaluator_ = std::make_unique<MaterialEvaluator>();
   else evaluator_ = std::make_unique<RandomEvaluator>(config_.mcts.seed);
   if (config_.solver) {

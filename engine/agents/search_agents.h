@@ -20,6 +20,9 @@ struct MctsAgentConfig {
   // beat greedy rollouts in all 27 games measured (BENCHMARKS.md); its
   // values are better, not just cheaper.
   std::string evaluator = "material";
+  // When set, used instead of `evaluator` (e.g. the network, from nn/).
+  std::shared_ptr<Evaluator<MushroomGame>> custom_evaluator;
+  std::string agent_name = "mcts";
   int simulations = 0;                // fixed per move; 0: plan from the clock
   bool solver = true;                 // exact endgames at the root and at leaves
   int root_solver_moves = 14;         // try the root solver when this few rectangles remain
@@ -29,10 +32,15 @@ struct MctsAgentConfig {
   TimeConfig time;
 };
 
+class OptionReader;
+// The MCTS options shared by every MCTS-based agent: sims, gumbel, gumbel_k,
+// cpuct, score_weight, solver, time_scale, tail.
+MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed);
+
 class MctsAgent : public Agent {
  public:
   explicit MctsAgent(MctsAgentConfig config);
-  std::string name() const override { return "mcts"; }
+  std::string name() const override { return config_.agent_name; }
   void new_game(const Position& start, Player me) override;
   Move choose_move(const Position& pos, const Clock& clock) override;
   void observe_move(const Position& before, const Move& m) override;
@@ -43,7 +51,7 @@ class MctsAgent : public Agent {
  private:
   MctsAgentConfig config_;
   Mcts<MushroomGame> mcts_;
-  std::unique_ptr<Evaluator<MushroomGame>> evaluator_;
+  std::shared_ptr<Evaluator<MushroomGame>> evaluator_;
   AlphaBeta root_solver_, leaf_solver_;
   double sims_per_ms_ = 20;  // refined after every timed move
   int last_simulations_ = 0;

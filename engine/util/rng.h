@@ -2,6 +2,7 @@
 // splitmix64). Every random choice in the project goes through it so that
 // runs are reproducible from one integer seed.
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 namespace mushroom {
@@ -43,6 +44,12 @@ class Rng {
 
   // Uniform double in [0, 1).
   double uniform_double() { return double(next_u64() >> 11) * 0x1.0p-53; }
+
+  // Standard normal (Box-Muller; one of the pair is discarded).
+  double normal() {
+    const double u1 = 1.0 - uniform_double(), u2 = uniform_double();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  }
 
   static uint64_t splitmix64(uint64_t& x) {
     uint64_t z = (x += 0x9E3779B97F4A7C15ull);

@@ -1,0 +1,242 @@
+#include "nn/hdf5_file.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace mushroom::nn {
+namespace {
+
+// HDF5 prints an error stack on every failed call unless told not to; our
+// errors carry their own message.
+void silence_hdf5() {
+  static const bool done = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+template <typename T>
+hid_t native_type();
+template <> hid_t native_type<float>() { return H5T_NATIVE_FLOAT; }
+template <> hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
+template <> hid_t native_type<int8_t>() { return H5T_NATIVE_INT8; }
+template <> hid_t native_type<uint8_t>() { return H5T_NATIVE_UINT8; }
+template <> hid_t native_type<int16_t>() { return H5T_NATIVE_INT16; }
+template <> hid_t native_type<int32_t>() { return H5T_NATIVE_INT32; }
+template <> hid_t native_type<int64_t>() { return H5T_NATIVE_INT64; }
+template <> hid_t native_type<uint64_t>() { return H5T_NATIVE_UINT64; }
+
+// Closes an HDF5 handle at scope exit.
+struct Handle {
+  hid_t id;
+  herr_t (*closer)(hid_t);
+  ~Handle() {
+    if (id >= 0) closer(id);
+  }
+};
+
+}  // namespace
+
+Hdf5File Hdf5File::create(const std::string& path) {
+  silence_hdf5();
+  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (id < 0) throw Hdf5Error(path + ": cannot create HDF5 file");
+  return Hdf5File(path, id);
+}
+
+Hdf5File Hdf5File::open_read(const std::string& path) {
+  silence_hdf5();
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw Hdf5Error(path + ": missing, unreadable or not an HDF5 file");
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw Hdf5Error(path + ": cannot open HDF5 file (corrupt or truncated?)");
+  return Hdf5File(path, id);
+}
+
+Hdf5File::Hdf5File(Hdf5File&& o) noexcept : path_(std::move(o.path_)), id_(o.id_) { o.id_ = -1; }
+
+Hdf5File::~Hdf5File() {
+  if (id_ >= 0) H5Fclose(id_);
+}
+
+void Hdf5File::close() {
+  if (id_ < 0) return;
+  const herr_t flushed = H5Fflush(id_, H5F_SCOPE_GLOBAL);
+  const herr_t closed = H5Fclose(id_);
+  id_ = -1;
+  if (flushed < 0 || closed < 0) throw Hdf5Error(path_ + ": failed to flush/close HDF5 file");
+}
+
+void Hdf5File::fail(const std::string& what) const { throw Hdf5Error(path_ + ": " + what); }
+
+namespace {
+template <typename T>
+void write_scalar_attr(hid_t file, const std::string& name, hid_t type, const T* value, const std::string& path) {
+  if (H5Aexists(file, name.c_str()) > 0) H5Adelete(file, name.c_str());
+  Handle space{H5Screate(H5S_SCALAR), H5Sclose};
+  Handle attr{H5Acreate2(file, name.c_str(), type, space.id, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
+  if (attr.id < 0 || H5Awrite(attr.id, type, value) < 0) throw Hdf5Error(path + ": cannot write attribute '" + name + "'");
+}
+}  // namespace
+
+void Hdf5File::set_attr(const std::string& name, int64_t value) {
+  write_scalar_attr(id_, name, H5T_NATIVE_INT64, &value, path_);
+}
+void Hdf5File::set_attr(const std::string& name, double value) {
+  write_scalar_attr(id_, name, H5T_NATIVE_DOUBLE, &value, path_);
+}
+void Hdf5File::set_attr(const std::string& name, const std::string& value) {
+  Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(type.id, std::max<size_t>(1, value.size()));
+  H5Tset_strpad(type.id, H5T_STR_NULLPAD);
+  const std::string padded = value.empty() ? std::string(1, '\0') : value;
+  write_scalar_attr(id_, name, type.id, padded.data(), path_);
+}
+
+bool Hdf5File::has_attr(const std::string& name) const { return H5Aexists(id_, name.c_str()) > 0; }
+
+namespace {
+Handle open_attr(hid_t file, const std::string& name, const std::string& path) {
+  if (H5Aexists(file, name.c_str()) <= 0) throw Hdf5Error(path + ": missing attribute '" + name + "'");
+  Handle attr{H5Aopen(file, name.c_str(), H5P_DEFAULT), H5Aclose};
+  if (attr.id < 0) throw Hdf5Error(path + ": cannot open attribute '" + name + "'");
+  return Handle{std::exchange(attr.id, -1), H5Aclose};
+}
+}  // namespace
+
+int64_t Hdf5File::attr_int(const std::string& name) const {
+  Handle attr = open_attr(id_, name, path_);
+  Handle type{H5Aget_type(attr.id), H5Tclose};
+  if (H5Tget_class(type.id) != H5T_INTEGER) fail("attribute '" + name + "' is not an integer");
+  int64_t v = 0;
+  if (H5Aread(attr.id, H5T_NATIVE_INT64, &v) < 0) fail("cannot read attribute '" + name + "'");
+  return v;
+}
+
+double Hdf5File::attr_double(const std::string& name) const {
+  Handle attr = open_attr(id_, name, path_);
+  Handle type{H5Aget_type(attr.id), H5Tclose};
+  const H5T_class_t cls = H5Tget_class(type.id);
+  if (cls != H5T_FLOAT && cls != H5T_INTEGER) fail("attribute '" + name + "' is not a number");
+  double v = 0;
+  if (H5Aread(attr.id, H5T_NATIVE_DOUBLE, &v) < 0) fail("cannot read attribute '" + name + "'");
+  return v;
+}
+
+std::string Hdf5File::attr_string(const std::string& name) const {
+  Handle attr = open_attr(id_, name, path_);
+  Handle type{H5Aget_type(attr.id), H5Tclose};
+  if (H5Tget_class(type.id) != H5T_STRING || H5Tis_variable_str(type.id) > 0)
+    fail("attribute '" + name + "' is not a fixed-length string");
+  std::string s(H5Tget_size(type.id), '\0');
+  if (H5Aread(attr.id, type.id, s.data()) < 0) fail("cannot read attribute '" + name + "'");
+  s.resize(std::find(s.begin(), s.end(), '\0') - s.begin());
+  return s;
+}
+
+std::vector<std::string> Hdf5File::attr_names() const {
+  std::vector<std::string> names;
+  H5Aiterate2(
+      id_, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+void Hdf5File::create_group(const std::string& name) {
+  Handle g{H5Gcreate2(id_, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+  if (g.id < 0) fail("cannot create group '" + name + "'");
+}
+
+bool Hdf5File::has(const std::string& name) const {
+  // Each component must exist before H5Lexists may be asked about the next.
+  size_t pos = 0;
+  while (true) {
+    pos = name.find('/', pos + 1);
+    const std::string prefix = name.substr(0, pos);
+    if (!prefix.empty() && prefix != "/" && H5Lexists(id_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (pos == std::string::npos) return true;
+  }
+}
+
+std::vector<std::string> Hdf5File::list(const std::string& group) const {
+  if (!has(group)) fail("missing group '" + group + "'");
+  std::vector<std::string> names;
+  H5Literate_by_name(
+      id_, group.c_str(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names, H5P_DEFAULT);
+  return names;
+}
+
+template <typename T>
+void Hdf5File::write(const std::string& name, const std::vector<uint64_t>& dims, const T* data, bool compress) {
+  std::vector<hsize_t> hd(dims.begin(), dims.end());
+  Handle space{H5Screate_simple(int(hd.size()), hd.data(), nullptr), H5Sclose};
+  Handle props{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
+  uint64_t total = 1;
+  for (uint64_t d : dims) total *= d;
+  if (compress && total > 0 && !hd.empty()) {
+    // Chunks of whole rows, about 64k elements each.
+    std::vector<hsize_t> chunk = hd;
+    const uint64_t row = total / std::max<uint64_t>(1, hd[0]);
+    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(hd[0], 65536 / std::max<uint64_t>(1, row)));
+    H5Pset_chunk(props.id, int(chunk.size()), chunk.data());
+    H5Pset_deflate(props.id, 4);
+  }
+  Handle set{H5Dcreate2(id_, name.c_str(), native_type<T>(), space.id, H5P_DEFAULT, props.id, H5P_DEFAULT), H5Dclose};
+  if (set.id < 0) fail("cannot create dataset '" + name + "'");
+  if (total > 0 && H5Dwrite(set.id, native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    fail("cannot write dataset '" + name + "'");
+}
+
+std::vector<uint64_t> Hdf5File::dims(const std::string& name) const {
+  if (!has(name)) fail("missing dataset '" + name + "'");
+  Handle set{H5Dopen2(id_, name.c_str(), H5P_DEFAULT), H5Dclose};
+  if (set.id < 0) fail("'" + name + "' is not a dataset");
+  Handle space{H5Dget_space(set.id), H5Sclose};
+  const int rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank < 0) fail("cannot read the shape of '" + name + "'");
+  std::vector<hsize_t> hd(rank);
+  H5Sget_simple_extent_dims(space.id, hd.data(), nullptr);
+  return std::vector<uint64_t>(hd.begin(), hd.end());
+}
+
+template <typename T>
+std::vector<T> Hdf5File::read(const std::string& name, std::vector<uint64_t>* dims_out) const {
+  const std::vector<uint64_t> d = dims(name);
+  uint64_t total = 1;
+  for (uint64_t x : d) total *= x;
+  Handle set{H5Dopen2(id_, name.c_str(), H5P_DEFAULT), H5Dclose};
+  Handle type{H5Dget_type(set.id), H5Tclose};
+  const H5T_class_t cls = H5Tget_class(type.id);
+  if (cls != H5T_INTEGER && cls != H5T_FLOAT) fail("dataset '" + name + "' is not numeric");
+  std::vector<T> out(total);
+  if (total > 0 && H5Dread(set.id, native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+    fail("cannot read dataset '" + name + "' (corrupt data?)");
+  if (dims_out) *dims_out = d;
+  return out;
+}
+
+#define MUSHROOM_HDF5_TYPES(T)                                                                              \
+  template void Hdf5File::write<T>(const std::string&, const std::vector<uint64_t>&, const T*, bool);      \
+  template std::vector<T> Hdf5File::read<T>(const std::string&, std::vector<uint64_t>*) const;
+MUSHROOM_HDF5_TYPES(float)
+MUSHROOM_HDF5_TYPES(double)
+MUSHROOM_HDF5_TYPES(int8_t)
+MUSHROOM_HDF5_TYPES(uint8_t)
+MUSHROOM_HDF5_TYPES(int16_t)
+MUSHROOM_HDF5_TYPES(int32_t)
+MUSHROOM_HDF5_TYPES(int64_t)
+MUSHROOM_HDF5_TYPES(uint64_t)
+#undef MUSHROOM_HDF5_TYPES
+
+}  // namespace mushroom::nn

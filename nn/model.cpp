@@ -1,0 +1,131 @@
+#include "nn/model.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "nn/features.h"
+#include "util/rng.h"
+
+namespace mushroom::nn {
+
+void validate(const NetConfig& c) {
+  auto check = [](const char* name, int v, int lo, int hi) {
+    if (v < lo || v > hi)
+      throw std::invalid_argument(std::string("net config: ") + name + " = " + std::to_string(v) +
+                                  " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  };
+  check("blocks", c.blocks, 0, 64);
+  check("channels", c.channels, 1, 512);
+  check("policy_dim", c.policy_dim, 1, 256);
+  check("value_hidden", c.value_hidden, 1, 1024);
+}
+
+std::string describe(const NetConfig& c) {
+  return std::to_string(c.blocks) + "x" + std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) +
+         ", value " + std::to_string(c.value_hidden) + ")";
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
+  const int64_t C = c.channels, E = c.policy_dim, H = c.value_hidden;
+  std::vector<TensorSpec> specs = {
+      {"input.weight", {C, kInputPlanes, 3, 3}},
+      {"input.bias", {C}},
+  };
+  for (int b = 0; b < c.blocks; ++b) {
+    const std::string p = "blocks." + std::to_string(b) + ".";
+    specs.push_back({p + "conv1.weight", {C, C, 3, 3}});
+    specs.push_back({p + "conv1.bias", {C}});
+    specs.push_back({p + "gpool.weight", {C, 2 * C}});
+    specs.push_back({p + "conv2.weight", {C, C, 3, 3}});
+    specs.push_back({p + "conv2.bias", {C}});
+  }
+  specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
+  specs.push_back({"policy.conv.bias", {2 * E}});
+  specs.push_back({"policy.pass.weight", {1, 2 * C}});
+  specs.push_back({"policy.pass.bias", {1}});
+  specs.push_back({"value.fc1.weight", {H, 2 * C}});
+  specs.push_back({"value.fc1.bias", {H}});
+  specs.push_back({"value.fc2.weight", {4, H}});
+  specs.push_back({"value.fc2.bias", {4}});
+  specs.push_back({"ownership.conv.weight", {1, C, 1, 1}});
+  specs.push_back({"ownership.conv.bias", {1}});
+  return specs;
+}
+
+const Tensor& Model::at(const std::string& name) const {
+  auto it = tensors.find(name);
+  if (it == tensors.end()) throw std::runtime_error("model has no tensor '" + name + "'");
+  return it->second;
+}
+
+int64_t Model::parameter_count() const {
+  int64_t n = 0;
+  for (const auto& [name, t] : tensors) n += t.numel();
+  return n;
+}
+
+namespace {
+std::string shape_text(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+  return out + "]";
+}
+}  // namespace
+
+void validate(const Model& model) {
+  validate(model.config);
+  const auto specs = tensor_specs(model.config);
+  for (const auto& spec : specs) {
+    auto it = model.tensors.find(spec.name);
+    if (it == model.tensors.end()) throw std::runtime_error("model is missing tensor '" + spec.name + "'");
+    const Tensor& t = it->second;
+    if (t.shape != spec.shape)
+      throw std::runtime_error("tensor '" + spec.name + "' has shape " + shape_text(t.shape) + ", expected " +
+                               shape_text(spec.shape) + " for a " + describe(model.config) + " net");
+    if (int64_t(t.data.size()) != t.numel())
+      throw std::runtime_error("tensor '" + spec.name + "' holds " + std::to_string(t.data.size()) +
+                               " values for shape " + shape_text(t.shape));
+    for (float v : t.data)
+      if (!std::isfinite(v)) throw std::runtime_error("tensor '" + spec.name + "' holds a non-finite value");
+  }
+  if (model.tensors.size() != specs.size()) {
+    for (const auto& [name, t] : model.tensors) {
+      bool known = false;
+      for (const auto& spec : specs) known |= spec.name == name;
+      if (!known) throw std::runtime_error("model has an unexpected tensor '" + name + "'");
+    }
+  }
+}
+
+Model random_model(const NetConfig& config, uint64_t seed) {
+  validate(config);
+  Model m;
+  m.config = config;
+  Rng rng(seed);
+  for (const auto& spec : tensor_specs(config)) {
+    Tensor t;
+    t.shape = spec.shape;
+    t.data.assign(t.numel(), 0.0f);
+    const bool is_bias = spec.shape.size() == 1;
+    if (!is_bias) {
+      int64_t fan_in = 1;
+      for (size_t i = 1; i < spec.shape.size(); ++i) fan_in *= spec.shape[i];
+      double scale = std::sqrt(2.0 / double(fan_in));
+      if (spec.name.find("conv2") != std::string::npos || spec.name.find("gpool") != std::string::npos) scale *= 0.3;
+      for (float& v : t.data) v = float(scale * rng.normal());
+    } else {
+      for (float& v : t.data) v = float(0.05 * rng.normal());
+    }
+    m.tensors.emplace(spec.name, std::move(t));
+  }
+  m.metadata["model_id"] = "random-" + std::to_string(seed);
+  return m;
+}
+
+}  // namespace mushroom::nn

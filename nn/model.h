@@ -1,0 +1,74 @@
+// The network's architecture and weights, independent of any runtime. Both
+// the LibTorch net (nn/torch_net.h) and the CPU inference (nn/cpu_net.h) are
+// built from a Model, and the model file (nn/model_file.h) stores one.
+//
+// Architecture (C = channels, E = policy_dim, H = value_hidden):
+//   input     3x3 conv, 17 planes -> C, then ReLU
+//   blocks    x = relu(x + conv2(relu(conv1(x)) + gpool(...)))  (KataGo-style
+//             global pooling: a linear map of [mean, max] over the board of
+//             relu(conv1(x)) adds one bias per channel before conv2)
+//   pooled    [mean, max] of the trunk over the board: 2C numbers
+//   policy    1x1 conv C -> 2E gives U (first E) and V (last E) per cell;
+//             logit(r1,c1,r2,c2) = <U[r1,c1], V[r2,c2]> / sqrt(E), and the
+//             pass logit is a linear map of the pooled features
+//   value     linear 2C -> H, ReLU, linear H -> 4: win/draw/loss logits and
+//             the final margin divided by kScoreScale
+//   ownership 1x1 conv C -> 1, tanh: +1 the side to move will own the cell at
+//             the end, -1 the opponent will, 0 nobody
+// Tensor names and shapes are listed by tensor_specs(); conv weights are
+// [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mushroom::nn {
+
+// The score head predicts margin / kScoreScale (cells).
+constexpr float kScoreScale = 20.0f;
+
+struct NetConfig {
+  int blocks = 6;
+  int channels = 32;
+  int policy_dim = 32;
+  int value_hidden = 64;
+  bool operator==(const NetConfig&) const = default;
+};
+// Throws std::invalid_argument naming the field when out of range.
+void validate(const NetConfig& config);
+std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)"
+
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+  int64_t numel() const;
+};
+
+struct TensorSpec {
+  std::string name;
+  std::vector<int64_t> shape;
+};
+// Every tensor of the architecture, in a fixed order.
+std::vector<TensorSpec> tensor_specs(const NetConfig& config);
+
+struct Model {
+  NetConfig config;
+  std::map<std::string, Tensor> tensors;
+  // Free-form provenance: model id, generation, samples seen, creation time.
+  std::map<std::string, std::string> metadata;
+
+  const Tensor& at(const std::string& name) const;  // throws naming the tensor
+  int64_t parameter_count() const;
+};
+
+// Checks that every tensor of the architecture is present with its shape,
+// that there are no others, and that all values are finite. Throws
+// std::runtime_error naming the first problem.
+void validate(const Model& model);
+
+// He-style random weights (the second conv of each block scaled down so the
+// trunk starts close to identity), from a seed. For tests and first runs.
+Model random_model(const NetConfig& config, uint64_t seed);
+
+}  // namespace mushroom::nn

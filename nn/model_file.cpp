@@ -1,0 +1,90 @@
+#include "nn/model_file.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "nn/features.h"
+#include "nn/hdf5_file.h"
+
+namespace mushroom::nn {
+
+namespace {
+constexpr const char* kFormat = "mushroom-model";
+}
+
+void save_model(const Model& model, const std::string& path) {
+  validate(model);
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  try {
+    Hdf5File f = Hdf5File::create(tmp);
+    f.set_attr("format", std::string(kFormat));
+    f.set_attr("format_version", int64_t(kModelFormatVersion));
+    f.set_attr("feature_version", int64_t(kFeatureVersion));
+    f.set_attr("input_planes", int64_t(kInputPlanes));
+    f.set_attr("blocks", int64_t(model.config.blocks));
+    f.set_attr("channels", int64_t(model.config.channels));
+    f.set_attr("policy_dim", int64_t(model.config.policy_dim));
+    f.set_attr("value_hidden", int64_t(model.config.value_hidden));
+    for (const auto& [key, value] : model.metadata) f.set_attr("meta." + key, value);
+    f.create_group("/weights");
+    for (const auto& spec : tensor_specs(model.config)) {
+      const Tensor& t = model.at(spec.name);
+      std::vector<uint64_t> dims(t.shape.begin(), t.shape.end());
+      f.write("/weights/" + spec.name, dims, t.data.data());
+    }
+    f.close();
+  } catch (const std::exception& e) {
+    std::remove(tmp.c_str());
+    throw ModelFileError(std::string("cannot save model: ") + e.what());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw ModelFileError(path + ": cannot rename the saved model into place: " + ec.message());
+  }
+}
+
+Model load_model(const std::string& path) {
+  try {
+    Hdf5File f = Hdf5File::open_read(path);
+    if (!f.has_attr("format") || f.attr_string("format") != kFormat)
+      throw ModelFileError(path + ": not a mushroom model file (no format = \"" + kFormat + "\" attribute)");
+    const int64_t version = f.attr_int("format_version");
+    if (version != kModelFormatVersion)
+      throw ModelFileError(path + ": model format version " + std::to_string(version) + ", this build reads " +
+                           std::to_string(kModelFormatVersion));
+    const int64_t features = f.attr_int("feature_version");
+    if (features != kFeatureVersion || f.attr_int("input_planes") != kInputPlanes)
+      throw ModelFileError(path + ": feature layout version " + std::to_string(features) + " with " +
+                           std::to_string(f.attr_int("input_planes")) + " planes; this build uses version " +
+                           std::to_string(kFeatureVersion) + " with " + std::to_string(kInputPlanes));
+    Model m;
+    m.config.blocks = int(f.attr_int("blocks"));
+    m.config.channels = int(f.attr_int("channels"));
+    m.config.policy_dim = int(f.attr_int("policy_dim"));
+    m.config.value_hidden = int(f.attr_int("value_hidden"));
+    validate(m.config);
+    for (const std::string& name : f.attr_names())
+      if (name.rfind("meta.", 0) == 0) m.metadata[name.substr(5)] = f.attr_string(name);
+    for (const std::string& name : f.list("/weights")) {
+      std::vector<uint64_t> dims;
+      Tensor t;
+      t.data = f.read<float>("/weights/" + name, &dims);
+      t.shape.assign(dims.begin(), dims.end());
+      m.tensors.emplace(name, std::move(t));
+    }
+    validate(m);
+    return m;
+  } catch (const ModelFileError&) {
+    throw;
+  } catch (const Hdf5Error& e) {
+    throw ModelFileError(e.what());
+  } catch (const std::exception& e) {
+    throw ModelFileError(path + ": " + e.what());
+  }
+}
+
+}  // namespace mushroom::nn

@@ -1,0 +1,117 @@
+#include "nn/model_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "nn/hdf5_file.h"
+#include "util/text.h"
+
+namespace mushroom::nn {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ModelFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("mushroom_model_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // Expects load_model to fail with a message containing `needle`.
+  void expect_load_error(const std::string& file, const std::string& needle) {
+    try {
+      load_model(file);
+      FAIL() << "loaded " << file;
+    } catch (const ModelFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  }
+  fs::path dir_;
+};
+
+TEST_F(ModelFileTest, SaveLoadRoundTripKeepsEverything) {
+  Model m = random_model(NetConfig{.blocks = 2, .channels = 8, .policy_dim = 4, .value_hidden = 16}, 3);
+  m.metadata["generation"] = "7";
+  save_model(m, path("a.h5"));
+  const Model back = load_model(path("a.h5"));
+  EXPECT_EQ(back.config, m.config);
+  EXPECT_EQ(back.metadata, m.metadata);
+  ASSERT_EQ(back.tensors.size(), m.tensors.size());
+  for (const auto& [name, t] : m.tensors) {
+    EXPECT_EQ(back.at(name).shape, t.shape) << name;
+    EXPECT_EQ(back.at(name).data, t.data) << name;
+  }
+  // Nothing but the model itself is left in the directory.
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 1);
+}
+
+TEST_F(ModelFileTest, MissingFileIsNamed) { expect_load_error(path("nope.h5"), "nope.h5"); }
+
+TEST_F(ModelFileTest, TextFileIsNotHdf5) {
+  write_file_atomic(path("text.h5"), "hello\n");
+  expect_load_error(path("text.h5"), "not an HDF5 file");
+}
+
+TEST_F(ModelFileTest, TruncatedFileIsRejected) {
+  save_model(random_model(NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1), path("t.h5"));
+  fs::resize_file(path("t.h5"), fs::file_size(path("t.h5")) / 2);
+  EXPECT_THROW(load_model(path("t.h5")), ModelFileError);
+}
+
+TEST_F(ModelFileTest, OtherHdf5FileIsNotAModel) {
+  {
+    Hdf5File f = Hdf5File::create(path("other.h5"));
+    f.set_attr("format", std::string("something-else"));
+    f.close();
+  }
+  expect_load_error(path("other.h5"), "not a mushroom model file");
+}
+
+TEST_F(ModelFileTest, WrongFeatureVersionIsRejected) {
+  {
+    Hdf5File f = Hdf5File::create(path("v2.h5"));
+    f.set_attr("format", std::string("mushroom-model"));
+    f.set_attr("format_version", int64_t(kModelFormatVersion));
+    f.set_attr("feature_version", int64_t(99));
+    f.set_attr("input_planes", int64_t(17));
+    f.close();
+  }
+  expect_load_error(path("v2.h5"), "feature layout version 99");
+}
+
+TEST_F(ModelFileTest, MisshapenTensorIsNamed) {
+  Model m = random_model(NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1);
+  m.tensors["value.fc2.bias"].shape = {5};
+  m.tensors["value.fc2.bias"].data.push_back(0);
+  EXPECT_THROW(save_model(m, path("bad.h5")), std::runtime_error);
+  EXPECT_FALSE(fs::exists(path("bad.h5")));
+}
+
+TEST_F(ModelFileTest, NonFiniteWeightIsRejected) {
+  Model m = random_model(NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1);
+  m.tensors["input.bias"].data[0] = std::numeric_limits<float>::quiet_NaN();
+  try {
+    validate(m);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("input.bias"), std::string::npos);
+  }
+}
+
+TEST(NetConfig, OutOfRangeFieldIsNamed) {
+  try {
+    validate(NetConfig{.blocks = 2, .channels = 0});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("channels"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace mushroom::nn

@@ -1,0 +1,19 @@
+// The `nn` agent: the engine's MCTS with the network as its evaluator, run
+// through the LibTorch-free CPU inference (nn/cpu_net.h), so the bot needs
+// no LibTorch. Options: model=FILE (default: the default model), sym=
+// none|random|all, cache=N, plus every MCTS option (sims, cpuct, gumbel,
+// gumbel_k, score_weight, solver, time_scale, tail).
+#pragma once
+#include <string>
+
+namespace mushroom::nn {
+
+// Makes `nn` known to make_agent(). Call once at start-up.
+void register_nn_agent();
+
+// The model used when none is named: $MUSHROOM_MODEL if set, else
+// models/default.h5 under the working directory or the source tree. Throws
+// with the places searched when none exists.
+std::string default_model_path();
+
+}  // namespace mushroom::nn
