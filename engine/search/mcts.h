@@ -95,6 +95,7 @@ class Mcts {
     root_ = 0;
     root_state_ = state;
     gumbel_ready_ = false;
+    pending_noise_alpha_ = 0;
   }
 
   // Moves the root along an action that was played; keeps the subtree when
@@ -109,11 +110,25 @@ class Mcts {
         root_ = child;
         root_state_ = next;
         gumbel_ready_ = false;
+        pending_noise_alpha_ = 0;
         if (nodes_.size() > config_.max_nodes / 2) compact();
         return;
       }
     }
     reset(next);
+  }
+
+  // Mixes Dirichlet noise into the root's priors once: now if the root is
+  // expanded (a reused tree), else when it is. For self-play moves chosen
+  // one by one (config.dirichlet_alpha noises every root expansion).
+  void add_root_noise(double alpha, double fraction) {
+    if (alpha <= 0) return;
+    if (nodes_[root_].expanded) {
+      add_dirichlet_noise(alpha, fraction);
+    } else {
+      pending_noise_alpha_ = alpha;
+      pending_noise_fraction_ = fraction;
+    }
   }
 
   const State& root_state() const { return root_state_; }
@@ -176,7 +191,11 @@ class Mcts {
   void finish_leaf(const EvalResult& result) {
     const uint32_t node = path_.back();
     expand(node, &result.priors);
-    if (node == root_ && config_.dirichlet_alpha > 0) add_dirichlet_noise();
+    if (node == root_ && config_.dirichlet_alpha > 0) add_dirichlet_noise(config_.dirichlet_alpha, config_.dirichlet_fraction);
+    if (node == root_ && pending_noise_alpha_ > 0) {
+      add_dirichlet_noise(pending_noise_alpha_, pending_noise_fraction_);
+      pending_noise_alpha_ = 0;
+    }
     backup(utility(result.value, result.margin), result.margin);
   }
 
@@ -223,7 +242,7 @@ class Mcts {
       }
     }
     if (best >= 0) return nodes_[root.first_child + uint32_t(best)].action;
-    if (config_.gumbel && !candidates_.empty()) {
+    if (config_.gumbel && gumbel_ready_ && !remaining_.empty()) {
       for (uint32_t child : remaining_) {
         const double key = gumbel_score(child) - (nodes_[child].solved == kLoss ? 1e6 : 0);
         if (key > best_key) best_key = key, best = int(child - root.first_child);
@@ -463,17 +482,17 @@ class Mcts {
     }
   }
 
-  void add_dirichlet_noise() {
+  void add_dirichlet_noise(double alpha, double fraction) {
     Node& root = nodes_[root_];
     if (root.num_children == 0) return;
-    std::gamma_distribution<double> gamma(config_.dirichlet_alpha, 1.0);
+    std::gamma_distribution<double> gamma(alpha, 1.0);
     std::vector<double> noise(root.num_children);
     double total = 0;
     for (auto& x : noise) total += (x = gamma(rng_));
     if (total <= 0) return;
     for (uint32_t i = 0; i < root.num_children; ++i) {
       Node& c = nodes_[root.first_child + i];
-      c.prior = float((1 - config_.dirichlet_fraction) * c.prior + config_.dirichlet_fraction * noise[i] / total);
+      c.prior = float((1 - fraction) * c.prior + fraction * noise[i] / total);
     }
   }
 
@@ -498,6 +517,7 @@ class Mcts {
   std::vector<Node> nodes_{Node{}};
   uint32_t root_ = 0;
   State root_state_{};
+  double pending_noise_alpha_ = 0, pending_noise_fraction_ = 0;
   // The leaf being evaluated.
   std::vector<uint32_t> path_;
   std::vector<int> movers_;  // movers_[i]: who moved into path_[i]

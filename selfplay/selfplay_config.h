@@ -1,0 +1,33 @@
+// Self-play settings (the [selfplay] table of a run config; see
+// configs/cpu-small.toml for what each one means).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace mushroom::selfplay {
+
+struct SelfplayConfig {
+  int games = 200;                  // games per generation
+  int workers = 2;                  // threads, each with its own games and evaluator
+  int games_in_flight = 16;         // concurrent games per worker (the batch size)
+  int full_sims = 160;              // simulations of a full search (recorded)
+  int cheap_sims = 32;              // simulations of a cheap search (not recorded)
+  double full_search_fraction = 0.25;
+  std::string exploration = "dirichlet";  // dirichlet | gumbel
+  double dirichlet_alpha = 0.3;
+  double dirichlet_fraction = 0.25;
+  int gumbel_k = 16;
+  double temperature_start = 1.0;   // move sampling temperature at ply 0...
+  double temperature_end = 0.2;     // ...decaying towards this...
+  double temperature_halflife = 20; // ...with this half-life in plies
+  double cpuct = 1.25;
+  double score_weight = 0.3;
+  bool solver = true;               // exact solving of tiny endgames at leaves
+  std::string backend = "cpu";      // cpu (Eigen, one position at a time) | torch (batched)
+  std::string device = "cpu";       // for backend = torch: cpu | cuda | cuda:N
+  std::string bootstrap = "material";  // evaluator before any model: material | uniform
+  int samples_per_shard = 4096;
+  uint64_t seed = 1;
+};
+
+}  // namespace mushroom::selfplay

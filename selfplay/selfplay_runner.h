@@ -1,0 +1,46 @@
+// Self-play: worker threads, each running many games at once (one MCTS per
+// game, no locks in trees). Every step collects one leaf from each game and
+// evaluates them in one batched call (the minigo/KataGo pattern). Finished
+// games' samples go to HDF5 shards (selfplay/shard.h).
+//
+// Playout-cap randomization (KataGo): a fraction of moves get a full search
+// with exploration noise and are recorded as policy targets; the rest get a
+// cheap search and are played but not recorded.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "nn/model.h"
+#include "selfplay/selfplay_config.h"
+
+namespace mushroom::selfplay {
+
+struct SelfplayProgress {
+  int games_done = 0, games_total = 0;
+  double seconds = 0;
+  double mean_game_plies = 0;
+  double batch_fill = 0;  // mean evaluated leaves per step / games in flight
+  int64_t samples = 0;
+  int64_t nn_positions = 0;
+};
+
+struct SelfplayJob {
+  SelfplayConfig config;
+  std::shared_ptr<const nn::Model> model;  // null: the bootstrap evaluator
+  std::string model_id = "none";
+  std::string config_hash = "none";
+  std::string out_dir;
+  int games = 0;                 // games to play in this job
+  int64_t first_game_id = 0;     // game k of the job has id first_game_id + k; its board seed derives from it
+  std::function<void(const SelfplayProgress&)> progress;  // called every few seconds and at the end
+  double progress_seconds = 10;
+};
+
+SelfplayProgress run_selfplay(const SelfplayJob& job);
+
+// The board seed of a game id under a run seed.
+uint64_t board_seed(uint64_t run_seed, int64_t game_id);
+
+}  // namespace mushroom::selfplay

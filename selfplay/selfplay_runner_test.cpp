@@ -1,0 +1,97 @@
+#include "selfplay/selfplay_runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "mushroom/movegen.h"
+#include "selfplay/shard.h"
+
+namespace mushroom::selfplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+SelfplayJob tiny_job(const std::string& dir) {
+  SelfplayJob job;
+  job.config.workers = 2;
+  job.config.games_in_flight = 3;
+  job.config.full_sims = 24;
+  job.config.cheap_sims = 6;
+  job.config.full_search_fraction = 0.5;
+  job.config.samples_per_shard = 40;
+  job.out_dir = dir;
+  job.games = 6;
+  job.first_game_id = 1000;
+  return job;
+}
+
+// Every sample must be a position of a real game with a legal-move policy
+// target and outcome/margin/ownership that agree with each other.
+void check_shards(const std::string& dir, int expected_games) {
+  int games = 0;
+  std::set<int64_t> ids;
+  int64_t samples = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const Shard shard = read_shard(e.path().string());
+    games += int(shard.meta.games);
+    for (const TrainingSample& s : shard.samples) {
+      ++samples;
+      ids.insert(s.game_id);
+      const Position p = position_of(s);
+      ASSERT_FALSE(p.game_over());
+      for (const auto& [index, prob] : s.policy) {
+        const Move m = Move::from_index(index);
+        EXPECT_TRUE(m.is_pass() || p.is_legal(m)) << to_string(m);
+        EXPECT_GT(prob, 0.0f);
+      }
+      EXPECT_EQ(s.outcome, (s.margin > 0) - (s.margin < 0));
+      int own = 0;
+      for (int8_t o : s.ownership) own += o;
+      EXPECT_EQ(own, s.margin) << "final ownership must add up to the final margin";
+    }
+  }
+  EXPECT_EQ(games, expected_games);
+  EXPECT_GT(samples, 0);
+  for (int64_t id : ids) {
+    EXPECT_GE(id, 1000);
+    EXPECT_LT(id, 1000 + expected_games);
+  }
+}
+
+TEST(Selfplay, BootstrapGamesMakeValidShards) {
+  const std::string dir = (fs::temp_directory_path() / ("selfplay_boot_" + std::to_string(getpid()))).string();
+  SelfplayJob job = tiny_job(dir);
+  int reports = 0;
+  job.progress = [&](const SelfplayProgress&) { ++reports; };
+  const SelfplayProgress p = run_selfplay(job);
+  EXPECT_EQ(p.games_done, 6);
+  EXPECT_GT(p.mean_game_plies, 10);
+  EXPECT_GT(p.batch_fill, 0.2);
+  EXPECT_GE(reports, 1);
+  check_shards(dir, 6);
+  fs::remove_all(dir);
+}
+
+TEST(Selfplay, NetworkGamesWithGumbelMakeValidShards) {
+  const std::string dir = (fs::temp_directory_path() / ("selfplay_net_" + std::to_string(getpid()))).string();
+  SelfplayJob job = tiny_job(dir);
+  job.config.exploration = "gumbel";
+  job.config.gumbel_k = 4;
+  job.model = std::make_shared<nn::Model>(nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 2));
+  job.games = 4;
+  run_selfplay(job);
+  check_shards(dir, 4);
+  fs::remove_all(dir);
+}
+
+TEST(Selfplay, SameSeedSameBoards) {
+  EXPECT_EQ(board_seed(1, 5), board_seed(1, 5));
+  EXPECT_NE(board_seed(1, 5), board_seed(1, 6));
+  EXPECT_NE(board_seed(1, 5), board_seed(2, 5));
+}
+
+}  // namespace
+}  // namespace mushroom::selfplay

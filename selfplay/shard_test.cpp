@@ -1,0 +1,127 @@
+#include "selfplay/shard.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "mushroom/playout_positions.h"
+#include "nn/hdf5_file.h"
+
+namespace mushroom::selfplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ShardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("mushroom_shard_test_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+std::vector<TrainingSample> some_samples() {
+  std::vector<TrainingSample> out;
+  int k = 0;
+  for (const Position& p : playout_positions(5, 3)) {
+    TrainingSample s = sample_from_position(p);
+    s.policy = {{k, 0.25f}, {kPassIndex, 0.75f}};
+    s.outcome = int8_t(k % 3 - 1);
+    s.margin = int16_t(k * 3 - 5);
+    s.ownership[k] = 1;
+    s.ownership[k + 1] = -1;
+    s.weight = 1.0f;
+    s.search_value = 0.1f * k;
+    s.game_id = 100 + k;
+    out.push_back(s);
+    ++k;
+  }
+  return out;
+}
+
+TEST_F(ShardTest, RoundTripKeepsEverySampleAndThePositions) {
+  const auto samples = some_samples();
+  write_shard(path("s.h5"), ShardMeta{"model-x", "abc", 42, 3}, samples);
+  const Shard back = read_shard(path("s.h5"));
+  EXPECT_EQ(back.meta.model_id, "model-x");
+  EXPECT_EQ(back.meta.config_hash, "abc");
+  EXPECT_EQ(back.meta.generator_seed, 42u);
+  EXPECT_EQ(back.meta.games, 3);
+  ASSERT_EQ(back.samples.size(), samples.size());
+  const auto positions = playout_positions(5, 3);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const TrainingSample& a = samples[i];
+    const TrainingSample& b = back.samples[i];
+    EXPECT_EQ(a.digits, b.digits);
+    EXPECT_EQ(a.owners, b.owners);
+    EXPECT_EQ(a.policy, b.policy);
+    EXPECT_EQ(a.outcome, b.outcome);
+    EXPECT_EQ(a.margin, b.margin);
+    EXPECT_EQ(a.ownership, b.ownership);
+    EXPECT_EQ(a.search_value, b.search_value);
+    EXPECT_EQ(a.game_id, b.game_id);
+    const Position p = position_of(b);
+    EXPECT_EQ(p.hash(), positions[i].hash());
+    EXPECT_EQ(p.score(kFirst), positions[i].score(kFirst));
+  }
+  // Written under a temp name, then renamed: nothing else is left behind.
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 1);
+}
+
+void expect_named_error(const std::string& file, const std::string& needle) {
+  try {
+    read_shard(file);
+    FAIL() << "read " << file;
+  } catch (const ShardError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(file), std::string::npos) << what;
+    EXPECT_NE(what.find(needle), std::string::npos) << what;
+  }
+}
+
+TEST_F(ShardTest, TruncatedShardIsNamed) {
+  write_shard(path("t.h5"), ShardMeta{}, some_samples());
+  fs::resize_file(path("t.h5"), fs::file_size(path("t.h5")) * 2 / 3);
+  expect_named_error(path("t.h5"), "");
+}
+
+TEST_F(ShardTest, GarbageFileIsNamed) {
+  std::FILE* f = std::fopen(path("g.h5").c_str(), "w");
+  std::fputs("not hdf5 at all", f);
+  std::fclose(f);
+  expect_named_error(path("g.h5"), "not an HDF5 file");
+}
+
+TEST_F(ShardTest, SchemaViolationsAreNamed) {
+  auto samples = some_samples();
+  samples[2].policy = {{3, 0.5f}};  // does not sum to 1
+  write_shard(path("p.h5"), ShardMeta{}, samples);
+  expect_named_error(path("p.h5"), "sums to");
+
+  samples = some_samples();
+  samples[1].policy = {{kPolicySize + 5, 1.0f}};
+  write_shard(path("m.h5"), ShardMeta{}, samples);
+  expect_named_error(path("m.h5"), "move index out of range");
+
+  {
+    nn::Hdf5File f = nn::Hdf5File::create(path("x.h5"));
+    f.set_attr("format", std::string("mushroom-selfplay"));
+    f.set_attr("format_version", int64_t(kShardFormatVersion));
+    f.set_attr("model_id", std::string("m"));
+    f.set_attr("config_hash", std::string("h"));
+    f.set_attr("generator_seed", int64_t(1));
+    f.set_attr("games", int64_t(1));
+    f.set_attr("samples", int64_t(2));
+    f.close();
+  }
+  expect_named_error(path("x.h5"), "missing dataset '/digits'");
+}
+
+}  // namespace
+}  // namespace mushroom::selfplay

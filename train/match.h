@@ -1,0 +1,30 @@
+// In-process matches on paired boards (each board played twice, sides
+// swapped), for gating candidates and evaluating against baselines.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "agents/agent.h"
+
+namespace mushroom::train {
+
+struct MatchResult {
+  int games = 0;
+  int wins = 0, draws = 0, losses = 0;  // for side A
+  double mean_margin = 0;               // A's cells minus B's, per game
+  double score() const { return games ? (wins + 0.5 * draws) / games : 0; }
+};
+
+using AgentMaker = std::function<std::unique_ptr<Agent>(uint64_t seed)>;
+
+// boards paired boards from seed, spread over `threads` threads.
+MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, int boards, uint64_t seed, int threads);
+
+// The `nn` agent with a model file at a fixed number of simulations.
+AgentMaker nn_agent_maker(const std::string& model_path, int sims);
+// A built-in agent by name with options (e.g. "greedy", or "mcts" with sims).
+AgentMaker builtin_agent_maker(const std::string& name, std::map<std::string, std::string> options = {});
+
+}  // namespace mushroom::train

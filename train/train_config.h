@@ -1,0 +1,39 @@
+// Training, gating and evaluation settings (the [train], [gate] and [eval]
+// tables of a run config; see configs/cpu-small.toml).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "train/loss.h"
+
+namespace mushroom::train {
+
+struct TrainConfig {
+  std::string device = "cpu";
+  int threads = 0;               // LibTorch intra-op threads; 0: LibTorch's default
+  int batch_size = 256;
+  int steps = 400;               // optimizer steps per generation
+  std::string optimizer = "sgd"; // sgd (with momentum) | adam
+  double learning_rate = 0.02;
+  double momentum = 0.9;
+  double weight_decay = 1e-4;
+  std::string lr_schedule = "constant";  // constant | cosine (within a generation's steps)
+  int window_samples = 250000;   // train on the newest this many samples
+  LossWeights loss;
+  uint64_t seed = 1;
+};
+
+struct GateConfig {
+  bool enabled = true;       // false: every candidate is promoted
+  int boards = 20;           // paired boards (2 games each)
+  int sims = 64;             // simulations per move for both sides
+  double promote_score = 0.5;  // the candidate's score must exceed this
+};
+
+struct EvalConfig {
+  int every = 1;             // evaluate against greedy every this many generations (0: never)
+  int boards = 20;
+  int sims = 64;
+};
+
+}  // namespace mushroom::train

@@ -1,0 +1,123 @@
+#include "train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "nn/torch_net.h"
+
+namespace mushroom::train {
+
+struct Trainer::State {
+  TrainConfig config;
+  torch::Device device{torch::kCPU};
+  nn::TorchNet net{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::string optimizer_path;
+  int64_t samples_seen = 0;
+  Rng rng{1};
+};
+
+Trainer::Trainer(const TrainConfig& config, const nn::Model& start, std::string optimizer_path)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.config = config;
+  s.optimizer_path = std::move(optimizer_path);
+  if (config.threads > 0) torch::set_num_threads(config.threads);
+  s.device = nn::parse_device(config.device);
+  s.net = nn::make_torch_net(start);
+  s.net->to(s.device);
+  s.net->train();
+  if (auto it = start.metadata.find("samples_seen"); it != start.metadata.end()) s.samples_seen = std::stoll(it->second);
+  s.rng = Rng(config.seed ^ uint64_t(s.samples_seen));
+  torch::manual_seed(int64_t(config.seed ^ uint64_t(s.samples_seen)));
+  if (config.optimizer == "adam") {
+    s.optimizer = std::make_unique<torch::optim::Adam>(
+        s.net->parameters(), torch::optim::AdamOptions(config.learning_rate).weight_decay(config.weight_decay));
+  } else {
+    s.optimizer = std::make_unique<torch::optim::SGD>(
+        s.net->parameters(),
+        torch::optim::SGDOptions(config.learning_rate).momentum(config.momentum).weight_decay(config.weight_decay));
+  }
+  if (!s.optimizer_path.empty() && std::filesystem::exists(s.optimizer_path)) {
+    try {
+      torch::serialize::InputArchive archive;
+      archive.load_from(s.optimizer_path, s.device);
+      s.optimizer->load(archive);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "train: warning: optimizer state %s not usable (%s); starting it fresh\n",
+                   s.optimizer_path.c_str(), e.what());
+    }
+  }
+}
+
+Trainer::~Trainer() = default;
+
+TrainStats Trainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
+                          const std::function<void(const TrainStats&)>& progress) {
+  State& s = *state_;
+  if (window.samples.empty()) throw std::runtime_error("no training samples in the window");
+  TrainStats stats;
+  const auto start = std::chrono::steady_clock::now();
+  const int tail_from = steps - std::max(1, steps / 10);
+  int tail_count = 0;
+  std::vector<int> indices(s.config.batch_size);
+  for (int step = 0; step < steps; ++step) {
+    double lr = s.config.learning_rate;
+    if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
+    for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
+    for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.samples.size())));
+    const Batch batch = make_batch(window.samples, indices, s.rng).to(s.device);
+    s.optimizer->zero_grad();
+    const LossTerms terms = compute_loss(s.net, batch, s.config.loss);
+    terms.total.backward();
+    s.optimizer->step();
+    s.samples_seen += s.config.batch_size;
+    stats.steps = step + 1;
+    stats.samples_seen = s.samples_seen;
+    stats.learning_rate = lr;
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (step >= tail_from) {
+      ++tail_count;
+      const double total = terms.total.item<double>();
+      auto mean = [&](double& m, double x) { m += (x - m) / tail_count; };
+      mean(stats.loss, total);
+      mean(stats.policy, terms.policy);
+      mean(stats.value, terms.value);
+      mean(stats.score, terms.score);
+      mean(stats.ownership, terms.ownership);
+      mean(stats.policy_entropy, terms.policy_entropy);
+    }
+    if (metrics && (step % log_every == 0 || step + 1 == steps)) {
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "{\"generation\": %d, \"step\": %d, \"samples_seen\": %lld, \"lr\": %.6g, \"loss\": %.6f, "
+                    "\"policy\": %.6f, \"value\": %.6f, \"score\": %.6f, \"ownership\": %.6f, "
+                    "\"policy_entropy\": %.6f, \"window\": %zu}\n",
+                    generation, step + 1, (long long)s.samples_seen, lr, terms.total.item<double>(), terms.policy,
+                    terms.value, terms.score, terms.ownership, terms.policy_entropy, window.samples.size());
+      *metrics += line;
+    }
+    if (progress && (step % log_every == 0 || step + 1 == steps)) progress(stats);
+  }
+  return stats;
+}
+
+nn::Model Trainer::model(const std::map<std::string, std::string>& metadata) const {
+  std::map<std::string, std::string> meta = metadata;
+  meta["samples_seen"] = std::to_string(state_->samples_seen);
+  return nn::to_model(state_->net, meta);
+}
+
+void Trainer::save_optimizer() const {
+  const State& s = *state_;
+  if (s.optimizer_path.empty()) return;
+  const std::string tmp = s.optimizer_path + ".tmp";
+  torch::serialize::OutputArchive archive;
+  s.optimizer->save(archive);
+  archive.save_to(tmp);
+  std::filesystem::rename(tmp, s.optimizer_path);
+}
+
+}  // namespace mushroom::train

@@ -1,0 +1,46 @@
+// The training loop: SGD or Adam on batches from the window, with the
+// optimizer's state kept in a checkpoint between generations, and metrics
+// written as JSON lines.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "nn/model.h"
+#include "train/train_config.h"
+#include "train/training_data.h"
+
+namespace mushroom::train {
+
+struct TrainStats {
+  int steps = 0;
+  int64_t samples_seen = 0;  // over the model's whole life
+  double seconds = 0;
+  double learning_rate = 0;
+  // Means over the last 10% of the steps.
+  double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
+};
+
+class Trainer {
+ public:
+  // Continues from `start`; the optimizer state is restored from
+  // optimizer_path when that file exists (and fits), else starts fresh.
+  Trainer(const TrainConfig& config, const nn::Model& start, std::string optimizer_path);
+  ~Trainer();
+
+  // Runs `steps` optimizer steps. Every `log_every` steps a JSON line goes to
+  // metrics (if given): generation, step, samples_seen, lr and the loss terms.
+  TrainStats train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
+                   const std::function<void(const TrainStats&)>& progress = nullptr);
+
+  // The current weights, with provenance metadata added.
+  nn::Model model(const std::map<std::string, std::string>& metadata) const;
+  // Saves the optimizer state atomically to optimizer_path.
+  void save_optimizer() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace mushroom::train

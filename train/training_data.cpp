@@ -1,0 +1,111 @@
+#include "train/training_data.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "mushroom/symmetry.h"
+#include "nn/features.h"
+#include "search/mushroom_game.h"
+
+namespace mushroom::train {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> find_shards(const std::string& dir) {
+  std::vector<std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".h5" && name.find(".tmp") == std::string::npos) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());  // gen-NNNN/shard-<first game id>: oldest first
+  return out;
+}
+
+TrainingWindow load_window(const std::vector<std::string>& shards, int window_samples,
+                           const std::function<void(const std::string&)>& warn) {
+  TrainingWindow w;
+  std::vector<std::vector<selfplay::TrainingSample>> parts;
+  size_t held = 0;
+  for (auto it = shards.rbegin(); it != shards.rend() && held < size_t(window_samples); ++it) {
+    try {
+      selfplay::Shard shard = selfplay::read_shard(*it);
+      held += shard.samples.size();
+      parts.push_back(std::move(shard.samples));
+      w.used.push_back(*it);
+    } catch (const std::exception& e) {
+      w.skipped.push_back(e.what());
+      if (warn) warn(std::string("skipping shard: ") + e.what());
+    }
+  }
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+    for (auto& s : *it) w.samples.push_back(std::move(s));
+  if (w.samples.size() > size_t(window_samples))
+    w.samples.erase(w.samples.begin(), w.samples.begin() + long(w.samples.size() - size_t(window_samples)));
+  return w;
+}
+
+Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std::vector<int>& indices, Rng& rng) {
+  const int64_t B = int64_t(indices.size());
+  std::vector<Position> positions(B);
+  std::vector<std::vector<Move>> legal(B);
+  std::vector<Symmetry> syms(B);
+  int64_t L = 1;
+  for (int64_t b = 0; b < B; ++b) {
+    syms[b] = Symmetry(rng.uniform(4));
+    positions[b] = transform(syms[b], selfplay::position_of(samples[indices[b]]));
+    legal[b].resize(MushroomGame::kMaxActions);
+    legal[b].resize(MushroomGame::legal_actions(positions[b], legal[b].data()));
+    L = std::max<int64_t>(L, int64_t(legal[b].size()));
+  }
+  Batch batch;
+  batch.planes = torch::empty({B, nn::kInputPlanes, kRows, kCols});
+  batch.moves = torch::zeros({B, L}, torch::kInt64);
+  batch.move_mask = torch::zeros({B, L}, torch::kBool);
+  batch.policy_target = torch::zeros({B, L});
+  batch.wdl_target = torch::empty({B}, torch::kInt64);
+  batch.score_target = torch::empty({B});
+  batch.ownership_target = torch::empty({B, kCells});
+  batch.weight = torch::empty({B});
+  auto moves = batch.moves.accessor<int64_t, 2>();
+  auto mask = batch.move_mask.accessor<bool, 2>();
+  auto target = batch.policy_target.accessor<float, 2>();
+  auto ownership = batch.ownership_target.accessor<float, 2>();
+  int64_t* wdl = batch.wdl_target.data_ptr<int64_t>();
+  float* score = batch.score_target.data_ptr<float>();
+  float* weight = batch.weight.data_ptr<float>();
+  std::vector<int> slot_of(kPolicySize, -1);
+  for (int64_t b = 0; b < B; ++b) {
+    const selfplay::TrainingSample& s = samples[indices[b]];
+    nn::encode_features(positions[b], batch.planes[b].data_ptr<float>());
+    for (size_t k = 0; k < legal[b].size(); ++k) {
+      const int index = legal[b][k].index();
+      moves[b][k] = index;
+      mask[b][k] = true;
+      slot_of[index] = int(k);
+    }
+    double total = 0;
+    for (const auto& [move, prob] : s.policy) {
+      const int slot = slot_of[transform(syms[b], Move::from_index(move)).index()];
+      if (slot >= 0) target[b][slot] += prob, total += prob;
+    }
+    // A target move that is not legal would be a corrupt sample; renormalize
+    // over what remains (and fall back to uniform if nothing does).
+    for (size_t k = 0; k < legal[b].size(); ++k)
+      target[b][k] = total > 0 ? float(target[b][k] / total) : 1.0f / float(legal[b].size());
+    for (const Move& m : legal[b]) slot_of[m.index()] = -1;
+    wdl[b] = s.outcome > 0 ? 0 : s.outcome == 0 ? 1 : 2;
+    score[b] = float(s.margin) / nn::kScoreScale;
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) {
+        int tr = r, tc = c;
+        transform_cell(syms[b], tr, tc);
+        ownership[b][tr * kCols + tc] = float(s.ownership[r * kCols + c]);
+      }
+    weight[b] = s.weight;
+  }
+  return batch;
+}
+
+}  // namespace mushroom::train

@@ -1,0 +1,34 @@
+// The training window: the newest samples across the run's shards, and
+// batches drawn from it with a random board symmetry per sample.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "selfplay/shard.h"
+#include "train/loss.h"
+#include "util/rng.h"
+
+namespace mushroom::train {
+
+// Every finished shard (*.h5, no temp files) under dir, oldest first: by
+// generation folder, then by name.
+std::vector<std::string> find_shards(const std::string& dir);
+
+struct TrainingWindow {
+  std::vector<selfplay::TrainingSample> samples;
+  std::vector<std::string> used;     // shards read
+  std::vector<std::string> skipped;  // "path: reason" for shards that failed their check
+};
+
+// Reads shards from the newest backwards until `window_samples` samples are
+// held. A shard that fails to open or fails its schema check is reported
+// through warn (by name, with the reason) and skipped, never used.
+TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, int window_samples,
+                           const std::function<void(const std::string&)>& warn);
+
+// A batch of the given samples, each under a random symmetry (moves and
+// targets transformed with the board).
+Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std::vector<int>& indices, Rng& rng);
+
+}  // namespace mushroom::train
