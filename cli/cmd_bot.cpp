@@ -17,13 +17,7 @@ int cmd_bot(int argc, char** argv) {
   const std::string name = args["agent"].as<std::string>();
   AgentOptions options;
   options.seed = args["seed"].as<uint64_t>();
-  if (args.count("opt")) {
-    for (const std::string& pair : args["opt"].as<std::vector<std::string>>()) {
-      const size_t eq = pair.find('=');
-      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--opt '" + pair + "' is not key=value");
-      options.values[pair.substr(0, eq)] = pair.substr(eq + 1);
-    }
-  }
+  read_agent_options(args, "opt", options.values);
   make_agent(name, options);  // reject unknown agents/options before the game
   std::ios::sync_with_stdio(false);
   BotSession session([&] { return make_agent(name, options); }, std::cout, std::cerr);

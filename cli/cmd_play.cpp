@@ -14,6 +14,8 @@ int cmd_play(int argc, char** argv) {
   opts.add_options()("first", "agent moving first (" + agent_names() + ")",
                      cxxopts::value<std::string>()->default_value("greedy"))(
       "second", "agent moving second", cxxopts::value<std::string>()->default_value("random"))(
+      "first-opt", "option key=value for the first agent (repeatable)", cxxopts::value<std::vector<std::string>>())(
+      "second-opt", "option key=value for the second agent (repeatable)", cxxopts::value<std::vector<std::string>>())(
       "seed", "board and agent seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "board-mode", "uniform | sum10 (total a multiple of 10)",
       cxxopts::value<std::string>()->default_value("uniform"))(
@@ -31,6 +33,8 @@ int cmd_play(int argc, char** argv) {
   AgentOptions first_opts, second_opts;
   first_opts.seed = seed * 2 + 1;
   second_opts.seed = seed * 2 + 2;
+  read_agent_options(args, "first-opt", first_opts.values);
+  read_agent_options(args, "second-opt", second_opts.values);
   auto first = make_agent(args["first"].as<std::string>(), first_opts);
   auto second = make_agent(args["second"].as<std::string>(), second_opts);
   const bool quiet = args.count("quiet") > 0;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cxxopts.hpp>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::Parse
 
 // A required option's value; throws std::invalid_argument naming it.
 std::string required(const cxxopts::ParseResult& args, const std::string& name);
+
+// Adds the repeatable key=value agent options given under `name` to options;
+// throws std::invalid_argument naming a malformed pair.
+void read_agent_options(const cxxopts::ParseResult& args, const std::string& name, std::map<std::string, std::string>& out);
 
 int cmd_moves(int argc, char** argv);
 int cmd_perft(int argc, char** argv);

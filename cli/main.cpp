@@ -43,6 +43,16 @@ std::string required(const cxxopts::ParseResult& args, const std::string& name) 
   return args[name].as<std::string>();
 }
 
+void read_agent_options(const cxxopts::ParseResult& args, const std::string& name,
+                        std::map<std::string, std::string>& out) {
+  if (!args.count(name)) return;
+  for (const std::string& pair : args[name].as<std::vector<std::string>>()) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--" + name + " '" + pair + "' is not key=value");
+    out[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+}
+
 static void print_usage() {
   std::cout << "usage: mushroom <command> [options]\n\ncommands:\n";
   for (const Command& c : commands()) {

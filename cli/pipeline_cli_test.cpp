@@ -1,0 +1,138 @@
+// End-to-end tests of the training pipeline's commands: selfplay, train and
+// the resumable run loop, killed with SIGKILL at two points and resumed.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "selfplay/shard.h"
+#include "util/text.h"
+
+namespace mushroom {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string run_command(const std::string& args, int* exit_code) {
+  const std::string command = std::string("'") + MUSHROOM_BIN + "' " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+  const int status = pclose(pipe);
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return output;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path("build-test-tmp") / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Starts `mushroom run` and kills it with SIGKILL as soon as until() holds
+// (or after 120 s). Returns true if it was killed before finishing.
+bool run_and_kill(const fs::path& dir, const std::function<bool()>& until) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string log = (dir.parent_path() / (dir.filename().string() + ".log")).string();
+    freopen(log.c_str(), "a", stdout);
+    execl(MUSHROOM_BIN, MUSHROOM_BIN, "run", "--config", "testdata/configs/tiny.toml", "--dir", dir.c_str(),
+          "--threads", "1", (char*)nullptr);
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    if (until()) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return false;
+}
+
+int count_files(const fs::path& dir, const std::string& needle) {
+  int n = 0;
+  if (fs::exists(dir))
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      n += e.is_regular_file() && e.path().filename().string().find(needle) != std::string::npos;
+  return n;
+}
+
+TEST(Pipeline, CommandsHaveHelp) {
+  for (const char* name : {"selfplay", "train", "run", "bench nn"}) {
+    int code = 0;
+    const std::string out = run_command(std::string(name) + " --help", &code);
+    EXPECT_EQ(code, 0) << name;
+    EXPECT_NE(out.find(std::string("mushroom ") + name), std::string::npos) << out;
+  }
+}
+
+TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
+  const fs::path dir = fresh_dir("pipeline_run") / "run";
+  // Kill 1: right after generation 1's model appears (gating not finished).
+  EXPECT_TRUE(run_and_kill(dir, [&] { return fs::exists(dir / "models" / "gen-0001.h5"); }));
+  ASSERT_TRUE(fs::exists(dir / "models" / "gen-0001.h5"));
+  const std::string model1 = read_file((dir / "models" / "gen-0001.h5").string());
+  // Kill 2: during generation 2's self-play, once a shard is written.
+  EXPECT_TRUE(run_and_kill(dir, [&] { return count_files(dir / "data" / "gen-0002", "shard-") > 0; }));
+  // The same command again finishes the run.
+  int code = 0;
+  const std::string out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() + " --threads 1", &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("run complete: 2 generations"), std::string::npos) << out;
+  // Generation 1 was not redone: its model is byte for byte the one before the kills.
+  EXPECT_EQ(read_file((dir / "models" / "gen-0001.h5").string()), model1);
+  EXPECT_EQ(out.find("== generation 1 "), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir / "metrics" / "gen-0001.json"));
+  EXPECT_TRUE(fs::exists(dir / "metrics" / "gen-0002.json"));
+  EXPECT_TRUE(fs::exists(dir / "models" / "gen-0002.h5"));
+  EXPECT_TRUE(fs::exists(dir / "plots" / "run.png"));
+  EXPECT_EQ(count_files(dir, ".tmp"), 0);
+  // Every generation holds exactly its 4 games, in readable shards.
+  for (const char* gen : {"gen-0001", "gen-0002"}) {
+    int64_t games = 0;
+    for (const auto& e : fs::directory_iterator(dir / "data" / gen)) games += selfplay::read_shard(e.path().string()).meta.games;
+    EXPECT_EQ(games, 4) << gen;
+  }
+}
+
+TEST(Pipeline, SelfplayThenTrainAndABadShardIsNamed) {
+  const fs::path dir = fresh_dir("pipeline_cmds");
+  int code = 0;
+  std::string out = run_command("selfplay --config testdata/configs/tiny.toml --out " + (dir / "data").string() + " --games 3", &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("selfplay: 3/3 games"), std::string::npos) << out;
+  write_file_atomic((dir / "data" / "shard-zzz.h5").string(), "garbage");
+  out = run_command("train --config testdata/configs/tiny.toml --data " + (dir / "data").string() + " --out " +
+                        (dir / "model").string() + " --steps 3",
+                    &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("skipping shard"), std::string::npos) << out;
+  EXPECT_NE(out.find("shard-zzz.h5"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir / "model" / "model.h5"));
+  EXPECT_TRUE(fs::exists(dir / "model" / "optimizer.pt"));
+  // The trained model plays through the bot's nn agent.
+  out = run_command("play --first nn --first-opt model=" + (dir / "model" / "model.h5").string() + " --first-opt sims=8 --second greedy --quiet", &code);
+  EXPECT_EQ(code, 0) << out;
+  // A config with an unknown key is refused, naming the key.
+  write_file_atomic((dir / "bad.toml").string(), "[selfplay]\nworkerz = 2\n");
+  out = run_command("selfplay --config " + (dir / "bad.toml").string() + " --out " + (dir / "x").string(), &code);
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(out.find("unknown key 'selfplay.workerz'"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace mushroom
