@@ -114,6 +114,7 @@ int cmd_run(int argc, char** argv) {
       "dir", "run directory, e.g. runs/NAME", cxxopts::value<std::string>())(
       "generations", "stop after this many generations (default: run.generations)", cxxopts::value<int>())(
       "threads", "threads for gating/evaluation games", cxxopts::value<int>()->default_value("2"))(
+      "init", "start from this model (e.g. models/default.h5) instead of from nothing", cxxopts::value<std::string>())(
       "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
@@ -124,6 +125,7 @@ int cmd_run(int argc, char** argv) {
   if (options.generations < 0) throw std::invalid_argument("--generations must be positive");
   options.threads = std::max(1, args["threads"].as<int>());
   options.log = print_line;
+  if (args.count("init")) options.init_model = args["init"].as<std::string>();
   train::run_training_loop(options);
   print_line("plot: " + (std::filesystem::path(options.dir) / "plots" / "run.png").string());
   return 0;

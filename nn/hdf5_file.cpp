@@ -2,7 +2,11 @@
 
 #include <hdf5.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <utility>
 
 namespace mushroom::nn {
@@ -224,6 +228,24 @@ std::vector<T> Hdf5File::read(const std::string& name, std::vector<uint64_t>* di
     fail("cannot read dataset '" + name + "' (corrupt data?)");
   if (dims_out) *dims_out = d;
   return out;
+}
+
+void write_hdf5_atomically(const std::string& path, const std::function<void(Hdf5File&)>& fill) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  try {
+    Hdf5File f = Hdf5File::create(tmp);
+    fill(f);
+    f.close();
+  } catch (const std::exception& e) {
+    std::remove(tmp.c_str());
+    throw Hdf5Error(path + ": not written: " + e.what());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw Hdf5Error(path + ": cannot rename the finished file into place: " + ec.message());
+  }
 }
 
 #define MUSHROOM_HDF5_TYPES(T)                                                                              \

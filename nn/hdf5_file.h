@@ -3,6 +3,7 @@
 // file and the item, instead of HDF5's own stack dump on stderr.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,5 +61,10 @@ class Hdf5File {
   std::string path_;
   int64_t id_ = -1;
 };
+
+// Creates `path` crash-safely: fill() writes into a new file under a temp
+// name beside it, which is renamed to `path` only once complete. On any
+// failure the temp file is removed and Hdf5Error names the path.
+void write_hdf5_atomically(const std::string& path, const std::function<void(Hdf5File&)>& fill);
 
 }  // namespace mushroom::nn

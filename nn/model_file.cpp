@@ -1,9 +1,5 @@
 #include "nn/model_file.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
 
 #include "nn/features.h"
 #include "nn/hdf5_file.h"
@@ -16,34 +12,26 @@ constexpr const char* kFormat = "mushroom-model";
 
 void save_model(const Model& model, const std::string& path) {
   validate(model);
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
   try {
-    Hdf5File f = Hdf5File::create(tmp);
-    f.set_attr("format", std::string(kFormat));
-    f.set_attr("format_version", int64_t(kModelFormatVersion));
-    f.set_attr("feature_version", int64_t(kFeatureVersion));
-    f.set_attr("input_planes", int64_t(kInputPlanes));
-    f.set_attr("blocks", int64_t(model.config.blocks));
-    f.set_attr("channels", int64_t(model.config.channels));
-    f.set_attr("policy_dim", int64_t(model.config.policy_dim));
-    f.set_attr("value_hidden", int64_t(model.config.value_hidden));
-    for (const auto& [key, value] : model.metadata) f.set_attr("meta." + key, value);
-    f.create_group("/weights");
-    for (const auto& spec : tensor_specs(model.config)) {
-      const Tensor& t = model.at(spec.name);
-      std::vector<uint64_t> dims(t.shape.begin(), t.shape.end());
-      f.write("/weights/" + spec.name, dims, t.data.data());
-    }
-    f.close();
-  } catch (const std::exception& e) {
-    std::remove(tmp.c_str());
+    write_hdf5_atomically(path, [&](Hdf5File& f) {
+      f.set_attr("format", std::string(kFormat));
+      f.set_attr("format_version", int64_t(kModelFormatVersion));
+      f.set_attr("feature_version", int64_t(kFeatureVersion));
+      f.set_attr("input_planes", int64_t(kInputPlanes));
+      f.set_attr("blocks", int64_t(model.config.blocks));
+      f.set_attr("channels", int64_t(model.config.channels));
+      f.set_attr("policy_dim", int64_t(model.config.policy_dim));
+      f.set_attr("value_hidden", int64_t(model.config.value_hidden));
+      for (const auto& [key, value] : model.metadata) f.set_attr("meta." + key, value);
+      f.create_group("/weights");
+      for (const auto& spec : tensor_specs(model.config)) {
+        const Tensor& t = model.at(spec.name);
+        std::vector<uint64_t> dims(t.shape.begin(), t.shape.end());
+        f.write("/weights/" + spec.name, dims, t.data.data());
+      }
+    });
+  } catch (const Hdf5Error& e) {
     throw ModelFileError(std::string("cannot save model: ") + e.what());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw ModelFileError(path + ": cannot rename the saved model into place: " + ec.message());
   }
 }
 

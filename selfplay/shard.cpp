@@ -1,7 +1,5 @@
 #include "selfplay/shard.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -76,42 +74,34 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
     value.push_back(s.search_value);
     game_id.push_back(s.game_id);
   }
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
   try {
-    Hdf5File f = Hdf5File::create(tmp);
-    f.set_attr("format", std::string(kFormat));
-    f.set_attr("format_version", int64_t(kShardFormatVersion));
-    f.set_attr("model_id", meta.model_id);
-    f.set_attr("config_hash", meta.config_hash);
-    f.set_attr("generator_seed", int64_t(meta.generator_seed));
-    f.set_attr("games", meta.games);
-    f.set_attr("samples", int64_t(N));
-    f.set_attr("created", utc_now());
-    const uint64_t P = moves.size();
-    f.write("/digits", {N, uint64_t(kCells)}, digits.data(), true);
-    f.write("/owners", {N, uint64_t(kCells)}, owners.data(), true);
-    f.write("/to_move", {N}, to_move.data());
-    f.write("/last_pass", {N}, last_pass.data());
-    f.write("/ply", {N}, ply.data());
-    f.write("/policy_offsets", {N + 1}, offsets.data());
-    f.write("/policy_moves", {P}, moves.data(), true);
-    f.write("/policy_probs", {P}, probs.data(), true);
-    f.write("/outcome", {N}, outcome.data());
-    f.write("/margin", {N}, margin.data());
-    f.write("/ownership", {N, uint64_t(kCells)}, ownership.data(), true);
-    f.write("/weight", {N}, weight.data());
-    f.write("/search_value", {N}, value.data());
-    f.write("/game_id", {N}, game_id.data());
-    f.close();
-  } catch (const std::exception& e) {
-    std::remove(tmp.c_str());
+    nn::write_hdf5_atomically(path, [&](Hdf5File& f) {
+      f.set_attr("format", std::string(kFormat));
+      f.set_attr("format_version", int64_t(kShardFormatVersion));
+      f.set_attr("model_id", meta.model_id);
+      f.set_attr("config_hash", meta.config_hash);
+      f.set_attr("generator_seed", int64_t(meta.generator_seed));
+      f.set_attr("games", meta.games);
+      f.set_attr("samples", int64_t(N));
+      f.set_attr("created", utc_now());
+      const uint64_t P = moves.size();
+      f.write("/digits", {N, uint64_t(kCells)}, digits.data(), true);
+      f.write("/owners", {N, uint64_t(kCells)}, owners.data(), true);
+      f.write("/to_move", {N}, to_move.data());
+      f.write("/last_pass", {N}, last_pass.data());
+      f.write("/ply", {N}, ply.data());
+      f.write("/policy_offsets", {N + 1}, offsets.data());
+      f.write("/policy_moves", {P}, moves.data(), true);
+      f.write("/policy_probs", {P}, probs.data(), true);
+      f.write("/outcome", {N}, outcome.data());
+      f.write("/margin", {N}, margin.data());
+      f.write("/ownership", {N, uint64_t(kCells)}, ownership.data(), true);
+      f.write("/weight", {N}, weight.data());
+      f.write("/search_value", {N}, value.data());
+      f.write("/game_id", {N}, game_id.data());
+    });
+  } catch (const nn::Hdf5Error& e) {
     throw ShardError(std::string("cannot write shard: ") + e.what());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw ShardError(path + ": cannot rename the shard into place: " + ec.message());
   }
 }
 

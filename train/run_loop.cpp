@@ -52,9 +52,9 @@ void remove_temp_files(const fs::path& dir) {
 
 }  // namespace
 
-std::string best_model_of_run(const std::string& dir) {
+std::string best_model_of_run(const std::string& dir, const std::string& fallback) {
   const Paths paths{dir};
-  std::string best;
+  std::string best = fallback;
   for (int g = 1; fs::exists(paths.record(g)); ++g) {
     double promoted = 0;
     if (json_number(read_file(paths.record(g).string()), "promoted", promoted) && promoted > 0)
@@ -82,7 +82,7 @@ void run_training_loop(const RunOptions& options) {
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(paths.record(g))) continue;  // finished earlier
-    const std::string best = best_model_of_run(paths.dir.string());
+    const std::string best = best_model_of_run(paths.dir.string(), options.init_model);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) +
         " (self-play with " + (best.empty() ? "the " + config.selfplay.bootstrap + " evaluator" : best) + ")");
 
@@ -128,6 +128,7 @@ void run_training_loop(const RunOptions& options) {
     if (!fs::exists(paths.model(g))) {
       nn::Model start;
       if (g > 1 && fs::exists(paths.model(g - 1))) start = nn::load_model(paths.model(g - 1).string());
+      else if (!options.init_model.empty()) start = nn::load_model(options.init_model);
       else start = nn::random_model(config.net, config.seed);
       if (!(start.config == config.net))
         throw std::runtime_error("the run's previous model is a " + nn::describe(start.config) +
@@ -205,8 +206,8 @@ void run_training_loop(const RunOptions& options) {
       log(std::string("plots: warning: ") + e.what());
     }
   }
-  log("run complete: " + std::to_string(generations) + " generations; best model: " +
-      (best_model_of_run(paths.dir.string()).empty() ? "none promoted" : best_model_of_run(paths.dir.string())));
+  const std::string best = best_model_of_run(paths.dir.string(), options.init_model);
+  log("run complete: " + std::to_string(generations) + " generations; best model: " + (best.empty() ? "none" : best));
 }
 
 }  // namespace mushroom::train

@@ -23,12 +23,17 @@ struct RunOptions {
   std::string dir;
   int generations = 0;  // 0: the config's run.generations
   int threads = 2;      // for gating and evaluation matches
+  // A model to start from: generation 1 self-plays with it, trains from its
+  // weights and gates against it (instead of the bootstrap evaluator and
+  // random weights). Its architecture must match the config's [net].
+  std::string init_model;
   std::function<void(const std::string&)> log;
 };
 
 void run_training_loop(const RunOptions& options);
 
-// The best model of a run directory ("" when none was promoted yet).
-std::string best_model_of_run(const std::string& dir);
+// The best model of a run directory: the newest promoted candidate, else
+// `fallback` (the run's initial model, or "" for none).
+std::string best_model_of_run(const std::string& dir, const std::string& fallback = "");
 
 }  // namespace mushroom::train

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job: a short self-play training run from the default model (one
+# generation of configs/demo.toml, about two minutes on two cores), then one
+# demonstration game of the default bot against greedy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x build/mushroom ] || bash scripts/setup.sh
+build/mushroom run --config configs/demo.toml --dir runs/demo --init models/default.h5
+echo
+echo "demonstration game: nn (default model, 200 simulations a move) against greedy"
+build/mushroom play --first nn --first-opt sims=200 --second greedy --seed "${SEED:-7}"
