@@ -45,7 +45,7 @@ fs::path temp_dir(const std::string& name) {
 TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
-  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve"}) {
+  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;
@@ -162,6 +162,16 @@ TEST(Cli, ArenaRunsTheOfficialSettingIni) {
   const CommandResult bad = run("arena --setting " + (dir / "bad.ini").string());
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("bad.ini:2: unknown key 'TIMEOUT'"), std::string::npos) << bad.output;
+}
+
+TEST(Cli, TongaHarnessReportsTheTable) {
+  const CommandResult r = run("tonga --games 2 --sizes 6 --seed 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("| 6 | 2 |"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("overall score (sum of signed square roots)"), std::string::npos) << r.output;
+  const CommandResult bad = run("tonga --sizes 7");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("7 is not an even size"), std::string::npos) << bad.output;
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ int cmd_bot(int argc, char** argv);
 int cmd_arena(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
+int cmd_tonga(int argc, char** argv);
 // LibTorch builds only:
 int cmd_bench_nn(int argc, char** argv);
 int cmd_selfplay(int argc, char** argv);

@@ -18,6 +18,7 @@ const std::vector<Command>& commands() {
       {"arena", "play programs against each other on paired boards", cmd_arena},
       {"replay", "print a game log board by board", cmd_replay},
       {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
+      {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},
 #ifdef MUSHROOM_WITH_TORCH
       {"selfplay", "play self-play games into HDF5 training shards", cmd_selfplay},
       {"train", "train the network on self-play shards", cmd_train},
