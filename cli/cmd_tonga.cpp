@@ -21,12 +21,12 @@ int cmd_tonga(int argc, char** argv) {
   opts.add_options()("games", "games per size", cxxopts::value<int>()->default_value("20"))(
       "sizes", "comma-separated even sizes in 6..16", cxxopts::value<std::vector<int>>()->default_value("6,8,10,12,14,16"))(
       "seed", "seed for who starts, the server's ties and our agent", cxxopts::value<uint64_t>()->default_value("1"))(
-      "time-ms", "our agent's time per game (the seed's limit is 20 s)", cxxopts::value<double>()->default_value("20000"))(
+      "time-ms", "our agent's CPU time per game (the seed's limit is 20 s)", cxxopts::value<double>()->default_value("20000"))(
       "agent",
       "our agent: exploit (the server's exact replies inside a 3-ply search) | mcts (random-fill playouts) | "
       "minimax (the server's own search, for our colour)",
       cxxopts::value<std::string>()->default_value("exploit"))(
-      "candidates", "exploit: our squares examined per move", cxxopts::value<int>()->default_value("24"))(
+      "candidates", "exploit: our squares examined per move", cxxopts::value<int>()->default_value("48"))(
       "shallow", "exploit: score positions by our best next gain instead of our own 3-ply search (faster, weaker)")(
       "playouts", "random fills per MCTS leaf", cxxopts::value<int>()->default_value("8"))(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))("h,help", "show this help");
@@ -70,7 +70,7 @@ int cmd_tonga(int argc, char** argv) {
       results[j] = tonga::play_tonga_game(jobs[j].n, jobs[j].we_start, jobs[j].seed, agent, time_ms);
       std::lock_guard<std::mutex> lock(mu);
       const auto& r = results[j];
-      std::printf("N=%-2d game %-3d %s  us %5lld  server %5lld  points %+6lld  time %6.0f ms%s%s\n", r.n, jobs[j].index,
+      std::printf("N=%-2d game %-3d %s  us %5lld  server %5lld  points %+6lld  cpu %6.0f ms%s%s\n", r.n, jobs[j].index,
                   r.we_started ? "we start   " : "server starts", (long long)r.ours, (long long)r.server,
                   (long long)r.points(), r.our_ms, r.penalty.empty() ? "" : "  PENALTY: ", r.penalty.c_str());
       std::fflush(stdout);
@@ -80,7 +80,7 @@ int cmd_tonga(int argc, char** argv) {
   for (int t = 0; t < std::max(1, args["parallel"].as<int>()); ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
 
-  std::printf("\n| N | games | mean points | wins | mean ours | mean server | max time ms | penalties |\n"
+  std::printf("\n| N | games | mean points | wins | mean ours | mean server | max CPU ms | penalties |\n"
               "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   double overall = 0;
   for (int n : sizes) {

@@ -109,6 +109,21 @@ TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   }
 }
 
+// `mushroom bot` with no arguments is the contest bot: the nn agent with
+// models/default.h5 on the real 10 s bank, here pinned to one core.
+TEST(Pipeline, DefaultBotPlaysLegallyOnTheRealClock) {
+  const fs::path dir = fresh_dir("default_bot");
+  int code = 0;
+  const std::string out = run_command("arena --a \"" + std::string(MUSHROOM_BIN) +
+                                          " bot\" --b builtin:greedy --boards 1 --seed 9 --pin --log-dir " +
+                                          dir.string(),
+                                      &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("mean margin (A cells - B cells)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("forfeits:"), std::string::npos) << out;
+  EXPECT_NE(out.find("over 2 finished games"), std::string::npos) << out;
+}
+
 TEST(Pipeline, SelfplayThenTrainAndABadShardIsNamed) {
   const fs::path dir = fresh_dir("pipeline_cmds");
   int code = 0;

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include "nn/torch_net.h"
+#include "train/train_config.h"
 
 namespace mushroom::train {
 
@@ -20,13 +21,6 @@ struct Batch {
   torch::Tensor weight;            // [B] float sample weights
   int64_t size() const { return planes.size(0); }
   Batch to(const torch::Device& device) const;
-};
-
-struct LossWeights {
-  double policy = 1.0;
-  double value = 1.0;
-  double score = 0.5;
-  double ownership = 0.5;
 };
 
 struct LossTerms {

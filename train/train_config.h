@@ -4,9 +4,16 @@
 #include <cstdint>
 #include <string>
 
-#include "train/loss.h"
 
 namespace mushroom::train {
+
+// Weights of the loss terms (train/loss.h).
+struct LossWeights {
+  double policy = 1.0;
+  double value = 1.0;
+  double score = 0.5;
+  double ownership = 0.5;
+};
 
 struct TrainConfig {
   std::string device = "cpu";

@@ -1,12 +1,12 @@
 #include "games/tonga_agent.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <cmath>
 #include <stdexcept>
 
 #include "games/tonga_server.h"
+#include "util/cpu_clock.h"
 
 namespace mushroom::tonga {
 
@@ -81,24 +81,22 @@ TongaAgent::TongaAgent(const Geometry& g, Color me, TongaAgentConfig config)
 TongaAgent::~TongaAgent() = default;
 
 int TongaAgent::choose(const Board& board, double remaining_ms) {
-  using Clock = std::chrono::steady_clock;
   if (minimax_) return minimax_->choose(board);
   const int empties = g_.n() * g_.n() - board.placed;
   const int my_moves_left = (empties + 1) / 2;
   // An even share of what is left, a little more early (more to decide).
   const double budget_ms = config_.time_fraction * remaining_ms / std::max(1, my_moves_left) * (empties > 8 ? 1.3 : 1.0);
   if (server_model_) return choose_exploit(board, budget_ms);
-  const auto deadline = Clock::now() + std::chrono::microseconds(int64_t(std::max(1.0, budget_ms) * 1000));
+  const double deadline = thread_cpu_ms() + std::max(1.0, budget_ms);
   mcts_.reset(TongaState{&g_, board});  // fresh tree each move: bounded memory
   last_sims_ = mcts_.run(evaluator_, 1 << 30, [&] {
-    return Clock::now() >= deadline || mcts_.tree_size() > config_.max_nodes;
+    return thread_cpu_ms() >= deadline || mcts_.tree_size() > config_.max_nodes;
   });
   return mcts_.best_action();
 }
 
 int TongaAgent::choose_exploit(const Board& board, double budget_ms) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
+  const double start = thread_cpu_ms();
   const Color us = me_, them = other(me_);
   IsleTracker tracker(g_, board);
   std::vector<std::pair<int64_t, int>> order;
@@ -123,7 +121,7 @@ int TongaAgent::choose_exploit(const Board& board, double budget_ms) {
   int examined = 0;
   for (const auto& [unused, o] : order) {
     if (examined >= config_.candidates) break;
-    if (examined > 0 && std::chrono::duration<double, std::milli>(Clock::now() - start).count() > budget_ms) break;
+    if (examined > 0 && thread_cpu_ms() - start > budget_ms) break;
     ++examined;
     Board b1 = board;
     b1.place(o);

@@ -57,7 +57,7 @@ struct TongaAgentConfig {
   // random-fill playouts; minimax: the server's own 3-ply search, played for
   // our colour.
   std::string kind = "exploit";
-  int candidates = 24;  // exploit: squares examined per move (fewer when time runs short)
+  int candidates = 48;  // exploit: squares examined per move (fewer when time runs short)
   bool deep = true;     // exploit: score the position after the server's reply by our own 3-ply search (false: our best 1-ply gain)
   int playouts_per_leaf = 8;
   double time_fraction = 0.9;  // of the game's budget the agent plans to use
@@ -69,7 +69,8 @@ class TongaAgent {
  public:
   TongaAgent(const Geometry& g, Color me, TongaAgentConfig config = {});
   ~TongaAgent();
-  // Picks a move for `board` with `remaining_ms` of this game's budget left.
+  // Picks a move for `board` with `remaining_ms` of this game's budget left
+  // (CPU time of the calling thread).
   int choose(const Board& board, double remaining_ms);
   int last_simulations() const { return last_sims_; }
 

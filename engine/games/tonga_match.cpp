@@ -1,9 +1,9 @@
 #include "games/tonga_match.h"
 
-#include <chrono>
 #include <cmath>
 
 #include "games/tonga_server.h"
+#include "util/cpu_clock.h"
 
 namespace mushroom::tonga {
 
@@ -23,13 +23,13 @@ TongaGameResult play_tonga_game(int n, bool we_start, uint64_t seed, const Tonga
   while (!board.full(g) && result.penalty.empty()) {
     if (board.to_move == us) {
       int cell = -1;
-      const auto start = std::chrono::steady_clock::now();
+      const double start = thread_cpu_ms();
       try {
         cell = agent.choose(board, time_ms - result.our_ms);
       } catch (const std::exception& e) {
         result.penalty = std::string("agent crashed: ") + e.what();
       }
-      result.our_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      result.our_ms += thread_cpu_ms() - start;
       if (!result.penalty.empty()) break;
       if (result.our_ms > time_ms) result.penalty = "timeout";
       else if (cell < 0 || cell >= kMaxCells || !board.empty(g).test(cell)) result.penalty = "invalid move " + std::to_string(cell);
