@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "mushroom/playout_positions.h"
 #include "nn/cpu_net.h"
+#include "nn/plain_net.h"
 #include "nn/features.h"
 #include "nn/model_file.h"
 #include "nn/torch_backend.h"
@@ -133,6 +134,13 @@ int cmd_bench_nn(int argc, char** argv) {
     cpu.evaluate(q.position, q.moves.data(), int(q.moves.size()), eval);
   });
   std::printf("%-34s %10.1f us/position %10.0f positions/s\n", "cpu-eigen batch 1 (1 thread)", cpu_us, 1e6 / cpu_us);
+  nn::PlainNet plain(model);
+  const double plain_us = time_per_position(seconds, 1, [&] {
+    const Query& q = queries[next++ % queries.size()];
+    plain.evaluate(q.position, q.moves.data(), int(q.moves.size()), eval);
+  });
+  std::printf("%-34s %10.1f us/position %10.0f positions/s\n", "cpu-plain batch 1 (exported bot)", plain_us,
+              1e6 / plain_us);
 
   const int default_threads = torch::get_num_threads();
   auto torch_backend = nn::make_torch_backend(model, device);

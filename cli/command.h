@@ -39,10 +39,12 @@ int cmd_arena(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_tonga(int argc, char** argv);
+int cmd_export_bot(int argc, char** argv);
 // LibTorch builds only:
 int cmd_bench_nn(int argc, char** argv);
 int cmd_selfplay(int argc, char** argv);
 int cmd_train(int argc, char** argv);
 int cmd_run(int argc, char** argv);
+int cmd_distill(int argc, char** argv);
 
 }  // namespace mushroom::cli

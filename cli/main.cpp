@@ -19,10 +19,12 @@ const std::vector<Command>& commands() {
       {"replay", "print a game log board by board", cmd_replay},
       {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
       {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},
+      {"export-bot", "write the contest submission: one self-contained C++ file", cmd_export_bot},
 #ifdef MUSHROOM_WITH_TORCH
       {"selfplay", "play self-play games into HDF5 training shards", cmd_selfplay},
       {"train", "train the network on self-play shards", cmd_train},
       {"run", "the whole resumable loop: self-play, train, gate, evaluate, plot", cmd_run},
+      {"distill", "train a small student net on a teacher's outputs (for export-bot)", cmd_distill},
 #endif
   };
   return all;

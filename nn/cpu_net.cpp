@@ -61,13 +61,6 @@ void zero_border_rows(RowMat& m) {
 
 }  // namespace
 
-void wdl_softmax(const float logits[3], float out[3]) {
-  const float mx = std::max({logits[0], logits[1], logits[2]});
-  float total = 0;
-  for (int i = 0; i < 3; ++i) total += out[i] = std::exp(logits[i] - mx);
-  for (int i = 0; i < 3; ++i) out[i] /= total;
-}
-
 struct CpuNet::Weights {
   Conv3x3 input;
   struct Block {
@@ -205,7 +198,7 @@ void CpuNet::evaluate_planes(const float* planes, const Move* moves, int num_mov
   }
 }
 
-void CpuNet::evaluate(std::span<const NetQuery> queries, std::span<NetEval> out) {
+void CpuNet::evaluate(Span<const NetQuery> queries, Span<NetEval> out) {
   for (size_t i = 0; i < queries.size(); ++i)
     evaluate(*queries[i].position, queries[i].moves, queries[i].num_moves, out[i], queries[i].want_ownership);
 }

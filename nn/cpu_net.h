@@ -21,7 +21,7 @@ class CpuNet : public NetBackend {
   // Same, from already-encoded input planes (kInputSize floats).
   void evaluate_planes(const float* planes, const Move* moves, int num_moves, NetEval& out, bool want_ownership);
 
-  void evaluate(std::span<const NetQuery> queries, std::span<NetEval> out) override;
+  void evaluate(Span<const NetQuery> queries, Span<NetEval> out) override;
   std::string name() const override { return "cpu"; }
   const NetConfig& config() const { return config_; }
 

@@ -18,21 +18,7 @@ TEST(CpuNet, MatchesThePlainReferenceForward) {
                                   NetConfig{.blocks = 1, .channels = 24, .policy_dim = 16, .value_hidden = 32}}) {
     const Model model = random_model(config, 17);
     CpuNet net(model);
-    for (const Position& p : playout_positions(6, 21)) {
-      std::vector<float> planes(kInputSize);
-      encode_features(p, planes.data());
-      NetEval ref, fast;
-      reference_forward(model, planes.data(), ref);
-      const auto moves = legal_with_pass(p);
-      net.evaluate(p, moves.data(), int(moves.size()), fast, true);
-      double worst = 0;
-      for (int k = 0; k < 3; ++k) worst = std::max(worst, parity_error(ref.wdl[k], fast.wdl[k]));
-      worst = std::max(worst, parity_error(ref.margin, fast.margin));
-      for (size_t i = 0; i < moves.size(); ++i)
-        worst = std::max(worst, parity_error(ref.logits[moves[i].index()], fast.logits[i]));
-      for (int i = 0; i < kCells; ++i) worst = std::max(worst, parity_error(ref.ownership[i], fast.ownership[i]));
-      EXPECT_LE(worst, 1e-4) << describe(config);
-    }
+    EXPECT_LE(worst_error_vs_reference(model, net, playout_positions(6, 21)), 1e-4) << describe(config);
   }
 }
 

@@ -33,7 +33,9 @@ struct NetConfig {
   int channels = 32;
   int policy_dim = 32;
   int value_hidden = 64;
-  bool operator==(const NetConfig&) const = default;
+  bool operator==(const NetConfig& o) const {
+    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim && value_hidden == o.value_hidden;
+  }
 };
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);

@@ -1,7 +1,7 @@
 // What a network evaluation returns, and the interface every runtime offers
 // the search: a batch of positions, each with the moves it wants logits for.
 #pragma once
-#include <span>
+#include "util/span.h"
 #include <string>
 #include <vector>
 
@@ -28,7 +28,7 @@ struct NetEval {
 class NetBackend {
  public:
   virtual ~NetBackend() = default;
-  virtual void evaluate(std::span<const NetQuery> queries, std::span<NetEval> out) = 0;
+  virtual void evaluate(Span<const NetQuery> queries, Span<NetEval> out) = 0;
   virtual std::string name() const = 0;
 };
 

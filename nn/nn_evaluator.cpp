@@ -1,7 +1,7 @@
 #include "nn/nn_evaluator.h"
 
 #include <algorithm>
-#include <bit>
+#include "util/bits.h"
 #include <cmath>
 #include <stdexcept>
 
@@ -18,7 +18,7 @@ NnEvaluator::NnEvaluator(std::shared_ptr<NetBackend> backend, NnEvaluatorConfig 
     : backend_(std::move(backend)), config_(config) {
   if (!backend_) throw std::invalid_argument("NnEvaluator needs a backend");
   if (config_.policy_temperature <= 0) throw std::invalid_argument("policy temperature must be positive");
-  if (config_.cache_entries > 0) cache_.resize(std::bit_ceil(unsigned(config_.cache_entries)));
+  if (config_.cache_entries > 0) cache_.resize(next_power_of_two(unsigned(config_.cache_entries)));
 }
 
 namespace {
@@ -32,7 +32,7 @@ void add_softmax(const std::vector<float>& logits, float temperature, float weig
 }
 }  // namespace
 
-void NnEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) {
+void NnEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   std::vector<int> missing;
   const uint64_t mask = cache_.empty() ? 0 : cache_.size() - 1;
   for (size_t i = 0; i < requests.size(); ++i) {
@@ -77,7 +77,7 @@ void NnEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requests, 
   for (size_t q = 0; q < positions_.size(); ++q)
     queries_.push_back(NetQuery{&positions_[q], moves_[q].data(), int(moves_[q].size())});
   evals_.resize(queries_.size());
-  backend_->evaluate(queries_, std::span<NetEval>(evals_.data(), queries_.size()));
+  backend_->evaluate(queries_, Span<NetEval>(evals_.data(), queries_.size()));
   net_positions_ += queries_.size();
   ++net_calls_;
 

@@ -27,7 +27,7 @@ struct NnEvaluatorConfig {
 class NnEvaluator : public Evaluator<MushroomGame> {
  public:
   NnEvaluator(std::shared_ptr<NetBackend> backend, NnEvaluatorConfig config = {});
-  void evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) override;
+  void evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) override;
 
   uint64_t cache_hits() const { return hits_; }
   uint64_t net_positions() const { return net_positions_; }

@@ -28,7 +28,7 @@ Evaluated evaluate_one(NnEvaluator& ev, const Position& p) {
   out.moves.resize(MushroomGame::kMaxActions);
   out.moves.resize(MushroomGame::legal_actions(p, out.moves.data()));
   EvalRequest<MushroomGame> req{&p, out.moves.data(), int(out.moves.size())};
-  ev.evaluate(std::span(&req, 1), std::span(&out.result, 1));
+  ev.evaluate(Span(&req, 1), Span(&out.result, 1));
   return out;
 }
 

@@ -18,7 +18,7 @@ class TorchBackend : public NetBackend {
 
   std::string name() const override { return "torch-" + device_.str(); }
 
-  void evaluate(std::span<const NetQuery> queries, std::span<NetEval> out) override {
+  void evaluate(Span<const NetQuery> queries, Span<NetEval> out) override {
     const int64_t B = int64_t(queries.size());
     if (B == 0) return;
     torch::NoGradGuard no_grad;

@@ -37,7 +37,7 @@ using SteadyClock = std::chrono::steady_clock;
 // Uniform priors (the pass at a tenth) and a neutral value: a start from nothing.
 class UniformEvaluator : public Evaluator<MushroomGame> {
  public:
-  void evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) override {
+  void evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) override {
     for (size_t i = 0; i < requests.size(); ++i) {
       heuristic_priors(requests[i].actions, requests[i].num_actions, results[i].priors);
       results[i].value = results[i].margin = 0;
@@ -126,7 +126,7 @@ class Worker {
       }
       if (!requests.empty()) {
         results.resize(requests.size());
-        evaluator_->evaluate(requests, std::span<EvalResult>(results.data(), requests.size()));
+        evaluator_->evaluate(requests, Span<EvalResult>(results.data(), requests.size()));
         for (size_t i = 0; i < requests.size(); ++i) {
           owners[i]->mcts.finish_leaf(results[i]);
           ++owners[i]->sims_done;

@@ -3,9 +3,11 @@
 namespace mushroom::train {
 
 Batch Batch::to(const torch::Device& device) const {
-  return Batch{planes.to(device),           moves.to(device),        move_mask.to(device),
-               policy_target.to(device),    wdl_target.to(device),   score_target.to(device),
-               ownership_target.to(device), weight.to(device)};
+  Batch b{planes.to(device),           moves.to(device),        move_mask.to(device),
+          policy_target.to(device),    wdl_target.to(device),   score_target.to(device),
+          ownership_target.to(device), weight.to(device),       torch::Tensor()};
+  if (wdl_soft.defined()) b.wdl_soft = wdl_soft.to(device);
+  return b;
 }
 
 LossTerms compute_loss(nn::TorchNet& net, const Batch& b, const LossWeights& w) {
@@ -16,8 +18,10 @@ LossTerms compute_loss(nn::TorchNet& net, const Batch& b, const LossWeights& w) 
   const torch::Tensor logp = nn::masked_log_softmax(out.policy, b.move_mask);
   const torch::Tensor policy = weighted_mean(-(b.policy_target * logp).sum(1));
   const torch::Tensor value =
-      weighted_mean(torch::nn::functional::cross_entropy(out.wdl, b.wdl_target,
-                                                         torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone)));
+      b.wdl_soft.defined()
+          ? weighted_mean(-(b.wdl_soft * torch::log_softmax(out.wdl, 1)).sum(1))
+          : weighted_mean(torch::nn::functional::cross_entropy(
+                out.wdl, b.wdl_target, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone)));
   const torch::Tensor score = weighted_mean(torch::nn::functional::smooth_l1_loss(
       out.score, b.score_target, torch::nn::functional::SmoothL1LossFuncOptions().reduction(torch::kNone)));
   const torch::Tensor ownership = weighted_mean((out.ownership - b.ownership_target).pow(2).mean(1));

@@ -19,6 +19,9 @@ struct Batch {
   torch::Tensor score_target;      // [B] float: final margin / kScoreScale
   torch::Tensor ownership_target;  // [B, kCells] float in {-1, 0, 1}
   torch::Tensor weight;            // [B] float sample weights
+  // Optional [B, 3] win/draw/loss distribution (distillation: the teacher's
+  // values mixed with the outcome); when defined it replaces wdl_target.
+  torch::Tensor wdl_soft;
   int64_t size() const { return planes.size(0); }
   Batch to(const torch::Device& device) const;
 };

@@ -74,10 +74,12 @@ std::string draw_run_plots(const std::string& dir) {
      << "'' using 1:5 with lines title 'score', '' using 1:6 with lines title 'ownership'\n"
      << "set title 'policy entropy (nats)'\nplot '" << (plots / "training.tsv").string()
      << "' using 1:7 with lines title 'entropy'\n"
-     << "set title 'score by generation'\nset xlabel 'generation'\nset yrange [0:1]\n"
+     << "set title 'score by generation'\nset xlabel 'generation'\nset yrange [0:1.05]\nset key bottom right\n"
      << "plot '" << (plots / "generations.tsv").string()
      << "' using 1:3 with linespoints title 'vs greedy', '' using 1:2 with linespoints title 'gate (vs best)'\n"
-     << "set autoscale y\nset title 'self-play speed'\nplot '" << (plots / "generations.tsv").string()
+     << "set autoscale y\nset key top right\n"
+     << "# generation 1 self-plays without a net, far faster: a log scale keeps the rest readable\n"
+     << "set logscale y\nset title 'self-play speed'\nplot '" << (plots / "generations.tsv").string()
      << "' using 1:4 with linespoints title 'games per minute'\n"
      << "unset multiplot\n";
   const std::string script = (plots / "plots.gp").string();

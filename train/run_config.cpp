@@ -62,6 +62,12 @@ class TableReader {
       fail(key, "is \"" + v + "\", expected one of: " + list);
     }
   }
+  void read_text(const char* key, std::string& out) {
+    if (auto node = find(key)) {
+      if (!node->is_string()) fail(key, "must be a string");
+      out = *node->value<std::string>();
+    }
+  }
   // Device names are open-ended: cpu, cuda, cuda:N.
   void read_device(const char* key, std::string& out) {
     if (auto node = find(key)) {
@@ -109,7 +115,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     throw ConfigError(source + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
                       std::string(e.description()));
   }
-  const std::set<std::string> sections = {"net", "selfplay", "train", "gate", "eval", "run"};
+  const std::set<std::string> sections = {"net", "selfplay", "train", "gate", "eval", "run", "distill"};
   for (const auto& [key, node] : root) {
     const std::string name(key.str());
     if (!sections.count(name)) throw ConfigError(source + ": unknown table '" + name + "'");
@@ -184,6 +190,13 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     t.read("every", c.eval.every, 0, 1'000'000);
     t.read("boards", c.eval.boards, 1, 100'000);
     t.read("sims", c.eval.sims, 1, 1'000'000);
+    t.finish();
+  }
+  {
+    TableReader t = table("distill");
+    t.read("teacher_policy", c.distill.teacher_policy, 0.0, 1.0);
+    t.read("teacher_value", c.distill.teacher_value, 0.0, 1.0);
+    t.read_text("data", c.distill.data);
     t.finish();
   }
   {

@@ -23,6 +23,7 @@ struct RunConfig {
   TrainConfig train;
   GateConfig gate;
   EvalConfig eval;
+  DistillConfig distill;  // [distill], for `mushroom distill` only
   int generations = 10;  // [run] the loop stops after this many
   uint64_t seed = 1;     // [run] seeds self-play, training and matches
   std::string hash;      // of the file's text, recorded in the data's metadata

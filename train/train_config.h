@@ -30,6 +30,15 @@ struct TrainConfig {
   uint64_t seed = 1;
 };
 
+// `mushroom distill`: a student of the [net] size learns from a teacher
+// model on self-play positions. Each target mixes the teacher's output
+// (weight teacher_*) with what the shard recorded (the rest).
+struct DistillConfig {
+  double teacher_policy = 0.7;  // vs the recorded MCTS visit distribution
+  double teacher_value = 0.7;   // vs the game's outcome, margin and ownership
+  std::string data;             // directory of shards ("": --data is required)
+};
+
 struct GateConfig {
   bool enabled = true;       // false: every candidate is promoted
   int boards = 20;           // paired boards (2 games each)

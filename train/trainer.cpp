@@ -55,7 +55,8 @@ Trainer::Trainer(const TrainConfig& config, const nn::Model& start, std::string 
 Trainer::~Trainer() = default;
 
 TrainStats Trainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
-                          const std::function<void(const TrainStats&)>& progress) {
+                          const std::function<void(const TrainStats&)>& progress,
+                          const std::function<void(Batch&)>& retarget) {
   State& s = *state_;
   if (window.samples.empty()) throw std::runtime_error("no training samples in the window");
   TrainStats stats;
@@ -68,7 +69,8 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
     for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.samples.size())));
-    const Batch batch = make_batch(window.samples, indices, s.rng).to(s.device);
+    Batch batch = make_batch(window.samples, indices, s.rng).to(s.device);
+    if (retarget) retarget(batch);
     s.optimizer->zero_grad();
     const LossTerms terms = compute_loss(s.net, batch, s.config.loss);
     terms.total.backward();

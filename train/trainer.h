@@ -30,8 +30,11 @@ class Trainer {
 
   // Runs `steps` optimizer steps. Every `log_every` steps a JSON line goes to
   // metrics (if given): generation, step, samples_seen, lr and the loss terms.
+  // retarget, when given, rewrites each batch's targets (on the training
+  // device) before the loss: distillation mixes in a teacher's outputs.
   TrainStats train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
-                   const std::function<void(const TrainStats&)>& progress = nullptr);
+                   const std::function<void(const TrainStats&)>& progress = nullptr,
+                   const std::function<void(Batch&)>& retarget = nullptr);
 
   // The current weights, with provenance metadata added.
   nn::Model model(const std::map<std::string, std::string>& metadata) const;

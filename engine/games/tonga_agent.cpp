@@ -31,7 +31,7 @@ uint64_t TongaGame::hash(const State& s) {
   return h;
 }
 
-void TongaPlayoutEvaluator::evaluate(std::span<const EvalRequest<TongaGame>> requests, std::span<EvalResult> results) {
+void TongaPlayoutEvaluator::evaluate(Span<const EvalRequest<TongaGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const TongaState& s = *requests[i].state;
     const Geometry& g = *s.geometry;

@@ -43,7 +43,7 @@ static_assert(SearchGame<TongaGame>);
 class TongaPlayoutEvaluator : public Evaluator<TongaGame> {
  public:
   TongaPlayoutEvaluator(int playouts, uint64_t seed) : playouts_(playouts), rng_(seed) {}
-  void evaluate(std::span<const EvalRequest<TongaGame>> requests, std::span<EvalResult> results) override;
+  void evaluate(Span<const EvalRequest<TongaGame>> requests, Span<EvalResult> results) override;
 
  private:
   int playouts_;

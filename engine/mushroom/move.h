@@ -43,7 +43,8 @@ struct Move {
                      : 1u + ((uint32_t(r1) << 24) | (uint32_t(c1) << 16) | (uint32_t(r2) << 8) |
                              uint32_t(c2));
   }
-  constexpr bool operator==(const Move&) const = default;
+  constexpr bool operator==(const Move& o) const { return r1 == o.r1 && c1 == o.c1 && r2 == o.r2 && c2 == o.c2; }
+  constexpr bool operator!=(const Move& o) const { return !(*this == o); }
   constexpr bool operator<(const Move& o) const { return order_key() < o.order_key(); }
 };
 

@@ -1,6 +1,6 @@
 #include "mushroom/movegen.h"
 
-#include <bit>
+#include "util/bits.h"
 #include <cstring>
 #include <immintrin.h>
 
@@ -12,6 +12,21 @@ constexpr uint32_t kBoardColumns = (1u << kCols) - 1;
 #define MUSHROOM_INLINE inline __attribute__((always_inline))
 #define MUSHROOM_AVX2 __attribute__((target("avx2")))
 #define MUSHROOM_AVX512 __attribute__((target("avx2,avx512f,avx512bw")))
+// The band methods are inlined into the shared scan (a template without a
+// target attribute). GCC allows that only when the whole translation unit is
+// built for the instruction set (e.g. -march=native on an AVX2 machine);
+// otherwise they stay ordinary calls, slower but correct, so the file also
+// builds with plain -O2 (the exported bot, export/).
+#if defined(__AVX2__)
+#define MUSHROOM_AVX2_INLINE MUSHROOM_INLINE
+#else
+#define MUSHROOM_AVX2_INLINE
+#endif
+#if defined(__AVX512BW__) && defined(__AVX512F__)
+#define MUSHROOM_AVX512_INLINE MUSHROOM_INLINE
+#else
+#define MUSHROOM_AVX512_INLINE
+#endif
 
 // Every kernel is a "band": it accumulates digit rows into column sums and
 // answers, for the current band, which columns start a window summing to 10
@@ -41,7 +56,7 @@ struct ScalarBand {
       if (!(run & top_small) || !(run & bottom_small)) continue;
       int8_t cols[kCols];
       int k = 0;
-      for (uint32_t m = run & nonempty_small; m; m &= m - 1) cols[k++] = int8_t(std::countr_zero(m));
+      for (uint32_t m = run & nonempty_small; m; m &= m - 1) cols[k++] = int8_t(lowest_bit(m));
       int j = 0, sum = 0;
       for (int i = 0; i < k; ++i) {
         while (j < k && sum + sums[cols[j]] <= 10) sum += sums[cols[j++]];
@@ -62,8 +77,8 @@ struct ScalarBand {
 struct Avx2Band {
   __m256i sums, prefix, target;
 
-  MUSHROOM_AVX2 MUSHROOM_INLINE void reset() { sums = _mm256_setzero_si256(); }
-  MUSHROOM_AVX2 MUSHROOM_INLINE uint32_t add_row(const uint8_t* row) {
+  MUSHROOM_AVX2 MUSHROOM_AVX2_INLINE void reset() { sums = _mm256_setzero_si256(); }
+  MUSHROOM_AVX2 MUSHROOM_AVX2_INLINE uint32_t add_row(const uint8_t* row) {
     sums = _mm256_add_epi8(sums, _mm256_load_si256(reinterpret_cast<const __m256i*>(row)));
     const __m256i capped = _mm256_min_epu8(sums, _mm256_set1_epi8(10));
     return uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(capped, sums))) & kBoardColumns;
@@ -71,7 +86,7 @@ struct Avx2Band {
   // Inclusive prefix sums E of the sums capped at 11 (a column over 10 can
   // be in no window, and the cap keeps E <= 17 * 11 in a byte), and the
   // targets E - s + 10 = P[c] + 10.
-  MUSHROOM_AVX2 MUSHROOM_INLINE void prefix_sums() {
+  MUSHROOM_AVX2 MUSHROOM_AVX2_INLINE void prefix_sums() {
     const __m256i capped = _mm256_min_epu8(sums, _mm256_set1_epi8(11));
     __m256i e = capped;
     e = _mm256_add_epi8(e, _mm256_slli_si256(e, 1));
@@ -83,7 +98,7 @@ struct Avx2Band {
     prefix = _mm256_add_epi8(e, _mm256_shuffle_epi8(low_to_high, _mm256_set1_epi8(15)));
     target = _mm256_add_epi8(_mm256_sub_epi8(prefix, capped), _mm256_set1_epi8(10));
   }
-  MUSHROOM_AVX2 MUSHROOM_INLINE uint32_t starts(uint32_t nonempty_small, uint32_t, uint32_t, uint32_t) {
+  MUSHROOM_AVX2 MUSHROOM_AVX2_INLINE uint32_t starts(uint32_t nonempty_small, uint32_t, uint32_t, uint32_t) {
     prefix_sums();
     alignas(32) uint8_t e[32];
     _mm256_store_si256(reinterpret_cast<__m256i*>(e), prefix);
@@ -92,10 +107,10 @@ struct Avx2Band {
     return uint32_t(_mm256_movemask_epi8(any)) & nonempty_small;
   }
   // The first column whose prefix reaches the target is non-empty.
-  MUSHROOM_AVX2 MUSHROOM_INLINE int end(int c1) const {
+  MUSHROOM_AVX2 MUSHROOM_AVX2_INLINE int end(int c1) const {
     alignas(32) uint8_t t[32];
     _mm256_store_si256(reinterpret_cast<__m256i*>(t), target);
-    return std::countr_zero(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(prefix, _mm256_set1_epi8(char(t[c1]))))));
+    return lowest_bit(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(prefix, _mm256_set1_epi8(char(t[c1]))))));
   }
 };
 
@@ -112,7 +127,7 @@ struct Avx512Band : Avx2Band {
       std::memcpy(&pick[g], index, sizeof(index));
     }
   }
-  MUSHROOM_AVX512 MUSHROOM_INLINE uint32_t starts(uint32_t nonempty_small, uint32_t, uint32_t, uint32_t) {
+  MUSHROOM_AVX512 MUSHROOM_AVX512_INLINE uint32_t starts(uint32_t nonempty_small, uint32_t, uint32_t, uint32_t) {
     prefix_sums();
     const __m512i targets = _mm512_maskz_broadcast_i32x4(0xFFFF, _mm256_castsi256_si128(target));
     const __m512i prefixes = _mm512_maskz_broadcast_i32x4(0xFFFF, _mm256_castsi256_si128(prefix));
@@ -148,7 +163,7 @@ MUSHROOM_INLINE bool scan_bands(const Position& pos, Emit&& emit) {
       if (!bottom_small) continue;
       for (uint32_t starts = band.starts(nonempty & small, small, top_small, bottom_small); starts;
            starts &= starts - 1) {
-        const int c1 = std::countr_zero(starts);
+        const int c1 = lowest_bit(starts);
         const int c2 = band.end(c1);
         const uint32_t span = column_span(c1, c2);
         if ((top & span) && (bottom & span) && emit(r1, c1, r2, c2)) return true;

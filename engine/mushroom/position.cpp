@@ -1,6 +1,6 @@
 #include "mushroom/position.h"
 
-#include <bit>
+#include "util/bits.h"
 #include <cstring>
 
 #include "mushroom/zobrist.h"
@@ -36,13 +36,13 @@ Owner Position::owner(int r, int c) const {
 
 int Position::score(Player p) const {
   int total = 0;
-  for (int r = 0; r < kRows; ++r) total += std::popcount(owned_[p][r]);
+  for (int r = 0; r < kRows; ++r) total += popcount(owned_[p][r]);
   return total;
 }
 
 int Position::mushrooms_left() const {
   int total = 0;
-  for (int r = 0; r < kRows; ++r) total += std::popcount(nonzero_[r]);
+  for (int r = 0; r < kRows; ++r) total += popcount(nonzero_[r]);
   return total;
 }
 

@@ -1,7 +1,7 @@
 #include "search/alphabeta.h"
 
 #include <algorithm>
-#include <bit>
+#include "util/bits.h"
 
 #include "agents/greedy_agent.h"
 #include "search/mushroom_evaluators.h"
@@ -20,7 +20,7 @@ int steals(const Position& pos, const Move& m) {
   if (m.is_pass()) return 0;
   const uint32_t span = column_span(m.c1, m.c2);
   int n = 0;
-  for (int r = m.r1; r <= m.r2; ++r) n += std::popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
+  for (int r = m.r1; r <= m.r2; ++r) n += popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
   return n;
 }
 }  // namespace

@@ -2,7 +2,7 @@
 // leaves from many searches and evaluate them in one call (the minigo /
 // KataGo pattern: one search per game, many games per thread).
 #pragma once
-#include <span>
+#include "util/span.h"
 #include <vector>
 
 namespace mushroom {
@@ -24,7 +24,7 @@ template <typename Game>
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
-  virtual void evaluate(std::span<const EvalRequest<Game>> requests, std::span<EvalResult> results) = 0;
+  virtual void evaluate(Span<const EvalRequest<Game>> requests, Span<EvalResult> results) = 0;
 };
 
 }  // namespace mushroom

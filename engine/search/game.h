@@ -15,11 +15,18 @@
 //   static State transform(int symmetry, const State&);
 //   static Action transform(int symmetry, const Action&);
 #pragma once
-#include <concepts>
 #include <cstdint>
+#if defined(__cpp_concepts)
+#include <concepts>
+#endif
 
 namespace mushroom {
 
+// The concept needs C++20; the exported bot (export/) also builds as C++17,
+// where MUSHROOM_SEARCH_GAME is a plain typename and checks are skipped.
+#if defined(__cpp_concepts)
+#define MUSHROOM_SEARCH_GAME SearchGame
+#define MUSHROOM_CHECK_SEARCH_GAME(G) static_assert(SearchGame<G>)
 template <typename G>
 concept SearchGame = requires(typename G::State s, const typename G::State cs, typename G::Action a,
                               typename G::Action* out) {
@@ -36,5 +43,9 @@ concept SearchGame = requires(typename G::State s, const typename G::State cs, t
   { G::transform(0, cs) } -> std::convertible_to<typename G::State>;
   { G::transform(0, a) } -> std::convertible_to<typename G::Action>;
 };
+#else
+#define MUSHROOM_SEARCH_GAME typename
+#define MUSHROOM_CHECK_SEARCH_GAME(G) static_assert(true)
+#endif
 
 }  // namespace mushroom

@@ -51,7 +51,7 @@ struct MctsConfig {
 template <typename Game>
 using ExactSolverHook = std::function<std::optional<double>(const typename Game::State&)>;
 
-template <SearchGame Game>
+template <MUSHROOM_SEARCH_GAME Game>
 class Mcts {
  public:
   using State = typename Game::State;
@@ -209,7 +209,7 @@ class Mcts {
       if (root().solved != kUnsolved && root().expanded) break;  // nothing left to learn
       if (select_leaf()) {
         const EvalRequest<Game> request = leaf_request();
-        evaluator.evaluate(std::span<const EvalRequest<Game>>(&request, 1), std::span<EvalResult>(&result, 1));
+        evaluator.evaluate(Span<const EvalRequest<Game>>(&request, 1), Span<EvalResult>(&result, 1));
         finish_leaf(result);
       }
     }

@@ -206,7 +206,7 @@ TEST(Mcts, BatchedStepInterfaceMatchesRun) {
   for (int i = 0; i < 200; ++i) {
     if (!b.select_leaf()) continue;
     const EvalRequest<MushroomGame> req = b.leaf_request();
-    eval.evaluate(std::span<const EvalRequest<MushroomGame>>(&req, 1), results);
+    eval.evaluate(Span<const EvalRequest<MushroomGame>>(&req, 1), results);
     b.finish_leaf(results[0]);
   }
   EXPECT_EQ(a.best_action(), b.best_action());

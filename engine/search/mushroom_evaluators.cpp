@@ -1,6 +1,6 @@
 #include "search/mushroom_evaluators.h"
 
-#include <bit>
+#include "util/bits.h"
 #include <cmath>
 
 #include "agents/greedy_agent.h"
@@ -23,8 +23,8 @@ int margin_gain(const Position& pos, const Move& m) {
   const uint32_t span = column_span(m.c1, m.c2);
   int gain = 0;
   for (int r = m.r1; r <= m.r2; ++r) {
-    gain += std::popcount(span & ~pos.owned_mask(me, r));
-    gain += std::popcount(span & pos.owned_mask(Player(1 - me), r));
+    gain += popcount(span & ~pos.owned_mask(me, r));
+    gain += popcount(span & pos.owned_mask(Player(1 - me), r));
   }
   return gain;
 }
@@ -35,7 +35,7 @@ int best_margin_gain(const Position& pos, const Move* moves, int n) {
   return best;
 }
 
-void RolloutEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) {
+void RolloutEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];
     Position pos = *req.state;
@@ -48,7 +48,7 @@ void RolloutEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> reque
   }
 }
 
-void MaterialEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) {
+void MaterialEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];
     const Position& pos = *req.state;
@@ -59,7 +59,7 @@ void MaterialEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requ
   }
 }
 
-void RandomEvaluator::evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) {
+void RandomEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];
     Rng rng(req.state->hash() ^ seed_);

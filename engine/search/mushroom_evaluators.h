@@ -22,14 +22,14 @@ int best_margin_gain(const Position& pos, const Move* moves, int n);
 // the game ends; the final margin m gives value tanh(m / 8).
 class RolloutEvaluator : public Evaluator<MushroomGame> {
  public:
-  void evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) override;
+  void evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) override;
 };
 
 // Value from the position alone: the margin plus half the best immediate
 // gain of the side to move, through tanh(x / 8).
 class MaterialEvaluator : public Evaluator<MushroomGame> {
  public:
-  void evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) override;
+  void evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) override;
 };
 
 // Deterministic pseudo-random priors and values from the position hash, for
@@ -37,7 +37,7 @@ class MaterialEvaluator : public Evaluator<MushroomGame> {
 class RandomEvaluator : public Evaluator<MushroomGame> {
  public:
   explicit RandomEvaluator(uint64_t seed) : seed_(seed) {}
-  void evaluate(std::span<const EvalRequest<MushroomGame>> requests, std::span<EvalResult> results) override;
+  void evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) override;
 
  private:
   uint64_t seed_;

@@ -34,6 +34,6 @@ struct MushroomGame {
   static State transform(int symmetry, const State& s) { return mushroom::transform(Symmetry(symmetry), s); }
   static Action transform(int symmetry, const Action& a) { return mushroom::transform(Symmetry(symmetry), a); }
 };
-static_assert(SearchGame<MushroomGame>);
+MUSHROOM_CHECK_SEARCH_GAME(MushroomGame);
 
 }  // namespace mushroom

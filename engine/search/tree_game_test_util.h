@@ -52,7 +52,7 @@ static_assert(SearchGame<TreeGame>);
 class TreeEvaluator : public Evaluator<TreeGame> {
  public:
   int calls = 0;
-  void evaluate(std::span<const EvalRequest<TreeGame>> requests, std::span<EvalResult> results) override {
+  void evaluate(Span<const EvalRequest<TreeGame>> requests, Span<EvalResult> results) override {
     for (size_t i = 0; i < requests.size(); ++i) {
       ++calls;
       results[i].value = float(tree()[size_t(requests[i].state->node)].eval_value);

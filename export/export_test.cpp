@@ -1,0 +1,278 @@
+// The exported single-file bot: it builds alone without warnings, its
+// embedded inference matches the engine's net, it plays legal games over the
+// protocol (weights in the source or in data.bin), and the committed
+// models/submission.cpp is what export-bot makes of models/student.h5 now.
+#include "export/exporter.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "agents/greedy_agent.h"
+#include "arena/arena.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/movegen.h"
+#include "nn/cpu_net.h"
+#include "nn/model_codec.h"
+#include "nn/model_file.h"
+#include "nn/plain_net.h"
+#include "util/rng.h"
+#include "util/text.h"
+
+namespace mushroom::exporter {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CommandResult {
+  int status;
+  std::string output;
+};
+
+CommandResult run_shell(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = pclose(pipe);
+  return {WEXITSTATUS(status), out};
+}
+
+// The model the committed submission is exported from.
+const char* const kStudentPath = "models/student.h5";
+const char* const kSubmissionPath = "models/submission.cpp";
+
+ExportOptions committed_options(const nn::Model& model) {
+  ExportOptions o;
+  o.model_label = model_label(model, kStudentPath);
+  return o;
+}
+
+// Builds the exported file once for all tests: plain C++17, -O2, every
+// warning an error, no include paths and no libraries.
+class ExportedBotTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("mushroom-export-test-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    model_ = new nn::Model(nn::load_model(kStudentPath));
+    const ExportedBot bot = export_bot(*model_, committed_options(*model_));
+    write_file_atomic((dir_ / "submission.cpp").string(), bot.source);
+    build_ = new CommandResult(run_shell("g++ -std=c++17 -O2 -Wall -Wextra -Werror " + (dir_ / "submission.cpp").string() +
+                                         " -o " + (dir_ / "bot").string()));
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(dir_);
+    delete model_;
+    delete build_;
+  }
+  static fs::path dir_;
+  static nn::Model* model_;
+  static CommandResult* build_;
+};
+fs::path ExportedBotTest::dir_;
+nn::Model* ExportedBotTest::model_ = nullptr;
+CommandResult* ExportedBotTest::build_ = nullptr;
+
+TEST_F(ExportedBotTest, BuildsAloneAsCpp17WithoutWarnings) {
+  EXPECT_EQ(build_->status, 0) << build_->output;
+  EXPECT_EQ(build_->output, "");
+  const std::string source = read_file((dir_ / "submission.cpp").string());
+  EXPECT_LE(source.size(), kMaxSourceBytes);
+  EXPECT_EQ(source.find("#include \""), std::string::npos) << "a project include survived";
+}
+
+// Boards from the seeded generator with a few greedy or random moves
+// played: "INIT rows + moves" lines for --eval-positions, and the positions.
+void parity_positions(std::string& lines, std::vector<Position>& positions) {
+  Rng rng(77);
+  for (int i = 0; i < 24; ++i) {
+    Position pos = random_board(1000 + i);
+    std::string line;
+    for (int r = 0; r < kRows; ++r) {
+      line += r ? " " : "";
+      for (int c = 0; c < kCols; ++c) line += char('0' + pos.digit(r, c));
+    }
+    const int plies = int(rng.uniform(40));
+    for (int k = 0; k < plies && !pos.game_over(); ++k) {
+      MoveList list;
+      const int n = generate_moves(pos, list);
+      const Move m = n == 0 ? Move::pass() : (k % 2 ? greedy_move(pos) : list[int(rng.uniform(uint32_t(n)))]);
+      line += " " + to_string(m);
+      pos.apply(m);
+    }
+    if (pos.game_over()) continue;
+    lines += line + "\n";
+    positions.push_back(pos);
+  }
+}
+
+std::vector<std::vector<double>> parse_rows(const std::string& text) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<double> row;
+    double v;
+    while (words >> v) row.push_back(v);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The documented tolerance of int8 weights (nn/model_codec.h), measured on
+// the committed student (24 positions: value 0.021, margin 1.08 cells,
+// logit 0.10 at most): the exported bot against the engine's float net.
+constexpr double kQuantizedValueTolerance = 0.03;   // win/draw/loss probabilities
+constexpr double kQuantizedMarginTolerance = 1.5;   // cells (the margin is the score head x 20)
+constexpr double kQuantizedLogitTolerance = 0.25;   // policy logits
+
+TEST_F(ExportedBotTest, EmbeddedInferenceMatchesTheEngine) {
+  ASSERT_EQ(build_->status, 0) << build_->output;
+  std::string lines;
+  std::vector<Position> positions;
+  parity_positions(lines, positions);
+  ASSERT_GE(positions.size(), 15u);
+  write_file_atomic((dir_ / "positions.txt").string(), lines);
+  const CommandResult r =
+      run_shell("cd " + dir_.string() + " && ./bot --eval-positions positions.txt");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = parse_rows(r.output);
+  ASSERT_EQ(rows.size(), positions.size());
+
+  nn::CpuNet float_net(*model_);                   // the student as trained
+  nn::PlainNet quantized_net(nn::quantized_copy(*model_));  // what the bot should run
+  double worst_value = 0, worst_margin = 0, worst_logit = 0, worst_same = 0;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    MoveList list;
+    generate_moves(positions[i], list);
+    std::vector<Move> moves(list.begin(), list.end());
+    moves.push_back(Move::pass());
+    ASSERT_EQ(rows[i].size(), 4 + moves.size()) << "position " << i;
+    nn::NetEval f, q;
+    float_net.evaluate(positions[i], moves.data(), int(moves.size()), f);
+    quantized_net.evaluate(positions[i], moves.data(), int(moves.size()), q);
+    for (int k = 0; k < 3; ++k) {
+      worst_value = std::max(worst_value, std::abs(rows[i][k] - f.wdl[k]));
+      worst_same = std::max(worst_same, std::abs(rows[i][k] - q.wdl[k]));
+    }
+    worst_margin = std::max(worst_margin, std::abs(rows[i][3] - f.margin));
+    worst_same = std::max(worst_same, std::abs(rows[i][3] - q.margin) / std::max(1.0, std::abs(double(q.margin))));
+    for (size_t m = 0; m < moves.size(); ++m) {
+      worst_logit = std::max(worst_logit, std::abs(rows[i][4 + m] - f.logits[m]));
+      worst_same = std::max(worst_same, std::abs(rows[i][4 + m] - q.logits[m]));
+    }
+  }
+  // Same weights, same arithmetic up to summation order and printing.
+  EXPECT_LE(worst_same, 1e-4);
+  EXPECT_LE(worst_value, kQuantizedValueTolerance);
+  EXPECT_LE(worst_margin, kQuantizedMarginTolerance);
+  EXPECT_LE(worst_logit, kQuantizedLogitTolerance);
+  std::printf("parity vs the float student: value %.4f, margin %.3f cells, logit %.4f (max abs errors)\n", worst_value,
+              worst_margin, worst_logit);
+}
+
+ArenaReport play_against_greedy(const std::string& bot_command, int boards) {
+  ArenaConfig config;
+  config.command[0] = bot_command;
+  config.command[1] = std::string(MUSHROOM_BIN) + " bot --agent greedy";
+  config.boards = boards;
+  config.seed = 99;
+  config.parallel = 2;
+  std::ostringstream progress;
+  return run_arena(config, progress);
+}
+
+TEST_F(ExportedBotTest, PlaysLegalGamesAndBeatsGreedyOnTheRealClock) {
+  ASSERT_EQ(build_->status, 0) << build_->output;
+  const ArenaReport report = play_against_greedy((dir_ / "bot").string(), 1);
+  ASSERT_EQ(report.games.size(), 2u);
+  for (const ArenaGame& g : report.games) {
+    EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
+    EXPECT_EQ(g.a_outcome(), 1) << "margin " << g.a_margin();
+  }
+}
+
+TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
+  ExportOptions o = committed_options(*model_);
+  o.data_bin = true;
+  const ExportedBot bot = export_bot(*model_, o);
+  ASSERT_FALSE(bot.data_bin.empty());
+  EXPECT_LE(bot.data_bin.size(), kMaxDataBinBytes);
+  const fs::path d = dir_ / "databin";
+  fs::create_directories(d);
+  write_file_atomic((d / "submission.cpp").string(), bot.source);
+  const CommandResult build =
+      run_shell("g++ -std=c++17 -O1 -Wall -Wextra -Werror " + (d / "submission.cpp").string() + " -o " + (d / "bot").string());
+  ASSERT_EQ(build.status, 0) << build.output;
+  EXPECT_LT(bot.source.size(), read_file((dir_ / "submission.cpp").string()).size());
+
+  // Without data.bin: a clear message, and it still answers with legal moves.
+  const std::string board = "READY FIRST\nINIT " + std::string("11111111111111111 ") + "55555555555555555 " +
+                            "19191919191919191 " + "22222222222222222 " + "33333333333333333 " +
+                            "44444444444444444 " + "66666666666666666 " + "77777777777777777 " +
+                            "88888888888888888 " + "99999999999999999\nTIME 10000 10000\nFINISH\n";
+  write_file_atomic((d / "input.txt").string(), board);
+  const CommandResult missing = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_NE(missing.output.find("data.bin"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("OK"), std::string::npos);
+
+  // With it: the same outputs as the embedded build.
+  write_file_atomic((d / "data.bin").string(), std::string(bot.data_bin.begin(), bot.data_bin.end()));
+  std::string lines;
+  std::vector<Position> positions;
+  parity_positions(lines, positions);
+  write_file_atomic((d / "positions.txt").string(), lines);
+  write_file_atomic((dir_ / "positions.txt").string(), lines);
+  const CommandResult from_bin = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  const CommandResult embedded = run_shell("cd " + dir_.string() + " && ./bot --eval-positions positions.txt");
+  ASSERT_EQ(from_bin.status, 0) << from_bin.output;
+  const auto a = parse_rows(from_bin.output), b = parse_rows(embedded.output);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t k = 0; k < a[i].size() && k < b[i].size(); ++k) EXPECT_NEAR(a[i][k], b[i][k], 1e-4);
+
+  // A corrupt data.bin is named, not silently used.
+  std::string corrupt(bot.data_bin.begin(), bot.data_bin.end());
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  write_file_atomic((d / "data.bin").string(), corrupt);
+  const CommandResult bad = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("checksum"), std::string::npos) << bad.output;
+}
+
+TEST(Export, CommittedSubmissionIsUpToDate) {
+  const nn::Model model = nn::load_model(kStudentPath);
+  const ExportedBot bot = export_bot(model, committed_options(model));
+  const std::string committed = read_file(kSubmissionPath);
+  EXPECT_TRUE(committed == bot.source)
+      << kSubmissionPath << " is stale (the engine or the model changed); regenerate it with:\n"
+      << "  build/mushroom export-bot --model " << kStudentPath << " --out " << kSubmissionPath;
+}
+
+TEST(ModelCodec, RoundTripsWithinTheQuantizationStepAndRejectsDamage) {
+  const nn::Model model = nn::random_model(nn::NetConfig{.blocks = 2, .channels = 16, .policy_dim = 8, .value_hidden = 16}, 5);
+  const std::vector<uint8_t> bytes = nn::encode_model_int8(model);
+  const nn::Model back = nn::decode_model(bytes.data(), bytes.size());
+  EXPECT_EQ(back.config, model.config);
+  for (const auto& [name, t] : model.tensors) {
+    const nn::Tensor& u = back.at(name);
+    ASSERT_EQ(u.shape, t.shape) << name;
+    float mx = 0;
+    for (float v : t.data) mx = std::max(mx, std::abs(v));
+    for (size_t i = 0; i < t.data.size(); ++i) EXPECT_LE(std::abs(u.data[i] - t.data[i]), mx / 254 + 1e-7) << name;
+  }
+  EXPECT_EQ(nn::base64_decode(nn::base64_encode(bytes)), bytes);
+  std::vector<uint8_t> flipped = bytes;
+  flipped[100] ^= 1;
+  EXPECT_THROW(nn::decode_model(flipped.data(), flipped.size()), std::runtime_error);
+  EXPECT_THROW(nn::decode_model(bytes.data(), bytes.size() / 2), std::runtime_error);
+  EXPECT_THROW(nn::base64_decode("abc$"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace mushroom::exporter
