@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/command.h"
@@ -42,8 +43,7 @@ int cmd_export_bot(int argc, char** argv) {
   write_file_atomic(out_path, bot.source);
   std::printf("wrote %s: %zu bytes (limit %zu)\n", out_path.c_str(), bot.source.size(), max_bytes);
   if (options.data_bin) {
-    const std::string dir = out_path.find('/') == std::string::npos ? "." : out_path.substr(0, out_path.rfind('/'));
-    const std::string data_path = dir + "/data.bin";
+    const std::string data_path = std::filesystem::path(out_path).replace_filename("data.bin").string();
     write_file_atomic(data_path, std::string(bot.data_bin.begin(), bot.data_bin.end()));
     std::printf("wrote %s: %zu bytes (limit %zu)\n", data_path.c_str(), bot.data_bin.size(), exporter::kMaxDataBinBytes);
   }
