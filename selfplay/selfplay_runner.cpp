@@ -69,7 +69,7 @@ struct Shared {
   const SelfplayJob& job;
   std::atomic<int> next_game{0};
   std::atomic<int> games_done{0};
-  std::atomic<int64_t> plies{0}, samples{0}, nn_positions{0}, steps{0}, leaves{0};
+  std::atomic<int64_t> plies{0} /* of finished games */, samples{0}, nn_positions{0}, steps{0}, leaves{0};
 };
 
 struct Game {
@@ -208,7 +208,6 @@ class Worker {
       if (config_.exploration == "dirichlet") move = sample_by_visits(g, children);
     }
     g.pos.apply(move);
-    ++shared_.plies;
     if (g.pos.game_over() || g.pos.ply() >= kMaxTurns) {
       finish_game(g);
       return false;
@@ -249,6 +248,7 @@ class Worker {
     shared_.samples += int64_t(g.samples.size());
     g.samples.clear();
     ++pending_games_;
+    shared_.plies += g.pos.ply();  // finished games only, so the mean is per game
     ++shared_.games_done;
     flush(false);
   }

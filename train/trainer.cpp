@@ -4,10 +4,61 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
+#include <type_traits>
 
 #include "nn/torch_net.h"
 
 namespace mushroom::train {
+
+namespace {
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainConfig& config,
+                                                        const std::vector<torch::Tensor>& parameters) {
+  if (config.optimizer == "adam")
+    return std::make_unique<torch::optim::Adam>(
+        parameters, torch::optim::AdamOptions(config.learning_rate).weight_decay(config.weight_decay));
+  return std::make_unique<torch::optim::SGD>(
+      parameters,
+      torch::optim::SGDOptions(config.learning_rate).momentum(config.momentum).weight_decay(config.weight_decay));
+}
+
+// A state file written by another LibTorch version can load without error yet
+// pair moments with the wrong parameters (seen: 1.13's file read by 2.11), so
+// every per-parameter tensor is checked against its parameter's shape.
+// The state map is keyed by the parameter's TensorImpl: as a printed pointer
+// in LibTorch 1.13, as the pointer itself in 2.x.
+template <typename StateMap>
+typename StateMap::key_type state_key(const torch::Tensor& parameter) {
+  if constexpr (std::is_same_v<typename StateMap::key_type, std::string>) {
+    std::ostringstream key;
+    key << static_cast<const void*>(parameter.unsafeGetTensorImpl());
+    return key.str();
+  } else {
+    return parameter.unsafeGetTensorImpl();
+  }
+}
+
+bool state_fits_parameters(torch::optim::Optimizer& optimizer) {
+  using StateMap = std::remove_reference_t<decltype(optimizer.state())>;
+  auto same_shape = [](const torch::Tensor& moment, const torch::Tensor& parameter) {
+    return !moment.defined() || moment.sizes() == parameter.sizes();
+  };
+  for (auto& group : optimizer.param_groups()) {
+    for (auto& parameter : group.params()) {
+      auto found = optimizer.state().find(state_key<StateMap>(parameter));
+      if (found == optimizer.state().end()) continue;
+      if (auto* adam = dynamic_cast<torch::optim::AdamParamState*>(found->second.get())) {
+        if (!same_shape(adam->exp_avg(), parameter) || !same_shape(adam->exp_avg_sq(), parameter)) return false;
+      } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(found->second.get())) {
+        if (!same_shape(sgd->momentum_buffer(), parameter)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 struct Trainer::State {
   TrainConfig config;
@@ -32,22 +83,22 @@ Trainer::Trainer(const TrainConfig& config, const nn::Model& start, std::string 
   if (auto it = start.metadata.find("samples_seen"); it != start.metadata.end()) s.samples_seen = std::stoll(it->second);
   s.rng = Rng(config.seed ^ uint64_t(s.samples_seen));
   torch::manual_seed(int64_t(config.seed ^ uint64_t(s.samples_seen)));
-  if (config.optimizer == "adam") {
-    s.optimizer = std::make_unique<torch::optim::Adam>(
-        s.net->parameters(), torch::optim::AdamOptions(config.learning_rate).weight_decay(config.weight_decay));
-  } else {
-    s.optimizer = std::make_unique<torch::optim::SGD>(
-        s.net->parameters(),
-        torch::optim::SGDOptions(config.learning_rate).momentum(config.momentum).weight_decay(config.weight_decay));
-  }
+  s.optimizer = make_optimizer(config, s.net->parameters());
   if (!s.optimizer_path.empty() && std::filesystem::exists(s.optimizer_path)) {
+    std::string problem;
     try {
       torch::serialize::InputArchive archive;
       archive.load_from(s.optimizer_path, s.device);
       s.optimizer->load(archive);
+      if (!state_fits_parameters(*s.optimizer)) problem = "its moment tensors do not match the network's shapes";
     } catch (const std::exception& e) {
+      problem = e.what();
+      problem = problem.substr(0, problem.find('\n'));  // LibTorch appends a backtrace
+    }
+    if (!problem.empty()) {
       std::fprintf(stderr, "train: warning: optimizer state %s not usable (%s); starting it fresh\n",
-                   s.optimizer_path.c_str(), e.what());
+                   s.optimizer_path.c_str(), problem.c_str());
+      s.optimizer = make_optimizer(config, s.net->parameters());
     }
   }
 }

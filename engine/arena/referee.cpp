@@ -17,7 +17,7 @@ int RefereeResult::outcome() const {
 
 namespace {
 
-std::string quoted(const std::string& s) {
+std::string in_quotes(const std::string& s) {
   std::string shown = s.size() > 60 ? s.substr(0, 60) + "..." : s;
   std::string out = "'";
   for (char ch : shown) out += (ch >= 32 && ch < 127) ? ch : '?';
@@ -66,7 +66,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     std::string line;
     const auto status = procs[p]->read_line(line, config.ready_timeout_ms);
     if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "OK"));
-    if (trim(line) != "OK") return abort_game(p, "expected OK, got " + quoted(line));
+    if (trim(line) != "OK") return abort_game(p, "expected OK, got " + in_quotes(line));
   }
   std::string init = "INIT";
   for (int r = 0; r < kRows; ++r) {
@@ -93,7 +93,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     if (bank_ms[p] < 0) return abort_game(p, "timeout: time bank exhausted");
     const auto words = split_words(line);
     const auto move = parse_move_words(words, 0);
-    if (!move || words.size() != 4) return abort_game(p, "unparsable output " + quoted(line));
+    if (!move || words.size() != 4) return abort_game(p, "unparsable output " + in_quotes(line));
     const char* why = nullptr;
     if (!pos.is_legal(*move, &why)) {
       std::string reason = why;

@@ -1,0 +1,88 @@
+#include "train/trainer.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "mushroom/playout_positions.h"
+#include "search/mushroom_game.h"
+
+namespace mushroom::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+TrainingWindow tiny_window() {
+  TrainingWindow window;
+  for (const Position& p : playout_positions(8, 3)) {
+    selfplay::TrainingSample s = selfplay::sample_from_position(p);
+    Move actions[MushroomGame::kMaxActions];
+    MushroomGame::legal_actions(p, actions);
+    s.policy = {{actions[0].index(), 1.0f}};
+    s.outcome = 1;
+    window.samples.push_back(s);
+  }
+  return window;
+}
+
+TrainConfig adam_config() {
+  TrainConfig config;
+  config.optimizer = "adam";
+  config.learning_rate = 1e-3;
+  config.batch_size = 4;
+  config.threads = 1;
+  return config;
+}
+
+fs::path scratch_file(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("trainer_test_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+// The saved moments carry on: a second trainer loads them without a warning
+// and trains on.
+TEST(Trainer, OptimizerStateRoundTrips) {
+  const fs::path path = scratch_file("roundtrip.pt");
+  const nn::Model start = nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1);
+  Trainer first(adam_config(), start, path.string());
+  first.train(tiny_window(), 2, 1, nullptr, 0);
+  first.save_optimizer();
+  ASSERT_TRUE(fs::exists(path));
+  Trainer second(adam_config(), first.model({}), path.string());
+  const TrainStats stats = second.train(tiny_window(), 2, 2, nullptr, 0);
+  EXPECT_EQ(stats.steps, 2);
+  EXPECT_TRUE(std::isfinite(stats.loss));
+}
+
+// State that does not fit the network (here: saved for another size, as a
+// file from another LibTorch version can look) is dropped with a warning
+// instead of failing the first step.
+TEST(Trainer, MismatchedOptimizerStateStartsFresh) {
+  const fs::path path = scratch_file("mismatch.pt");
+  Trainer small(adam_config(), nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1),
+                path.string());
+  small.train(tiny_window(), 1, 1, nullptr, 0);
+  small.save_optimizer();
+  Trainer wider(adam_config(), nn::random_model(nn::NetConfig{.blocks = 1, .channels = 12, .policy_dim = 4, .value_hidden = 8}, 2),
+                path.string());
+  TrainStats stats;
+  EXPECT_NO_THROW(stats = wider.train(tiny_window(), 2, 2, nullptr, 0));
+  EXPECT_EQ(stats.steps, 2);
+  EXPECT_TRUE(std::isfinite(stats.loss));
+}
+
+// An unreadable file is reported and replaced by fresh state, never fatal.
+TEST(Trainer, CorruptOptimizerFileStartsFresh) {
+  const fs::path path = scratch_file("corrupt.pt");
+  std::ofstream(path) << "not a torch archive";
+  Trainer trainer(adam_config(), nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1),
+                  path.string());
+  EXPECT_EQ(trainer.train(tiny_window(), 1, 1, nullptr, 0).steps, 1);
+}
+
+}  // namespace
+}  // namespace mushroom::train
