@@ -45,7 +45,8 @@ fs::path temp_dir(const std::string& name) {
 TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
-  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga"}) {
+  for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga",
+                           "view", "dashboard", "export-bot"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;
@@ -143,6 +144,26 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
   const CommandResult replay = run("replay " + log_path);
   EXPECT_EQ(replay.exit_code, 0);
   EXPECT_NE(replay.output.find("FINISH  first " + std::to_string(log.score_first)), std::string::npos);
+}
+
+// An arena log becomes a viewer page; a broken log is an error naming the
+// file and line, and writes nothing.
+TEST(Cli, ViewWritesAPageFromAnArenaLog) {
+  const fs::path dir = temp_dir("cli-view");
+  const fs::path page = dir / "game.html";
+  const CommandResult ok = run("view testdata/games/arena-sample.log --out " + page.string() + " --first us --second them");
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  const std::string html = read_file(page.string());
+  EXPECT_NE(html.find("\"names\":[\"us\",\"them\"]"), std::string::npos);
+  EXPECT_NE(html.find("id=\"board\""), std::string::npos);
+  write_file_atomic((dir / "broken.log").string(), "INIT 1\n");
+  const CommandResult bad = run("view " + (dir / "broken.log").string() + " --out " + (dir / "broken.html").string());
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("broken.log:1:"), std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(dir / "broken.html"));
+  const CommandResult no_out = run("view testdata/games/arena-sample.log");
+  EXPECT_NE(no_out.exit_code, 0);
+  EXPECT_NE(no_out.output.find("--out"), std::string::npos) << no_out.output;
 }
 
 TEST(Cli, ArenaRunsTheOfficialSettingIni) {

@@ -17,6 +17,8 @@ const std::vector<Command>& commands() {
       {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
       {"arena", "play programs against each other on paired boards", cmd_arena},
       {"replay", "print a game log board by board", cmd_replay},
+      {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
+      {"dashboard", "write a run directory's dashboard.html", cmd_dashboard},
       {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
       {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},
       {"export-bot", "write the contest submission: one self-contained C++ file", cmd_export_bot},

@@ -104,9 +104,17 @@ TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   // Every generation holds exactly its 4 games, in readable shards.
   for (const char* gen : {"gen-0001", "gen-0002"}) {
     int64_t games = 0;
-    for (const auto& e : fs::directory_iterator(dir / "data" / gen)) games += selfplay::read_shard(e.path().string()).meta.games;
+    for (const auto& e : fs::directory_iterator(dir / "data" / gen))
+      if (e.path().extension() == ".h5") games += selfplay::read_shard(e.path().string()).meta.games;
     EXPECT_EQ(games, 4) << gen;
+    // ...and sample game logs with the search's notes, for the viewer.
+    EXPECT_GT(count_files(dir / "data" / gen / "games", "game-"), 0) << gen;
   }
+  // The dashboard links sample games rendered by the viewer.
+  const std::string dashboard = read_file((dir / "dashboard.html").string());
+  EXPECT_NE(dashboard.find("score by generation"), std::string::npos);
+  EXPECT_NE(dashboard.find("href=\"games/gen-0001-game-"), std::string::npos);
+  EXPECT_GT(count_files(dir / "games", "gen-0001-game-"), 0);
 }
 
 // `mushroom bot` with no arguments is the contest bot: the nn agent with

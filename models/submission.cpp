@@ -151,6 +151,10 @@ std::vector<std::string_view> split_words(std::string_view s);
 
 // Parses a whole word as a base-10 int; false on any junk or overflow.
 bool parse_int(std::string_view word, int& out);
+// Parses a whole word as a finite decimal number; false on junk.
+bool parse_double(std::string_view word, double& out);
+// `value` with `decimals` digits after the point ("0.2500").
+std::string format_fixed(double value, int decimals);
 
 // Reads a whole file; throws std::runtime_error naming the path on failure.
 std::string read_file(const std::string& path);
@@ -1757,6 +1761,7 @@ std::vector<uint8_t> base64_decode(const std::string& text);
 // ---- engine/util/text.cpp ----
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -1792,6 +1797,21 @@ bool parse_int(std::string_view word, int& out) {
   if (*first == '+') ++first;
   auto [ptr, ec] = std::from_chars(first, last, out);
   return ec == std::errc() && ptr == last && first != last;
+}
+
+bool parse_double(std::string_view word, double& out) {
+  if (word.empty()) return false;
+  const char* first = word.data();
+  const char* last = word.data() + word.size();
+  if (*first == '+') ++first;
+  auto [ptr, ec] = std::from_chars(first, last, out);
+  return ec == std::errc() && ptr == last && first != last && std::isfinite(out);
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
 }
 
 std::string read_file(const std::string& path) {

@@ -26,6 +26,24 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Optional: the viewer's browser test (CTest viewer_browser) drives Debian's
+# Chromium through the playwright-core npm package. Without them that one
+# test is skipped with a message; nothing else needs them.
+optional=()
+[ -x /usr/bin/chromium ] || optional+=(chromium)
+command -v npm >/dev/null || optional+=(nodejs npm)
+if ((${#optional[@]})); then
+  echo "setup: installing (optional) ${optional[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${optional[@]}"; } ||
+    echo "setup: warning: could not install ${optional[*]}; the browser test will be skipped"
+fi
+if command -v npm >/dev/null && [ ! -d view/browser_test/node_modules/playwright-core ]; then
+  npm ci --prefix view/browser_test --no-audit --no-fund --loglevel=error ||
+    echo "setup: warning: npm ci failed in view/browser_test; the browser test will be skipped"
+fi
+
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${MUSHROOM_CMAKE_ARGS:-}
 cmake --build build -j"$jobs"

@@ -14,11 +14,13 @@
 #include "mushroom/board_gen.h"
 #include "nn/cpu_net.h"
 #include "nn/nn_evaluator.h"
+#include "protocol/game_log.h"
 #include "search/alphabeta.h"
 #include "search/mcts.h"
 #include "search/mushroom_evaluators.h"
 #include "selfplay/shard.h"
 #include "util/rng.h"
+#include "util/text.h"
 #ifdef MUSHROOM_WITH_TORCH
 #include "nn/torch_backend.h"
 #endif
@@ -81,6 +83,8 @@ struct Game {
   std::vector<TrainingSample> samples;
   bool full = false;
   int sims_target = 0, sims_done = 0;
+  std::optional<GameLog> log;  // kept for the job's first sample_games games
+  SteadyClock::time_point move_start;
   explicit Game(const MctsConfig& c) : mcts(c) {}
 };
 
@@ -169,6 +173,11 @@ class Worker {
     g.pos = random_board(seed);
     g.rng = Rng(seed ^ 0x5e1f);
     g.samples.clear();
+    g.log.reset();
+    if (k < config_.sample_games) {
+      g.log.emplace();
+      g.log->start = g.pos;
+    }
     g.mcts.reset(g.pos);
     begin_move(g);
     return true;
@@ -178,6 +187,7 @@ class Worker {
     g.full = g.rng.uniform_double() < config_.full_search_fraction;
     g.sims_target = g.full ? config_.full_sims : config_.cheap_sims;
     g.sims_done = 0;
+    g.move_start = SteadyClock::now();
     g.mcts.begin_search(g.sims_target);
     if (g.full && config_.exploration == "dirichlet") g.mcts.add_root_noise(config_.dirichlet_alpha, config_.dirichlet_fraction);
   }
@@ -207,6 +217,7 @@ class Worker {
       if (!s.policy.empty()) g.samples.push_back(std::move(s));
       if (config_.exploration == "dirichlet") move = sample_by_visits(g, children);
     }
+    if (g.log) log_move(g, move, children);
     g.pos.apply(move);
     if (g.pos.game_over() || g.pos.ply() >= kMaxTurns) {
       finish_game(g);
@@ -215,6 +226,41 @@ class Worker {
     g.mcts.advance(move);
     begin_move(g);
     return true;
+  }
+
+  // The move with what the search saw: its value and the most visited
+  // candidates. The time is the move's wall time, shared with the worker's
+  // other games.
+  void log_move(Game& g, Move move, const std::vector<Mcts<MushroomGame>::ChildStats>& children) {
+    const int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - g.move_start).count());
+    LoggedMove logged{g.pos.to_move(), move, ms};
+    double value = 0, visits = 0;
+    for (const auto& c : children) {
+      value += c.visits * c.q;
+      visits += c.visits;
+    }
+    if (visits > 0) {
+      SearchNote note;
+      note.value = std::clamp(value / visits, -1.0, 1.0);
+      std::vector<size_t> order(children.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return children[a].visits > children[b].visits; });
+      for (size_t i = 0; i < order.size() && i < 5 && children[order[i]].visits > 0; ++i)
+        note.candidates.push_back({children[order[i]].action, int(children[order[i]].visits),
+                                   std::clamp(double(children[order[i]].q), -1.0, 1.0)});
+      logged.search = note;
+    }
+    g.log->moves.push_back(logged);
+  }
+
+  void write_log(Game& g) {
+    g.log->finished = true;
+    g.log->score_first = g.pos.score(kFirst);
+    g.log->score_second = g.pos.score(kSecond);
+    const std::filesystem::path dir = std::filesystem::path(shared_.job.out_dir) / "games";
+    std::filesystem::create_directories(dir);
+    write_file_atomic((dir / ("game-" + std::to_string(g.id) + ".log")).string(), format_game_log(*g.log));
+    g.log.reset();
   }
 
   Move sample_by_visits(Game& g, const std::vector<Mcts<MushroomGame>::ChildStats>& children) {
@@ -232,6 +278,7 @@ class Worker {
   }
 
   void finish_game(Game& g) {
+    if (g.log) write_log(g);
     const int first_margin = g.pos.score(kFirst) - g.pos.score(kSecond);
     for (TrainingSample& s : g.samples) {
       const int sign = s.to_move == kFirst ? 1 : -1;

@@ -7,7 +7,9 @@
 #include <set>
 
 #include "mushroom/movegen.h"
+#include "protocol/game_log.h"
 #include "selfplay/shard.h"
+#include "util/text.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -35,6 +37,7 @@ void check_shards(const std::string& dir, int expected_games) {
   std::set<int64_t> ids;
   int64_t samples = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".h5") continue;  // games/ holds the sample logs
     const Shard shard = read_shard(e.path().string());
     games += int(shard.meta.games);
     for (const TrainingSample& s : shard.samples) {
@@ -84,6 +87,41 @@ TEST(Selfplay, NetworkGamesWithGumbelMakeValidShards) {
   job.games = 4;
   run_selfplay(job);
   check_shards(dir, 4);
+  fs::remove_all(dir);
+}
+
+// The job's first sample_games games are also written as game logs: whole,
+// legal games whose moves carry the search's value and candidates.
+TEST(Selfplay, SampleGamesAreLoggedWithTheSearchsView) {
+  const std::string dir = (fs::temp_directory_path() / ("selfplay_logs_" + std::to_string(getpid()))).string();
+  SelfplayJob job = tiny_job(dir);
+  job.config.sample_games = 2;
+  run_selfplay(job);
+  int logs = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "games")) {
+    ++logs;
+    const GameLog log = parse_game_log(read_file(e.path().string()), e.path().string());
+    ASSERT_TRUE(log.finished);
+    Position pos = log.start;
+    int noted = 0;
+    for (const LoggedMove& m : log.moves) {
+      ASSERT_EQ(m.player, pos.to_move());
+      ASSERT_TRUE(pos.is_legal(m.move)) << to_string(m.move);
+      if (m.search) {
+        ++noted;
+        ASSERT_FALSE(m.search->candidates.empty());
+        EXPECT_LE(m.search->candidates.size(), 5u);
+        for (size_t k = 1; k < m.search->candidates.size(); ++k)
+          EXPECT_GE(m.search->candidates[k - 1].visits, m.search->candidates[k].visits);
+      }
+      pos.apply(m.move);
+    }
+    EXPECT_TRUE(pos.game_over());
+    EXPECT_EQ(pos.score(kFirst), log.score_first);
+    EXPECT_EQ(pos.score(kSecond), log.score_second);
+    EXPECT_GT(noted, int(log.moves.size()) / 2);
+  }
+  EXPECT_EQ(logs, 2);
   fs::remove_all(dir);
 }
 

@@ -1,6 +1,5 @@
 #include "train/plots.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -8,57 +7,26 @@
 #include <stdexcept>
 
 #include "util/text.h"
+#include "view/run_metrics.h"
 
 namespace mushroom::train {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The value after "key": in one of our flat JSON lines, as text ("nan" if absent).
-std::string field(const std::string& line, const std::string& key) {
-  const size_t at = line.find("\"" + key + "\":");
-  if (at == std::string::npos) return "nan";
-  size_t start = at + key.size() + 3;
-  while (start < line.size() && line[start] == ' ') ++start;
-  size_t end = start;
-  while (end < line.size() && line[end] != ',' && line[end] != '}') ++end;
-  return line.substr(start, end - start);
-}
-
-}  // namespace
-
 std::string draw_run_plots(const std::string& dir) {
-  const fs::path root(dir), plots = root / "plots", metrics = root / "metrics";
+  const fs::path root(dir), plots = root / "plots";
   fs::create_directories(plots);
-  std::vector<fs::path> train_files, gen_files;
-  if (fs::exists(metrics))
-    for (const auto& e : fs::directory_iterator(metrics)) {
-      const std::string name = e.path().filename().string();
-      if (name.rfind("train-gen-", 0) == 0 && e.path().extension() == ".jsonl") train_files.push_back(e.path());
-      if (name.rfind("gen-", 0) == 0 && e.path().extension() == ".json") gen_files.push_back(e.path());
-    }
-  std::sort(train_files.begin(), train_files.end());
-  std::sort(gen_files.begin(), gen_files.end());
-
+  const view::RunMetrics run = view::read_run_metrics(dir);
   std::ostringstream training;
   training << "# samples_seen\tloss\tpolicy\tvalue\tscore\townership\tpolicy_entropy\tgeneration\n";
-  for (const auto& f : train_files)
-    for (const std::string& line : split_lines(read_file(f.string())))
-      if (!line.empty())
-        training << field(line, "samples_seen") << '\t' << field(line, "loss") << '\t' << field(line, "policy") << '\t'
-                 << field(line, "value") << '\t' << field(line, "score") << '\t' << field(line, "ownership") << '\t'
-                 << field(line, "policy_entropy") << '\t' << field(line, "generation") << '\n';
+  for (const view::TrainPoint& p : run.training)
+    training << p.samples_seen << '\t' << p.loss << '\t' << p.policy << '\t' << p.value << '\t' << p.score << '\t'
+             << p.ownership << '\t' << p.policy_entropy << '\t' << p.generation << '\n';
   std::ostringstream generations;
   generations << "# generation\tgate_score\teval_score\tselfplay_games_per_minute\tpromoted\teval_margin\n";
-  for (const auto& f : gen_files) {
-    const std::string line = read_file(f.string());
-    std::string eval = field(line, "eval_score");
-    if (eval.rfind("-1", 0) == 0) eval = "nan";
-    generations << field(line, "generation") << '\t' << field(line, "gate_score") << '\t' << eval << '\t'
-                << field(line, "selfplay_games_per_minute") << '\t' << field(line, "promoted") << '\t'
-                << field(line, "eval_margin") << '\n';
-  }
+  for (const view::GenerationRecord& r : run.generations)
+    generations << r.generation << '\t' << r.gate_score << '\t' << r.eval_score << '\t' << r.selfplay_games_per_minute
+                << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\n';
   write_file_atomic((plots / "training.tsv").string(), training.str());
   write_file_atomic((plots / "generations.tsv").string(), generations.str());
 
@@ -84,7 +52,7 @@ std::string draw_run_plots(const std::string& dir) {
      << "unset multiplot\n";
   const std::string script = (plots / "plots.gp").string();
   write_file_atomic(script, gp.str());
-  if (train_files.empty() && gen_files.empty()) throw std::runtime_error("nothing to plot yet");
+  if (run.training.empty() && run.generations.empty()) throw std::runtime_error("nothing to plot yet");
   const std::string command = "gnuplot '" + script + "' 2>'" + (plots / "gnuplot.err").string() + "'";
   if (std::system(command.c_str()) != 0)
     throw std::runtime_error("gnuplot failed or is missing (see " + (plots / "gnuplot.err").string() +

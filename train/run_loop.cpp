@@ -15,6 +15,7 @@
 #include "train/run_config.h"
 #include "train/trainer.h"
 #include "util/text.h"
+#include "view/dashboard.h"
 
 namespace mushroom::train {
 
@@ -204,6 +205,11 @@ void run_training_loop(const RunOptions& options) {
       log("plots: " + png);
     } catch (const std::exception& e) {
       log(std::string("plots: warning: ") + e.what());
+    }
+    try {
+      log("dashboard: " + view::write_dashboard(paths.dir.string()));
+    } catch (const std::exception& e) {
+      log(std::string("dashboard: warning: ") + e.what());
     }
   }
   const std::string best = best_model_of_run(paths.dir.string(), options.init_model);

@@ -24,8 +24,15 @@ std::string format_game_log(const GameLog& log) {
     for (int c = 0; c < kCols; ++c) out += char('0' + log.start.digit(r, c));
   }
   out += '\n';
-  for (const LoggedMove& m : log.moves)
+  for (const LoggedMove& m : log.moves) {
     out += std::string(player_name(m.player)) + " " + to_string(m.move) + " " + std::to_string(m.ms) + "\n";
+    if (m.search) {
+      out += "SEARCH " + format_fixed(m.search->value, 4) + " " + std::to_string(m.search->candidates.size());
+      for (const SearchCandidate& c : m.search->candidates)
+        out += "  " + to_string(c.move) + " " + std::to_string(c.visits) + " " + format_fixed(c.q, 4);
+      out += "\n";
+    }
+  }
   if (log.aborted_by) {
     out += std::string("ABORT ") + player_name(*log.aborted_by) + " " + log.abort_reason + "\n";
   } else if (log.finished) {
@@ -35,6 +42,32 @@ std::string format_game_log(const GameLog& log) {
   }
   return out;
 }
+
+namespace {
+
+// "SEARCH value n" then n groups "r1 c1 r2 c2 visits q".
+template <typename Fail>
+SearchNote parse_search_note(const std::vector<std::string_view>& words, const Fail& fail) {
+  const char* shape = "expected 'SEARCH value n' and n groups 'r1 c1 r2 c2 visits q'";
+  SearchNote note;
+  int n = 0;
+  if (words.size() < 3 || !parse_double(words[1], note.value) || !parse_int(words[2], n) || n < 0 ||
+      words.size() != 3 + size_t(n) * 6)
+    throw fail(shape);
+  if (note.value < -1 || note.value > 1) throw fail("SEARCH value " + std::string(words[1]) + " is outside [-1, 1]");
+  for (int i = 0; i < n; ++i) {
+    const size_t at = 3 + size_t(i) * 6;
+    SearchCandidate c;
+    const auto move = parse_move_words(words, at);
+    if (!move || !parse_int(words[at + 4], c.visits) || c.visits < 0 || !parse_double(words[at + 5], c.q))
+      throw fail(shape);
+    c.move = *move;
+    note.candidates.push_back(c);
+  }
+  return note;
+}
+
+}  // namespace
 
 GameLog parse_game_log(std::string_view text, const std::string& source) {
   GameLog log;
@@ -62,6 +95,9 @@ GameLog parse_game_log(std::string_view text, const std::string& source) {
       int ms = 0;
       if (!move || words.size() != 6 || !parse_int(words[5], ms)) throw fail("expected '" + std::string(cmd) + " r1 c1 r2 c2 ms'");
       log.moves.push_back({cmd == "FIRST" ? kFirst : kSecond, *move, ms});
+    } else if (cmd == "SEARCH") {
+      if (log.moves.empty() || log.moves.back().search) throw fail("SEARCH must follow its move line, once");
+      log.moves.back().search = parse_search_note(words, fail);
     } else if (cmd == "FINISH") {
       log.finished = true;
     } else if (cmd == "SCOREFIRST" || cmd == "SCORESECOND") {

@@ -7,6 +7,13 @@
 //   SCORESECOND n
 //
 // or, when a player forfeits, a last line `ABORT FIRST|SECOND reason`.
+//
+// Self-play logs add, after a move line, what the search thought of it (our
+// extension; the official tool never writes it):
+//
+//   SEARCH value n  r1 c1 r2 c2 visits q  (n candidates, most visited first)
+//
+// value and q are from the mover's side, in [-1, 1].
 #pragma once
 #include <optional>
 #include <string>
@@ -16,10 +23,22 @@
 
 namespace mushroom {
 
+struct SearchCandidate {
+  Move move;
+  int visits = 0;
+  double q = 0;
+};
+
+struct SearchNote {
+  double value = 0;
+  std::vector<SearchCandidate> candidates;
+};
+
 struct LoggedMove {
   Player player;
   Move move;
   int ms;
+  std::optional<SearchNote> search = std::nullopt;
 };
 
 struct GameLog {

@@ -77,5 +77,46 @@ TEST(GameLog, MalformedLogsNameTheLine) {
   EXPECT_EQ(error_of(""), "g.log: no INIT line");
 }
 
+// Self-play's SEARCH lines survive a round trip and bind to their move.
+TEST(GameLog, SearchNotesRoundTrip) {
+  GameLog log = played_log(7);
+  ASSERT_GE(log.moves.size(), 2u);
+  log.moves[1].search = SearchNote{-0.125, {{log.moves[1].move, 120, -0.1}, {Move::pass(), 3, -0.75}}};
+  const std::string text = format_game_log(log);
+  EXPECT_NE(text.find("SEARCH -0.1250 2  "), std::string::npos) << text;
+  const GameLog back = parse_game_log(text);
+  EXPECT_FALSE(back.moves[0].search.has_value());
+  ASSERT_TRUE(back.moves[1].search.has_value());
+  const SearchNote& note = *back.moves[1].search;
+  EXPECT_DOUBLE_EQ(note.value, -0.125);
+  ASSERT_EQ(note.candidates.size(), 2u);
+  EXPECT_EQ(note.candidates[0].move, log.moves[1].move);
+  EXPECT_EQ(note.candidates[0].visits, 120);
+  EXPECT_TRUE(note.candidates[1].move.is_pass());
+  EXPECT_DOUBLE_EQ(note.candidates[1].q, -0.75);
+  EXPECT_EQ(format_game_log(back), text);
+}
+
+TEST(GameLog, MalformedSearchLinesNameTheLine) {
+  const std::string head = format_game_log(played_log(6)).substr(0, format_game_log(played_log(6)).find('\n') + 1);
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_game_log(text, "s.log");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string move = "FIRST -1 -1 -1 -1 0\n";
+  EXPECT_EQ(error_of(head + "SEARCH 0.1 0\n"), "s.log:2: SEARCH must follow its move line, once");
+  EXPECT_EQ(error_of(head + move + "SEARCH 0.1 0\nSEARCH 0.1 0\n"), "s.log:4: SEARCH must follow its move line, once");
+  EXPECT_EQ(error_of(head + move + "SEARCH 0.1 1 0 0 0\n"),
+            "s.log:3: expected 'SEARCH value n' and n groups 'r1 c1 r2 c2 visits q'");
+  EXPECT_EQ(error_of(head + move + "SEARCH 1.5 0\n"), "s.log:3: SEARCH value 1.5 is outside [-1, 1]");
+  EXPECT_EQ(error_of(head + move + "SEARCH 0.1 1 0 0 0 1 -3 0.2\n"),
+            "s.log:3: expected 'SEARCH value n' and n groups 'r1 c1 r2 c2 visits q'");
+  EXPECT_EQ(error_of(head + move + "SEARCH 0.1 0\n"), "no error");
+}
+
 }  // namespace
 }  // namespace mushroom

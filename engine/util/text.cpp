@@ -1,6 +1,7 @@
 #include "util/text.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,21 @@ bool parse_int(std::string_view word, int& out) {
   if (*first == '+') ++first;
   auto [ptr, ec] = std::from_chars(first, last, out);
   return ec == std::errc() && ptr == last && first != last;
+}
+
+bool parse_double(std::string_view word, double& out) {
+  if (word.empty()) return false;
+  const char* first = word.data();
+  const char* last = word.data() + word.size();
+  if (*first == '+') ++first;
+  auto [ptr, ec] = std::from_chars(first, last, out);
+  return ec == std::errc() && ptr == last && first != last && std::isfinite(out);
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
 }
 
 std::string read_file(const std::string& path) {

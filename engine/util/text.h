@@ -14,6 +14,10 @@ std::vector<std::string_view> split_words(std::string_view s);
 
 // Parses a whole word as a base-10 int; false on any junk or overflow.
 bool parse_int(std::string_view word, int& out);
+// Parses a whole word as a finite decimal number; false on junk.
+bool parse_double(std::string_view word, double& out);
+// `value` with `decimals` digits after the point ("0.2500").
+std::string format_fixed(double value, int decimals);
 
 // Reads a whole file; throws std::runtime_error naming the path on failure.
 std::string read_file(const std::string& path);

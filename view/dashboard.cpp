@@ -1,0 +1,162 @@
+#include "view/dashboard.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "util/text.h"
+#include "view/game_viewer.h"
+#include "view/html.h"
+#include "view/run_metrics.h"
+
+namespace mushroom::view {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string cell(double v, int decimals) { return std::isfinite(v) ? format_fixed(v, decimals) : "&ndash;"; }
+
+// Sample game logs by generation folder (data/gen-NNNN/games/*.log), sorted.
+std::vector<std::pair<std::string, std::vector<fs::path>>> sample_logs(const fs::path& root) {
+  std::vector<std::pair<std::string, std::vector<fs::path>>> out;
+  const fs::path data = root / "data";
+  if (!fs::exists(data)) return out;
+  for (const auto& gen : fs::directory_iterator(data)) {
+    const fs::path games = gen.path() / "games";
+    if (!fs::is_directory(games)) continue;
+    std::vector<fs::path> logs;
+    for (const auto& e : fs::directory_iterator(games))
+      if (e.path().extension() == ".log") logs.push_back(e.path());
+    std::sort(logs.begin(), logs.end());
+    if (!logs.empty()) out.emplace_back(gen.path().filename().string(), logs);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string games_section(const fs::path& root, const DashboardOptions& options) {
+  auto by_generation = sample_logs(root);
+  std::string html = "<h2>Sample self-play games</h2>";
+  if (by_generation.empty())
+    return html + "<p class=\"muted\">No sample games yet (selfplay.sample_games saves them).</p>";
+  // The first generation with logs, then the newest ones.
+  std::vector<size_t> chosen;
+  const size_t n = by_generation.size();
+  const size_t want = size_t(std::max(1, options.generations_with_games));
+  chosen.push_back(0);
+  for (size_t i = n > want - 1 ? n - (want - 1) : 1; i < n; ++i)
+    if (i != 0) chosen.push_back(i);
+  fs::create_directories(root / "games");
+  html += "<ul class=\"games\">";
+  for (size_t index : chosen) {
+    const auto& [generation, logs] = by_generation[index];
+    html += "<li><b>" + html_escape(generation) + "</b>: ";
+    for (int k = 0; k < options.games_per_generation && k < int(logs.size()); ++k) {
+      const std::string page = generation + "-" + logs[k].stem().string() + ".html";
+      try {
+        ViewerOptions viewer;
+        viewer.title = root.filename().string() + ", " + generation + ", " + logs[k].stem().string() + " (self-play)";
+        write_game_viewer(logs[k].string(), (root / "games" / page).string(), viewer);
+        html += "<a href=\"games/" + html_escape(page) + "\">" + html_escape(logs[k].stem().string()) + "</a> ";
+      } catch (const std::exception& e) {
+        html += "<span class=\"error\">" + html_escape(logs[k].string()) + ": " + html_escape(e.what()) + "</span> ";
+      }
+    }
+    html += "</li>";
+  }
+  return html + "</ul>";
+}
+
+const char* const kStyle = R"CSS(
+  body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #fbfaf7; }
+  header { padding: 16px 24px 4px; } h1 { font-size: 20px; margin: 0; } h2 { font-size: 16px; margin: 22px 0 8px; }
+  .muted { color: #6b7280; } .error { color: #b42318; }
+  main { padding: 0 24px 24px; }
+  .charts { display: flex; flex-wrap: wrap; gap: 14px; }
+  .chart { background: #fff; border: 1px solid #d7dce3; border-radius: 10px; }
+  .chart-title { font-weight: 600; font-size: 13px; } .chart-empty { fill: #6b7280; }
+  .grid { stroke: #eceef2; } .frame { fill: none; stroke: #c9ced6; }
+  .tick, .legend { font-size: 11px; fill: #4b5563; } .axis { font-size: 12px; fill: #4b5563; }
+  .series { stroke-width: 2; stroke-linejoin: round; }
+  table { border-collapse: collapse; background: #fff; border: 1px solid #d7dce3; font-variant-numeric: tabular-nums; }
+  th, td { padding: 4px 10px; text-align: right; border-bottom: 1px solid #eef0f3; } th { color: #6b7280; font-weight: 500; }
+  tr.promoted td:nth-child(2) { color: #15803d; font-weight: 600; }
+  ul.games { padding-left: 18px; } ul.games a { margin-right: 8px; }
+  img.plot { max-width: 100%; border: 1px solid #d7dce3; border-radius: 10px; }
+)CSS";
+
+}  // namespace
+
+std::string write_dashboard(const std::string& dir, const DashboardOptions& options) {
+  const fs::path root(dir);
+  const RunMetrics run = read_run_metrics(dir);
+
+  Chart loss{.title = "training loss by term", .x_label = "samples seen", .y_label = "loss", .series = {},
+             .y_from_zero = true, .y_max = 0};
+  const char* terms[] = {"total", "policy", "value", "score", "ownership"};
+  for (int t = 0; t < 5; ++t) {
+    ChartSeries s{.label = terms[t], .x = {}, .y = {}, .points = false};
+    for (const TrainPoint& p : run.training) {
+      s.x.push_back(p.samples_seen);
+      const double values[] = {p.loss, p.policy, p.value, p.score, p.ownership};
+      s.y.push_back(values[t]);
+    }
+    loss.series.push_back(s);
+  }
+  Chart strength{.title = "score by generation", .x_label = "generation", .y_label = "score (1 = all won)",
+                 .series = {}, .y_from_zero = true, .y_max = 1.05};
+  ChartSeries greedy{.label = "vs greedy", .x = {}, .y = {}, .points = true};
+  ChartSeries gate{.label = "gate (vs best so far)", .x = {}, .y = {}, .points = true};
+  Chart speed{.title = "self-play throughput", .x_label = "generation", .y_label = "games per minute", .series = {},
+              .y_from_zero = true, .y_max = 0};
+  ChartSeries games_per_minute{.label = "games per minute", .x = {}, .y = {}, .points = true};
+  Chart evals{.title = "leaf evaluations per second in self-play", .x_label = "generation", .y_label = "leaf evaluations / s",
+              .series = {}, .y_from_zero = true, .y_max = 0};
+  ChartSeries evals_per_second{.label = "leaf evaluations / s", .x = {}, .y = {}, .points = true};
+  for (const GenerationRecord& r : run.generations) {
+    greedy.x.push_back(r.generation);
+    greedy.y.push_back(r.eval_score);
+    gate.x.push_back(r.generation);
+    gate.y.push_back(r.gate_score);
+    // Resumed generations report no self-play time; the bootstrap one uses no net.
+    const bool timed = r.selfplay_seconds > 0;
+    games_per_minute.x.push_back(r.generation);
+    games_per_minute.y.push_back(timed ? r.selfplay_games_per_minute : std::nan(""));
+    evals_per_second.x.push_back(r.generation);
+    evals_per_second.y.push_back(timed && r.nn_positions > 0 ? r.nn_positions / r.selfplay_seconds : std::nan(""));
+  }
+  strength.series = {greedy, gate};
+  speed.series = {games_per_minute};
+  evals.series = {evals_per_second};
+
+  std::string table =
+      "<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th><th>vs greedy</th>"
+      "<th>margin vs greedy</th><th>self-play games/min</th><th>training s</th></tr></thead><tbody>";
+  for (const GenerationRecord& r : run.generations)
+    table += std::string("<tr") + (r.promoted ? " class=\"promoted\"" : "") + "><td>" + std::to_string(r.generation) +
+             "</td><td>" + (r.promoted ? "yes" : "no") + "</td><td>" + cell(r.gate_score, 3) + "</td><td>" +
+             cell(r.eval_score, 3) + "</td><td>" + cell(r.eval_margin, 1) + "</td><td>" +
+             cell(r.selfplay_seconds > 0 ? r.selfplay_games_per_minute : std::nan(""), 1) + "</td><td>" +
+             cell(r.train_seconds, 1) + "</td></tr>";
+  table += "</tbody></table>";
+
+  const std::string name = html_escape(root.filename().string());
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>run " + name +
+                     "</title><style>" + kStyle + "</style></head><body><header><h1>mushroom run: " + name +
+                     "</h1><div class=\"muted\">" + std::to_string(run.generations.size()) + " generations, " +
+                     std::to_string(run.training.size()) + " training log lines</div></header><main>";
+  html += "<div class=\"charts\">" + svg_line_chart(loss) + svg_line_chart(strength) + svg_line_chart(speed) +
+          svg_line_chart(evals) + "</div>";
+  html += "<h2>Generations</h2>" + table;
+  html += games_section(root, options);
+  if (fs::exists(root / "plots" / "run.png"))
+    html += "<h2>gnuplot figure</h2><img class=\"plot\" src=\"plots/run.png\" alt=\"run plots\">";
+  html += "</main></body></html>\n";
+  const std::string path = (root / "dashboard.html").string();
+  write_file_atomic(path, html);
+  return path;
+}
+
+}  // namespace mushroom::view

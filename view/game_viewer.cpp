@@ -1,0 +1,96 @@
+#include "view/game_viewer.h"
+
+#include <stdexcept>
+
+#include "mushroom/move.h"
+#include "util/text.h"
+#include "view/html.h"
+#include "view/viewer_page.h"
+
+namespace mushroom::view {
+
+namespace {
+
+// One character per cell, row by row: '.' none, 'a' FIRST, 'b' SECOND.
+std::string owners_of(const Position& pos) {
+  std::string out;
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      const Owner o = pos.owner(r, c);
+      out += o == Owner::kNone ? '.' : o == Owner::kFirst ? 'a' : 'b';
+    }
+  return out;
+}
+
+std::string digits_of(const Position& pos) {
+  std::string out;
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) out += char('0' + pos.digit(r, c));
+  return out;
+}
+
+std::string move_json(const Move& m) {
+  if (m.is_pass()) return "null";
+  return "[" + std::to_string(m.r1) + "," + std::to_string(m.c1) + "," + std::to_string(m.r2) + "," +
+         std::to_string(m.c2) + "]";
+}
+
+std::string frame_json(const Position& pos) {
+  return "{\"owners\":" + json_string(owners_of(pos)) + ",\"digits\":" + json_string(digits_of(pos)) +
+         ",\"score\":[" + std::to_string(pos.score(kFirst)) + "," + std::to_string(pos.score(kSecond)) + "]}";
+}
+
+}  // namespace
+
+std::string game_viewer_html(const GameLog& log, const ViewerOptions& options) {
+  Position pos = log.start;
+  std::string frames = "[" + frame_json(pos);
+  std::string moves = "[";
+  for (size_t i = 0; i < log.moves.size(); ++i) {
+    const LoggedMove& m = log.moves[i];
+    pos.set_to_move(m.player);
+    const char* why = nullptr;
+    if (!pos.is_legal(m.move, &why))
+      throw std::invalid_argument("move " + std::to_string(i + 1) + " (" + player_name(m.player) + " " +
+                                  to_string(m.move) + ") is illegal: " + (why ? why : "not allowed"));
+    const int before = pos.score(m.player);
+    pos.apply(m.move);
+    if (i) moves += ",";
+    moves += "{\"player\":" + std::to_string(int(m.player)) + ",\"move\":" + move_json(m.move) +
+             ",\"ms\":" + std::to_string(m.ms) + ",\"gain\":" + std::to_string(pos.score(m.player) - before);
+    if (m.search) {
+      moves += ",\"search\":{\"value\":" + format_fixed(m.search->value, 4) + ",\"candidates\":[";
+      for (size_t k = 0; k < m.search->candidates.size(); ++k) {
+        const SearchCandidate& c = m.search->candidates[k];
+        if (k) moves += ",";
+        moves += "{\"move\":" + move_json(c.move) + ",\"visits\":" + std::to_string(c.visits) +
+                 ",\"q\":" + format_fixed(c.q, 4) + "}";
+      }
+      moves += "]}";
+    }
+    moves += "}";
+    frames += "," + frame_json(pos);
+  }
+  frames += "]";
+  moves += "]";
+  std::string result;
+  if (log.aborted_by)
+    result = std::string(*log.aborted_by == kFirst ? options.first_name : options.second_name) + " forfeited: " +
+             log.abort_reason;
+  else if (log.finished)
+    result = "final score " + std::to_string(log.score_first) + " : " + std::to_string(log.score_second);
+  else
+    result = "unfinished log";
+  const std::string data = "{\"title\":" + json_string(options.title) + ",\"rows\":" + std::to_string(kRows) +
+                           ",\"cols\":" + std::to_string(kCols) + ",\"names\":[" + json_string(options.first_name) +
+                           "," + json_string(options.second_name) + "],\"result\":" + json_string(result) +
+                           ",\"frames\":" + frames + ",\"moves\":" + moves + "}";
+  return viewer_page(html_escape(options.title), data);
+}
+
+void write_game_viewer(const std::string& log_path, const std::string& out_path, const ViewerOptions& options) {
+  const GameLog log = parse_game_log(read_file(log_path), log_path);
+  write_file_atomic(out_path, game_viewer_html(log, options));
+}
+
+}  // namespace mushroom::view

@@ -1,0 +1,29 @@
+// Small pieces for writing self-contained HTML: escaping, and line charts
+// drawn as inline SVG (no scripts, no network).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace mushroom::view {
+
+std::string html_escape(const std::string& text);
+// A JSON string literal (quotes included); also safe inside <script>.
+std::string json_string(const std::string& text);
+
+struct ChartSeries {
+  std::string label;
+  std::vector<double> x, y;  // NaN y values leave a gap
+  bool points = false;       // mark each point (sparse series)
+};
+
+struct Chart {
+  std::string title, x_label, y_label;
+  std::vector<ChartSeries> series;
+  bool y_from_zero = false;
+  double y_max = 0;  // > 0: fixed top of the y axis
+};
+
+// An <svg> element with axes, ticks, a legend and one polyline per series.
+std::string svg_line_chart(const Chart& chart, int width = 560, int height = 300);
+
+}  // namespace mushroom::view

@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "agents/greedy_agent.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/position_io.h"
+#include "util/text.h"
+#include "view/dashboard.h"
+#include "view/game_viewer.h"
+#include "view/html.h"
+#include "view/run_metrics.h"
+
+namespace mushroom::view {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A whole greedy-vs-greedy game, the first move annotated as self-play does.
+GameLog greedy_game(uint64_t seed) {
+  GameLog log;
+  log.start = random_board(seed);
+  Position pos = log.start;
+  while (!pos.game_over()) {
+    const Move m = greedy_move(pos);
+    LoggedMove logged{pos.to_move(), m, 3};
+    if (log.moves.empty()) logged.search = SearchNote{0.25, {{m, 40, 0.3}, {Move::pass(), 2, -0.5}}};
+    log.moves.push_back(logged);
+    pos.apply(m);
+  }
+  log.finished = true;
+  log.score_first = pos.score(kFirst);
+  log.score_second = pos.score(kSecond);
+  return log;
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("view_test_" + std::to_string(getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Html, EscapesMarkupAndScriptEnds) {
+  EXPECT_EQ(html_escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+  EXPECT_EQ(json_string("say \"hi\"\\</script>\n"), "\"say \\\"hi\\\"\\\\\\u003c/script>\\u000a\"");
+}
+
+TEST(Html, ChartDrawsEachSeriesAndSaysWhenEmpty) {
+  Chart chart{.title = "t", .x_label = "x", .y_label = "y", .series = {}, .y_from_zero = true, .y_max = 0};
+  EXPECT_NE(svg_line_chart(chart).find("no data yet"), std::string::npos);
+  chart.series.push_back({.label = "a", .x = {1, 2, 3}, .y = {1, std::nan(""), 3}, .points = true});
+  chart.series.push_back({.label = "b", .x = {1, 2}, .y = {2, 2}, .points = false});
+  const std::string svg = svg_line_chart(chart);
+  EXPECT_EQ(count(svg, "<path class=\"series\""), 2u);
+  EXPECT_EQ(count(svg, "<circle"), 2u);  // the NaN point is a gap, not a dot
+  EXPECT_EQ(svg.find("no data yet"), std::string::npos);
+}
+
+TEST(GameViewer, PageHoldsEveryPositionAndTheSearchNotes) {
+  const GameLog log = greedy_game(11);
+  ViewerOptions options;
+  options.title = "greedy <mirror>";
+  const std::string html = game_viewer_html(log, options);
+  EXPECT_EQ(count(html, "\"owners\":"), log.moves.size() + 1);  // one frame per position
+  EXPECT_EQ(count(html, "\"search\":"), 1u);
+  EXPECT_NE(html.find("\"value\":0.2500"), std::string::npos);
+  EXPECT_NE(html.find("greedy &lt;mirror&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("greedy <mirror>"), std::string::npos);  // only escaped, also in the JSON
+  EXPECT_NE(html.find("final score " + std::to_string(log.score_first) + " : " + std::to_string(log.score_second)),
+            std::string::npos);
+  // No network: nothing is fetched.
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+}
+
+TEST(GameViewer, IllegalMoveIsNamed) {
+  GameLog log = greedy_game(12);
+  log.moves[2].move = Move::rect(0, 0, 9, 16);  // the whole board never sums to 10
+  try {
+    game_viewer_html(log, {});
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("move 3 "), std::string::npos) << e.what();
+  }
+}
+
+TEST(GameViewer, WritesFromALogFileAndReportsBadLogs) {
+  const fs::path dir = scratch("viewer");
+  write_file_atomic((dir / "game.log").string(), format_game_log(greedy_game(13)));
+  write_game_viewer((dir / "game.log").string(), (dir / "game.html").string(), {});
+  EXPECT_GT(fs::file_size(dir / "game.html"), 10'000u);
+  write_file_atomic((dir / "bad.log").string(), "INIT 123\n");
+  EXPECT_THROW(write_game_viewer((dir / "bad.log").string(), (dir / "bad.html").string(), {}), ParseError);
+  EXPECT_FALSE(fs::exists(dir / "bad.html"));
+}
+
+void write_run(const fs::path& dir) {
+  fs::create_directories(dir / "metrics");
+  write_file_atomic((dir / "metrics" / "gen-0001.json").string(),
+                    "{\"generation\": 1, \"promoted\": 1, \"selfplay_games\": 40, \"selfplay_seconds\": 30, "
+                    "\"selfplay_games_per_minute\": 80, \"nn_positions\": 0, \"train_seconds\": 5, \"gate_score\": 0.6, "
+                    "\"eval_score\": 0.9, \"eval_margin\": 12.5}\n");
+  write_file_atomic((dir / "metrics" / "gen-0002.json").string(),
+                    "{\"generation\": 2, \"promoted\": 0, \"selfplay_games\": 40, \"selfplay_seconds\": 60, "
+                    "\"selfplay_games_per_minute\": 40, \"nn_positions\": 120000, \"train_seconds\": 5, "
+                    "\"gate_score\": 0.45, \"eval_score\": -1, \"eval_margin\": 0}\n");
+  write_file_atomic((dir / "metrics" / "train-gen-0001.jsonl").string(),
+                    "{\"generation\": 1, \"step\": 10, \"samples_seen\": 2560, \"loss\": 4.5, \"policy\": 3.0, "
+                    "\"value\": 1.0, \"score\": 0.2, \"ownership\": 0.3, \"policy_entropy\": 3.1}\n"
+                    "{\"generation\": 1, \"step\": 20, \"samples_seen\": 5120, \"loss\": 4.0, \"policy\": 2.7, "
+                    "\"value\": 0.9, \"score\": 0.2, \"ownership\": 0.2, \"policy_entropy\": 2.9}\n");
+  fs::create_directories(dir / "data" / "gen-0001" / "games");
+  fs::create_directories(dir / "data" / "gen-0002" / "games");
+  write_file_atomic((dir / "data" / "gen-0001" / "games" / "game-100.log").string(), format_game_log(greedy_game(14)));
+  write_file_atomic((dir / "data" / "gen-0002" / "games" / "game-200.log").string(), "FIRST 0 0 0 0 1\n");
+}
+
+TEST(RunMetrics, ReadsRecordsAndMarksMissingEvaluations) {
+  const fs::path dir = scratch("metrics");
+  write_run(dir);
+  const RunMetrics run = read_run_metrics(dir.string());
+  ASSERT_EQ(run.generations.size(), 2u);
+  ASSERT_EQ(run.training.size(), 2u);
+  EXPECT_TRUE(run.generations[0].promoted);
+  EXPECT_DOUBLE_EQ(run.generations[0].eval_score, 0.9);
+  EXPECT_TRUE(std::isnan(run.generations[1].eval_score));
+  EXPECT_DOUBLE_EQ(run.training[1].samples_seen, 5120);
+  EXPECT_DOUBLE_EQ(run.training[1].policy, 2.7);
+}
+
+TEST(Dashboard, ShowsCurvesTablesAndLinksSampleGames) {
+  const fs::path dir = scratch("run");
+  write_run(dir);
+  const std::string path = write_dashboard(dir.string());
+  ASSERT_EQ(path, (dir / "dashboard.html").string());
+  const std::string html = read_file(path);
+  for (const char* part : {"training loss by term", "score by generation", "self-play throughput", "<table>"})
+    EXPECT_NE(html.find(part), std::string::npos) << part;
+  EXPECT_EQ(count(html, "<svg"), 4u);
+  EXPECT_NE(html.find("href=\"games/gen-0001-game-100.html\""), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "games" / "gen-0001-game-100.html"));
+  // The broken log is listed with its problem instead of stopping the page.
+  EXPECT_NE(html.find("class=\"error\""), std::string::npos);
+  EXPECT_NE(html.find("game-200.log"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mushroom::view
