@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -63,6 +64,18 @@ std::unique_ptr<Evaluator<MushroomGame>> make_evaluator(const SelfplayJob& job) 
     backend = std::make_shared<nn::CpuNet>(*job.model);
   }
   return std::make_unique<nn::NnEvaluator>(backend, nn::NnEvaluatorConfig{.symmetry = nn::SymmetryMode::kRandom});
+}
+
+// The root's value for the mover: its children's q weighted by visits;
+// nothing when no child was visited.
+std::optional<double> root_value(const std::vector<Mcts<MushroomGame>::ChildStats>& children) {
+  double value = 0, visits = 0;
+  for (const auto& c : children) {
+    value += c.visits * c.q;
+    visits += c.visits;
+  }
+  if (visits <= 0) return std::nullopt;
+  return value / visits;
 }
 
 // Everything one worker shares between its games.
@@ -207,13 +220,9 @@ class Worker {
       const std::vector<float> target = g.mcts.improved_policy();
       TrainingSample s = sample_from_position(g.pos);
       s.game_id = g.id;
-      double value = 0, visits = 0;
-      for (size_t i = 0; i < children.size(); ++i) {
+      for (size_t i = 0; i < children.size(); ++i)
         if (target[i] > 0) s.policy.emplace_back(children[i].action.index(), target[i]);
-        value += children[i].visits * children[i].q;
-        visits += children[i].visits;
-      }
-      s.search_value = visits > 0 ? float(value / visits) : 0.0f;
+      s.search_value = float(root_value(children).value_or(0.0));
       if (!s.policy.empty()) g.samples.push_back(std::move(s));
       if (config_.exploration == "dirichlet") move = sample_by_visits(g, children);
     }
@@ -234,14 +243,9 @@ class Worker {
   void log_move(Game& g, Move move, const std::vector<Mcts<MushroomGame>::ChildStats>& children) {
     const int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - g.move_start).count());
     LoggedMove logged{g.pos.to_move(), move, ms};
-    double value = 0, visits = 0;
-    for (const auto& c : children) {
-      value += c.visits * c.q;
-      visits += c.visits;
-    }
-    if (visits > 0) {
+    if (const std::optional<double> value = root_value(children)) {
       SearchNote note;
-      note.value = std::clamp(value / visits, -1.0, 1.0);
+      note.value = std::clamp(*value, -1.0, 1.0);
       std::vector<size_t> order(children.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return children[a].visits > children[b].visits; });

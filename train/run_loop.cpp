@@ -16,6 +16,7 @@
 #include "train/trainer.h"
 #include "util/text.h"
 #include "view/dashboard.h"
+#include "view/run_metrics.h"
 
 namespace mushroom::train {
 
@@ -27,13 +28,6 @@ std::string gen_name(int g) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "gen-%04d", g);
   return buf;
-}
-
-// A number after "key": in our own flat JSON records.
-bool json_number(const std::string& text, const std::string& key, double& out) {
-  const size_t at = text.find("\"" + key + "\":");
-  if (at == std::string::npos) return false;
-  return std::sscanf(text.c_str() + at + key.size() + 3, "%lf", &out) == 1;
 }
 
 struct Paths {
@@ -57,9 +51,7 @@ std::string best_model_of_run(const std::string& dir, const std::string& fallbac
   const Paths paths{dir};
   std::string best = fallback;
   for (int g = 1; fs::exists(paths.record(g)); ++g) {
-    double promoted = 0;
-    if (json_number(read_file(paths.record(g).string()), "promoted", promoted) && promoted > 0)
-      best = paths.model(g).string();
+    if (view::json_number(read_file(paths.record(g).string()), "promoted") > 0) best = paths.model(g).string();
   }
   return best;
 }

@@ -46,8 +46,7 @@ std::string games_section(const fs::path& root, const DashboardOptions& options)
   const size_t n = by_generation.size();
   const size_t want = size_t(std::max(1, options.generations_with_games));
   chosen.push_back(0);
-  for (size_t i = n > want - 1 ? n - (want - 1) : 1; i < n; ++i)
-    if (i != 0) chosen.push_back(i);
+  for (size_t i = std::max<size_t>(1, n - std::min(n, want - 1)); i < n; ++i) chosen.push_back(i);
   fs::create_directories(root / "games");
   html += "<ul class=\"games\">";
   for (size_t index : chosen) {

@@ -10,6 +10,9 @@ namespace mushroom::view {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The text after "key": up to the next ',' or '}' ("nan" if absent).
 std::string json_field(const std::string& line, const std::string& key) {
   const size_t at = line.find("\"" + key + "\":");
   if (at == std::string::npos) return "nan";
@@ -20,14 +23,12 @@ std::string json_field(const std::string& line, const std::string& key) {
   return line.substr(start, end - start);
 }
 
-namespace {
-
-double number(const std::string& line, const std::string& key) {
-  double v = 0;
-  return parse_double(json_field(line, key), v) ? v : std::nan("");
-}
-
 }  // namespace
+
+double json_number(const std::string& line, const std::string& key) {
+  double v = 0;
+  return parse_double(trim(json_field(line, key)), v) ? v : std::nan("");
+}
 
 RunMetrics read_run_metrics(const std::string& dir) {
   const fs::path metrics = fs::path(dir) / "metrics";
@@ -45,29 +46,29 @@ RunMetrics read_run_metrics(const std::string& dir) {
     for (const std::string& line : split_lines(read_file(f.string()))) {
       if (trim(line).empty()) continue;
       TrainPoint p;
-      p.generation = int(number(line, "generation"));
-      p.samples_seen = number(line, "samples_seen");
-      p.loss = number(line, "loss");
-      p.policy = number(line, "policy");
-      p.value = number(line, "value");
-      p.score = number(line, "score");
-      p.ownership = number(line, "ownership");
-      p.policy_entropy = number(line, "policy_entropy");
+      p.generation = int(json_number(line, "generation"));
+      p.samples_seen = json_number(line, "samples_seen");
+      p.loss = json_number(line, "loss");
+      p.policy = json_number(line, "policy");
+      p.value = json_number(line, "value");
+      p.score = json_number(line, "score");
+      p.ownership = json_number(line, "ownership");
+      p.policy_entropy = json_number(line, "policy_entropy");
       out.training.push_back(p);
     }
   for (const auto& f : gen_files) {
     const std::string line = read_file(f.string());
     GenerationRecord r;
-    r.generation = int(number(line, "generation"));
-    r.promoted = number(line, "promoted") > 0;
-    r.gate_score = number(line, "gate_score");
-    r.eval_score = number(line, "eval_score");
+    r.generation = int(json_number(line, "generation"));
+    r.promoted = json_number(line, "promoted") > 0;
+    r.gate_score = json_number(line, "gate_score");
+    r.eval_score = json_number(line, "eval_score");
     if (r.eval_score < 0) r.eval_score = std::nan("");  // -1: not evaluated this generation
-    r.eval_margin = number(line, "eval_margin");
-    r.selfplay_games_per_minute = number(line, "selfplay_games_per_minute");
-    r.nn_positions = number(line, "nn_positions");
-    r.selfplay_seconds = number(line, "selfplay_seconds");
-    r.train_seconds = number(line, "train_seconds");
+    r.eval_margin = json_number(line, "eval_margin");
+    r.selfplay_games_per_minute = json_number(line, "selfplay_games_per_minute");
+    r.nn_positions = json_number(line, "nn_positions");
+    r.selfplay_seconds = json_number(line, "selfplay_seconds");
+    r.train_seconds = json_number(line, "train_seconds");
     out.generations.push_back(r);
   }
   return out;

@@ -30,7 +30,8 @@ struct RunMetrics {
 
 RunMetrics read_run_metrics(const std::string& dir);
 
-// The value after "key": in one of our flat JSON lines, as text ("nan" if absent).
-std::string json_field(const std::string& line, const std::string& key);
+// The number after "key": in one of our flat JSON records; NaN when absent
+// or not a number.
+double json_number(const std::string& line, const std::string& key);
 
 }  // namespace mushroom::view

@@ -24,6 +24,16 @@ GameLog played_log(uint64_t seed) {
   return log;
 }
 
+// The parser's message for a malformed log, or "no error".
+std::string parse_error_of(const std::string& text, const std::string& source) {
+  try {
+    parse_game_log(text, source);
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 TEST(GameLog, FormatParseRoundTrip) {
   const GameLog log = played_log(4);
   const std::string text = format_game_log(log);
@@ -60,14 +70,7 @@ TEST(GameLog, AbortLineAndCrlf) {
 
 TEST(GameLog, MalformedLogsNameTheLine) {
   const std::string init = format_game_log(played_log(6)).substr(0, format_game_log(played_log(6)).find('\n') + 1);
-  auto error_of = [](const std::string& text) {
-    try {
-      parse_game_log(text, "g.log");
-    } catch (const ParseError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error_of = [](const std::string& text) { return parse_error_of(text, "g.log"); };
   EXPECT_EQ(error_of("FIRST 0 0 0 1 5\n"), "g.log:1: a move before INIT");
   EXPECT_EQ(error_of(init + "FIRST 0 0 x 1 5\n"), "g.log:2: expected 'FIRST r1 c1 r2 c2 ms'");
   EXPECT_EQ(error_of(init + "SECOND 0 0 0 1\n"), "g.log:2: expected 'SECOND r1 c1 r2 c2 ms'");
@@ -99,14 +102,7 @@ TEST(GameLog, SearchNotesRoundTrip) {
 
 TEST(GameLog, MalformedSearchLinesNameTheLine) {
   const std::string head = format_game_log(played_log(6)).substr(0, format_game_log(played_log(6)).find('\n') + 1);
-  auto error_of = [](const std::string& text) {
-    try {
-      parse_game_log(text, "s.log");
-    } catch (const ParseError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error_of = [](const std::string& text) { return parse_error_of(text, "s.log"); };
   const std::string move = "FIRST -1 -1 -1 -1 0\n";
   EXPECT_EQ(error_of(head + "SEARCH 0.1 0\n"), "s.log:2: SEARCH must follow its move line, once");
   EXPECT_EQ(error_of(head + move + "SEARCH 0.1 0\nSEARCH 0.1 0\n"), "s.log:4: SEARCH must follow its move line, once");

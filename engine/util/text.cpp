@@ -30,7 +30,11 @@ std::vector<std::string_view> split_words(std::string_view s) {
   return words;
 }
 
-bool parse_int(std::string_view word, int& out) {
+namespace {
+
+// The whole word as a number of type T (an optional leading '+'), else false.
+template <typename T>
+bool parse_whole_word(std::string_view word, T& out) {
   if (word.empty()) return false;
   const char* first = word.data();
   const char* last = word.data() + word.size();
@@ -39,14 +43,11 @@ bool parse_int(std::string_view word, int& out) {
   return ec == std::errc() && ptr == last && first != last;
 }
 
-bool parse_double(std::string_view word, double& out) {
-  if (word.empty()) return false;
-  const char* first = word.data();
-  const char* last = word.data() + word.size();
-  if (*first == '+') ++first;
-  auto [ptr, ec] = std::from_chars(first, last, out);
-  return ec == std::errc() && ptr == last && first != last && std::isfinite(out);
-}
+}  // namespace
+
+bool parse_int(std::string_view word, int& out) { return parse_whole_word(word, out); }
+
+bool parse_double(std::string_view word, double& out) { return parse_whole_word(word, out) && std::isfinite(out); }
 
 std::string format_fixed(double value, int decimals) {
   char buffer[64];
