@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "nn/model_file.h"
+#include "selfplay/blockgame_selfplay.h"
 #include "selfplay/selfplay_runner.h"
 #include "train/run_config.h"
 #include "train/run_loop.h"
@@ -53,7 +54,8 @@ int cmd_selfplay(int argc, char** argv) {
                 100 * p.batch_fill, (long long)p.samples, p.seconds > 0 ? p.nn_positions / p.seconds : 0);
     std::fflush(stdout);
   };
-  selfplay::run_selfplay(job);
+  if (config.game() == nn::GameKind::kBlockgame) selfplay::run_blockgame_selfplay(job);
+  else selfplay::run_selfplay(job);
   return 0;
 }
 
@@ -79,7 +81,7 @@ int cmd_train(int argc, char** argv) {
   else if (std::filesystem::exists(model_path)) start = nn::load_model(model_path);
   else start = nn::random_model(config.net, config.seed);
   const auto window = train::load_window(train::find_shards(required(args, "data")), config.train.window_samples,
-                                         [](const std::string& w) { print_line("train: " + w); });
+                                         [](const std::string& w) { print_line("train: " + w); }, config.game());
   const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
   if (steps < 1) throw std::invalid_argument("--steps must be positive");
   print_line("train: " + std::to_string(window.samples.size()) + " samples from " + std::to_string(window.used.size()) +

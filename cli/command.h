@@ -48,5 +48,6 @@ int cmd_selfplay(int argc, char** argv);
 int cmd_train(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_distill(int argc, char** argv);
+int cmd_grade(int argc, char** argv);
 
 }  // namespace mushroom::cli

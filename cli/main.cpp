@@ -27,6 +27,7 @@ const std::vector<Command>& commands() {
       {"train", "train the network on self-play shards", cmd_train},
       {"run", "the whole resumable loop: self-play, train, gate, evaluate, plot", cmd_run},
       {"distill", "train a small student net on a teacher's outputs (for export-bot)", cmd_distill},
+      {"grade", "grade a blockgame net against the exact solver (winning-move and value accuracy)", cmd_grade},
 #endif
   };
   return all;

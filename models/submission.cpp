@@ -1497,6 +1497,12 @@ std::optional<Move> parse_move_words(const std::vector<std::string_view>& words,
 //             the end, -1 the opponent will, 0 nobody
 // Tensor names and shapes are listed by tensor_specs(); conv weights are
 // [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
+//
+// The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
+// 3 input planes on a 5x5 board, and a policy head of one 1x1 conv C -> 6,
+// a logit per piece orientation per anchor cell (games/blockgame_game.h);
+// no pass. Its value head is the same (a draw never happens), and its score
+// and ownership heads exist but are trained with weight 0.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -1507,18 +1513,32 @@ namespace mushroom::nn {
 // The score head predicts margin / kScoreScale (cells).
 constexpr float kScoreScale = 20.0f;
 
+// Which game a net plays: its input planes, board and policy head.
+enum class GameKind { kMushroom, kBlockgame };
+// "mushroom" | "blockgame"; throws std::invalid_argument naming the value.
+GameKind parse_game_kind(const std::string& name);
+std::string game_name(GameKind game);
+
+struct GameShape {
+  int planes, rows, cols;
+  int policy_size;  // policy indices the net can score
+};
+GameShape game_shape(GameKind game);
+
 struct NetConfig {
   int blocks = 6;
   int channels = 32;
   int policy_dim = 32;
   int value_hidden = 64;
+  GameKind game = GameKind::kMushroom;
   bool operator==(const NetConfig& o) const {
-    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim && value_hidden == o.value_hidden;
+    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
+           value_hidden == o.value_hidden && game == o.game;
   }
 };
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);
-std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)"
+std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom
 
 struct Tensor {
   std::vector<int64_t> shape;
@@ -1547,6 +1567,9 @@ struct Model {
 // that there are no others, and that all values are finite. Throws
 // std::runtime_error naming the first problem.
 void validate(const Model& model);
+// Throws std::runtime_error when the model plays another game than the one
+// a runtime supports, naming both (`who` is the runtime, for the message).
+void require_game(const Model& model, GameKind game, const std::string& who);
 
 // He-style random weights (the second conv of each block scaled down so the
 // trunk starts close to identity), from a seed. For tests and first runs.
@@ -1578,6 +1601,18 @@ constexpr int kInputSize = kInputPlanes * kCells;
 
 // Writes kInputSize floats.
 void encode_features(const Position& pos, float* out);
+
+// BLOCKGAME (games/blockgame_game.h), 5x5 planes, version 1:
+//   0  the cell is filled;  1  the cell is empty;  2  constant 1
+// The game is impartial: who is to move does not change a position's value.
+// The sizes repeat games/blockgame_game.h's (the exported bot embeds this
+// file without the games); nn/blockgame_evaluator.cpp checks they agree.
+constexpr int kBlockgameSize = 5;
+constexpr int kBlockgameOrientations = 6;
+constexpr int kBlockgamePolicySize = kBlockgameOrientations * kBlockgameSize * kBlockgameSize;
+constexpr int kBlockgamePlanes = 3;
+constexpr int kBlockgameFeatureVersion = 1;
+void encode_blockgame_features(uint32_t filled, float* out);  // writes 3 * 25 floats
 
 }  // namespace mushroom::nn
 
@@ -3164,6 +3199,16 @@ void encode_features(const Position& pos, float* out) {
   }
 }
 
+void encode_blockgame_features(uint32_t filled, float* out) {
+  constexpr int kCellsHere = kBlockgameSize * kBlockgameSize;
+  for (int cell = 0; cell < kCellsHere; ++cell) {
+    const float f = (filled >> cell & 1) ? 1.0f : 0.0f;
+    out[cell] = f;
+    out[kCellsHere + cell] = 1.0f - f;
+    out[2 * kCellsHere + cell] = 1.0f;
+  }
+}
+
 }  // namespace mushroom::nn
 
 // ---- nn/model.cpp ----
@@ -3173,6 +3218,19 @@ void encode_features(const Position& pos, float* out) {
 
 
 namespace mushroom::nn {
+
+GameKind parse_game_kind(const std::string& name) {
+  if (name == "mushroom") return GameKind::kMushroom;
+  if (name == "blockgame") return GameKind::kBlockgame;
+  throw std::invalid_argument("unknown game '" + name + "' (expected \"mushroom\" or \"blockgame\")");
+}
+
+std::string game_name(GameKind game) { return game == GameKind::kBlockgame ? "blockgame" : "mushroom"; }
+
+GameShape game_shape(GameKind game) {
+  if (game == GameKind::kBlockgame) return {kBlockgamePlanes, kBlockgameSize, kBlockgameSize, kBlockgamePolicySize};
+  return {kInputPlanes, kRows, kCols, kPolicySize};
+}
 
 void validate(const NetConfig& c) {
   auto check = [](const char* name, int v, int lo, int hi) {
@@ -3187,8 +3245,9 @@ void validate(const NetConfig& c) {
 }
 
 std::string describe(const NetConfig& c) {
-  return std::to_string(c.blocks) + "x" + std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) +
-         ", value " + std::to_string(c.value_hidden) + ")";
+  return (c.game == GameKind::kMushroom ? "" : game_name(c.game) + " ") + std::to_string(c.blocks) + "x" +
+         std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) + ", value " +
+         std::to_string(c.value_hidden) + ")";
 }
 
 int64_t Tensor::numel() const {
@@ -3200,7 +3259,7 @@ int64_t Tensor::numel() const {
 std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
   const int64_t C = c.channels, E = c.policy_dim, H = c.value_hidden;
   std::vector<TensorSpec> specs = {
-      {"input.weight", {C, kInputPlanes, 3, 3}},
+      {"input.weight", {C, game_shape(c.game).planes, 3, 3}},
       {"input.bias", {C}},
   };
   for (int b = 0; b < c.blocks; ++b) {
@@ -3211,10 +3270,15 @@ std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
     specs.push_back({p + "conv2.weight", {C, C, 3, 3}});
     specs.push_back({p + "conv2.bias", {C}});
   }
-  specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
-  specs.push_back({"policy.conv.bias", {2 * E}});
-  specs.push_back({"policy.pass.weight", {1, 2 * C}});
-  specs.push_back({"policy.pass.bias", {1}});
+  if (c.game == GameKind::kBlockgame) {
+    specs.push_back({"policy.conv.weight", {kBlockgameOrientations, C, 1, 1}});
+    specs.push_back({"policy.conv.bias", {kBlockgameOrientations}});
+  } else {
+    specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
+    specs.push_back({"policy.conv.bias", {2 * E}});
+    specs.push_back({"policy.pass.weight", {1, 2 * C}});
+    specs.push_back({"policy.pass.bias", {1}});
+  }
   specs.push_back({"value.fc1.weight", {H, 2 * C}});
   specs.push_back({"value.fc1.bias", {H}});
   specs.push_back({"value.fc2.weight", {4, H}});
@@ -3267,6 +3331,12 @@ void validate(const Model& model) {
       if (!known) throw std::runtime_error("model has an unexpected tensor '" + name + "'");
     }
   }
+}
+
+void require_game(const Model& model, GameKind game, const std::string& who) {
+  if (model.config.game != game)
+    throw std::runtime_error(who + " runs " + game_name(game) + " nets; this model is a " + describe(model.config) +
+                             " net");
 }
 
 Model random_model(const NetConfig& config, uint64_t seed) {
@@ -3541,6 +3611,7 @@ void conv_cell_any(const float* in, int in_ch, int out_ch, const int* offsets, c
 
 PlainNet::PlainNet(const Model& model) : config_(model.config) {
   validate(model);
+  require_game(model, GameKind::kMushroom, "the bot's inference");
   const int C = config_.channels, E = config_.policy_dim;
   input_ = make_conv(model.at("input.weight"), model.at("input.bias"));
   for (int b = 0; b < config_.blocks; ++b) {
@@ -3763,6 +3834,7 @@ const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 std::vector<uint8_t> encode_model_int8(const Model& model) {
   validate(model);
+  require_game(model, GameKind::kMushroom, "the int8 export");
   Writer w;
   w.bytes("MSHQ", 4);
   w.u32(kCodecVersion);

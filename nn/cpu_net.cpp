@@ -103,6 +103,7 @@ struct CpuNet::Weights {
 
 CpuNet::CpuNet(const Model& model) : config_(model.config), w_(std::make_unique<Weights>()) {
   validate(model);
+  require_game(model, GameKind::kMushroom, "the Eigen CPU inference");
   Weights& w = *w_;
   const int C = config_.channels, E = config_.policy_dim;
   w.input = make_conv(model.at("input.weight"), model.at("input.bias"));

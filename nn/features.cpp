@@ -27,4 +27,14 @@ void encode_features(const Position& pos, float* out) {
   }
 }
 
+void encode_blockgame_features(uint32_t filled, float* out) {
+  constexpr int kCellsHere = kBlockgameSize * kBlockgameSize;
+  for (int cell = 0; cell < kCellsHere; ++cell) {
+    const float f = (filled >> cell & 1) ? 1.0f : 0.0f;
+    out[cell] = f;
+    out[kCellsHere + cell] = 1.0f - f;
+    out[2 * kCellsHere + cell] = 1.0f;
+  }
+}
+
 }  // namespace mushroom::nn

@@ -24,4 +24,16 @@ constexpr int kInputSize = kInputPlanes * kCells;
 // Writes kInputSize floats.
 void encode_features(const Position& pos, float* out);
 
+// BLOCKGAME (games/blockgame_game.h), 5x5 planes, version 1:
+//   0  the cell is filled;  1  the cell is empty;  2  constant 1
+// The game is impartial: who is to move does not change a position's value.
+// The sizes repeat games/blockgame_game.h's (the exported bot embeds this
+// file without the games); nn/blockgame_evaluator.cpp checks they agree.
+constexpr int kBlockgameSize = 5;
+constexpr int kBlockgameOrientations = 6;
+constexpr int kBlockgamePolicySize = kBlockgameOrientations * kBlockgameSize * kBlockgameSize;
+constexpr int kBlockgamePlanes = 3;
+constexpr int kBlockgameFeatureVersion = 1;
+void encode_blockgame_features(uint32_t filled, float* out);  // writes 3 * 25 floats
+
 }  // namespace mushroom::nn

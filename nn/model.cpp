@@ -8,6 +8,19 @@
 
 namespace mushroom::nn {
 
+GameKind parse_game_kind(const std::string& name) {
+  if (name == "mushroom") return GameKind::kMushroom;
+  if (name == "blockgame") return GameKind::kBlockgame;
+  throw std::invalid_argument("unknown game '" + name + "' (expected \"mushroom\" or \"blockgame\")");
+}
+
+std::string game_name(GameKind game) { return game == GameKind::kBlockgame ? "blockgame" : "mushroom"; }
+
+GameShape game_shape(GameKind game) {
+  if (game == GameKind::kBlockgame) return {kBlockgamePlanes, kBlockgameSize, kBlockgameSize, kBlockgamePolicySize};
+  return {kInputPlanes, kRows, kCols, kPolicySize};
+}
+
 void validate(const NetConfig& c) {
   auto check = [](const char* name, int v, int lo, int hi) {
     if (v < lo || v > hi)
@@ -21,8 +34,9 @@ void validate(const NetConfig& c) {
 }
 
 std::string describe(const NetConfig& c) {
-  return std::to_string(c.blocks) + "x" + std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) +
-         ", value " + std::to_string(c.value_hidden) + ")";
+  return (c.game == GameKind::kMushroom ? "" : game_name(c.game) + " ") + std::to_string(c.blocks) + "x" +
+         std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) + ", value " +
+         std::to_string(c.value_hidden) + ")";
 }
 
 int64_t Tensor::numel() const {
@@ -34,7 +48,7 @@ int64_t Tensor::numel() const {
 std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
   const int64_t C = c.channels, E = c.policy_dim, H = c.value_hidden;
   std::vector<TensorSpec> specs = {
-      {"input.weight", {C, kInputPlanes, 3, 3}},
+      {"input.weight", {C, game_shape(c.game).planes, 3, 3}},
       {"input.bias", {C}},
   };
   for (int b = 0; b < c.blocks; ++b) {
@@ -45,10 +59,15 @@ std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
     specs.push_back({p + "conv2.weight", {C, C, 3, 3}});
     specs.push_back({p + "conv2.bias", {C}});
   }
-  specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
-  specs.push_back({"policy.conv.bias", {2 * E}});
-  specs.push_back({"policy.pass.weight", {1, 2 * C}});
-  specs.push_back({"policy.pass.bias", {1}});
+  if (c.game == GameKind::kBlockgame) {
+    specs.push_back({"policy.conv.weight", {kBlockgameOrientations, C, 1, 1}});
+    specs.push_back({"policy.conv.bias", {kBlockgameOrientations}});
+  } else {
+    specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
+    specs.push_back({"policy.conv.bias", {2 * E}});
+    specs.push_back({"policy.pass.weight", {1, 2 * C}});
+    specs.push_back({"policy.pass.bias", {1}});
+  }
   specs.push_back({"value.fc1.weight", {H, 2 * C}});
   specs.push_back({"value.fc1.bias", {H}});
   specs.push_back({"value.fc2.weight", {4, H}});
@@ -101,6 +120,12 @@ void validate(const Model& model) {
       if (!known) throw std::runtime_error("model has an unexpected tensor '" + name + "'");
     }
   }
+}
+
+void require_game(const Model& model, GameKind game, const std::string& who) {
+  if (model.config.game != game)
+    throw std::runtime_error(who + " runs " + game_name(game) + " nets; this model is a " + describe(model.config) +
+                             " net");
 }
 
 Model random_model(const NetConfig& config, uint64_t seed) {

@@ -17,6 +17,12 @@
 //             the end, -1 the opponent will, 0 nobody
 // Tensor names and shapes are listed by tensor_specs(); conv weights are
 // [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
+//
+// The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
+// 3 input planes on a 5x5 board, and a policy head of one 1x1 conv C -> 6,
+// a logit per piece orientation per anchor cell (games/blockgame_game.h);
+// no pass. Its value head is the same (a draw never happens), and its score
+// and ownership heads exist but are trained with weight 0.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -28,18 +34,32 @@ namespace mushroom::nn {
 // The score head predicts margin / kScoreScale (cells).
 constexpr float kScoreScale = 20.0f;
 
+// Which game a net plays: its input planes, board and policy head.
+enum class GameKind { kMushroom, kBlockgame };
+// "mushroom" | "blockgame"; throws std::invalid_argument naming the value.
+GameKind parse_game_kind(const std::string& name);
+std::string game_name(GameKind game);
+
+struct GameShape {
+  int planes, rows, cols;
+  int policy_size;  // policy indices the net can score
+};
+GameShape game_shape(GameKind game);
+
 struct NetConfig {
   int blocks = 6;
   int channels = 32;
   int policy_dim = 32;
   int value_hidden = 64;
+  GameKind game = GameKind::kMushroom;
   bool operator==(const NetConfig& o) const {
-    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim && value_hidden == o.value_hidden;
+    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
+           value_hidden == o.value_hidden && game == o.game;
   }
 };
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);
-std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)"
+std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom
 
 struct Tensor {
   std::vector<int64_t> shape;
@@ -68,6 +88,9 @@ struct Model {
 // that there are no others, and that all values are finite. Throws
 // std::runtime_error naming the first problem.
 void validate(const Model& model);
+// Throws std::runtime_error when the model plays another game than the one
+// a runtime supports, naming both (`who` is the runtime, for the message).
+void require_game(const Model& model, GameKind game, const std::string& who);
 
 // He-style random weights (the second conv of each block scaled down so the
 // trunk starts close to identity), from a seed. For tests and first runs.

@@ -69,6 +69,7 @@ const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 std::vector<uint8_t> encode_model_int8(const Model& model) {
   validate(model);
+  require_game(model, GameKind::kMushroom, "the int8 export");
   Writer w;
   w.bytes("MSHQ", 4);
   w.u32(kCodecVersion);

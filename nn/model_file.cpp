@@ -8,7 +8,8 @@ namespace mushroom::nn {
 
 namespace {
 constexpr const char* kFormat = "mushroom-model";
-}
+int feature_version(GameKind game) { return game == GameKind::kBlockgame ? kBlockgameFeatureVersion : kFeatureVersion; }
+}  // namespace
 
 void save_model(const Model& model, const std::string& path) {
   validate(model);
@@ -16,8 +17,9 @@ void save_model(const Model& model, const std::string& path) {
     write_hdf5_atomically(path, [&](Hdf5File& f) {
       f.set_attr("format", std::string(kFormat));
       f.set_attr("format_version", int64_t(kModelFormatVersion));
-      f.set_attr("feature_version", int64_t(kFeatureVersion));
-      f.set_attr("input_planes", int64_t(kInputPlanes));
+      f.set_attr("game", game_name(model.config.game));
+      f.set_attr("feature_version", int64_t(feature_version(model.config.game)));
+      f.set_attr("input_planes", int64_t(game_shape(model.config.game).planes));
       f.set_attr("blocks", int64_t(model.config.blocks));
       f.set_attr("channels", int64_t(model.config.channels));
       f.set_attr("policy_dim", int64_t(model.config.policy_dim));
@@ -44,12 +46,17 @@ Model load_model(const std::string& path) {
     if (version != kModelFormatVersion)
       throw ModelFileError(path + ": model format version " + std::to_string(version) + ", this build reads " +
                            std::to_string(kModelFormatVersion));
+    Model m;
+    // Files from before BLOCKGAME have no game attribute: they are mushroom nets.
+    if (f.has_attr("game")) m.config.game = parse_game_kind(f.attr_string("game"));
     const int64_t features = f.attr_int("feature_version");
-    if (features != kFeatureVersion || f.attr_int("input_planes") != kInputPlanes)
+    const int planes = game_shape(m.config.game).planes;
+    const int expected = feature_version(m.config.game);
+    if (features != expected || f.attr_int("input_planes") != planes)
       throw ModelFileError(path + ": feature layout version " + std::to_string(features) + " with " +
                            std::to_string(f.attr_int("input_planes")) + " planes; this build uses version " +
-                           std::to_string(kFeatureVersion) + " with " + std::to_string(kInputPlanes));
-    Model m;
+                           std::to_string(expected) + " with " + std::to_string(planes) + " for " +
+                           game_name(m.config.game));
     m.config.blocks = int(f.attr_int("blocks"));
     m.config.channels = int(f.attr_int("channels"));
     m.config.policy_dim = int(f.attr_int("policy_dim"));

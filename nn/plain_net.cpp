@@ -126,6 +126,7 @@ void conv_cell_any(const float* in, int in_ch, int out_ch, const int* offsets, c
 
 PlainNet::PlainNet(const Model& model) : config_(model.config) {
   validate(model);
+  require_game(model, GameKind::kMushroom, "the bot's inference");
   const int C = config_.channels, E = config_.policy_dim;
   input_ = make_conv(model.at("input.weight"), model.at("input.bias"));
   for (int b = 0; b < config_.blocks; ++b) {

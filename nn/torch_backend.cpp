@@ -12,6 +12,7 @@ namespace {
 class TorchBackend : public NetBackend {
  public:
   TorchBackend(const Model& model, const std::string& device) : device_(parse_device(device)), net_(make_torch_net(model)) {
+    require_game(model, GameKind::kMushroom, "the batched mushroom backend");
     net_->to(device_);
     net_->eval();
   }

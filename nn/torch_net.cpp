@@ -33,13 +33,18 @@ torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
 TorchNetImpl::TorchNetImpl(const NetConfig& config) : config_(config) {
   validate(config);
   const int C = config.channels, E = config.policy_dim, H = config.value_hidden;
-  input = register_module("input", conv(kInputPlanes, C, 3));
+  const GameShape shape = game_shape(config.game);
+  input = register_module("input", conv(shape.planes, C, 3));
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (int b = 0; b < config.blocks; ++b) blocks->push_back(ResidualBlock(C));
   // Nested names ("policy.conv", "value.fc1") come from small holder modules.
   auto policy = register_module("policy", std::make_shared<torch::nn::Module>());
-  policy_conv = policy->register_module("conv", conv(C, 2 * E, 1));
-  policy_pass = policy->register_module("pass", torch::nn::Linear(2 * C, 1));
+  if (config.game == GameKind::kBlockgame) {
+    policy_conv = policy->register_module("conv", conv(C, kBlockgameOrientations, 1));
+  } else {
+    policy_conv = policy->register_module("conv", conv(C, 2 * E, 1));
+    policy_pass = policy->register_module("pass", torch::nn::Linear(2 * C, 1));
+  }
   auto value = register_module("value", std::make_shared<torch::nn::Module>());
   value_fc1 = value->register_module("fc1", torch::nn::Linear(2 * C, H));
   value_fc2 = value->register_module("fc2", torch::nn::Linear(H, 4));
@@ -55,6 +60,16 @@ NetOutputs TorchNetImpl::forward(const torch::Tensor& planes, const torch::Tenso
   const torch::Tensor pooled = global_pool(x);
 
   NetOutputs out;
+  const int64_t cells = x.size(2) * x.size(3);
+  const torch::Tensor head = value_fc2->forward(torch::relu(value_fc1->forward(pooled)));
+  out.wdl = head.narrow(1, 0, 3);
+  out.score = head.select(1, 3);
+  out.ownership = torch::tanh(ownership_conv->forward(x)).reshape({B, cells});
+  if (config_.game == GameKind::kBlockgame) {
+    // Slot = orientation * 25 + cell: the conv's output flattened, gathered per move.
+    out.policy = policy_conv->forward(x).reshape({B, kBlockgameOrientations * cells}).gather(1, moves);
+    return out;
+  }
   // logit = <U[top-left], V[bottom-right]> / sqrt(E), gathered per move.
   const torch::Tensor uv = policy_conv->forward(x).reshape({B, 2 * E, kCells}).transpose(1, 2);  // [B, 170, 2E]
   const torch::Tensor is_pass = moves.eq(kPassIndex);
@@ -63,17 +78,13 @@ NetOutputs TorchNetImpl::forward(const torch::Tensor& planes, const torch::Tenso
   const torch::Tensor v = uv.narrow(2, E, E).gather(1, rect.remainder(kCells).unsqueeze(2).expand({B, L, E}));
   const torch::Tensor rect_logits = (u * v).sum(2) * (1.0 / std::sqrt(double(E)));
   out.policy = torch::where(is_pass, policy_pass->forward(pooled).expand({B, L}), rect_logits);
-
-  const torch::Tensor head = value_fc2->forward(torch::relu(value_fc1->forward(pooled)));
-  out.wdl = head.narrow(1, 0, 3);
-  out.score = head.select(1, 3);
-  out.ownership = torch::tanh(ownership_conv->forward(x)).reshape({B, kCells});
   return out;
 }
 
 torch::Tensor TorchNetImpl::full_policy(const torch::Tensor& planes) {
-  const torch::Tensor all = torch::arange(kPolicySize, torch::TensorOptions().dtype(torch::kInt64).device(planes.device()));
-  return forward(planes, all.unsqueeze(0).expand({planes.size(0), kPolicySize})).policy;
+  const int64_t size = game_shape(config_.game).policy_size;
+  const torch::Tensor all = torch::arange(size, torch::TensorOptions().dtype(torch::kInt64).device(planes.device()));
+  return forward(planes, all.unsqueeze(0).expand({planes.size(0), size})).policy;
 }
 
 TorchNet make_torch_net(const Model& model) {

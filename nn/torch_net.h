@@ -12,7 +12,7 @@ struct NetOutputs {
   torch::Tensor policy;     // [B, L] logits of the asked-for moves, not masked
   torch::Tensor wdl;        // [B, 3] win/draw/loss logits
   torch::Tensor score;      // [B] final margin / kScoreScale
-  torch::Tensor ownership;  // [B, kCells] in [-1, 1]
+  torch::Tensor ownership;  // [B, cells of the board] in [-1, 1]
 };
 
 class ResidualBlockImpl : public torch::nn::Module {
@@ -31,7 +31,8 @@ class TorchNetImpl : public torch::nn::Module {
   explicit TorchNetImpl(const NetConfig& config);
   // planes: [B, kInputPlanes, 10, 17] float; moves: [B, L] int64 policy
   // indices (Move::index()). Only those L logits per row are computed (the
-  // legal moves, typically a few hundred of the 28,901).
+  // legal moves, typically a few hundred of the 28,901). A blockgame net
+  // takes [B, 3, 5, 5] planes and slot indices (games/blockgame_game.h).
   NetOutputs forward(const torch::Tensor& planes, const torch::Tensor& moves);
   // Every policy index: [B, kPolicySize] logits (tests, inspection).
   torch::Tensor full_policy(const torch::Tensor& planes);

@@ -19,6 +19,7 @@
 #include "search/alphabeta.h"
 #include "search/mcts.h"
 #include "search/mushroom_evaluators.h"
+#include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -66,57 +67,31 @@ std::unique_ptr<Evaluator<MushroomGame>> make_evaluator(const SelfplayJob& job) 
   return std::make_unique<nn::NnEvaluator>(backend, nn::NnEvaluatorConfig{.symmetry = nn::SymmetryMode::kRandom});
 }
 
-// The root's value for the mover: its children's q weighted by visits;
-// nothing when no child was visited.
-std::optional<double> root_value(const std::vector<Mcts<MushroomGame>::ChildStats>& children) {
-  double value = 0, visits = 0;
-  for (const auto& c : children) {
-    value += c.visits * c.q;
-    visits += c.visits;
-  }
-  if (visits <= 0) return std::nullopt;
-  return value / visits;
-}
-
-// Everything one worker shares between its games.
-struct Shared {
-  explicit Shared(const SelfplayJob& j) : job(j) {}
-  const SelfplayJob& job;
-  std::atomic<int> next_game{0};
-  std::atomic<int> games_done{0};
-  std::atomic<int64_t> plies{0} /* of finished games */, samples{0}, nn_positions{0}, steps{0}, leaves{0};
-};
-
 struct Game {
   Position pos;
-  Mcts<MushroomGame> mcts;
+  SearchSlot<MushroomGame> search;
   AlphaBeta solver{AlphaBetaConfig{.tt_bits = 14}};
   Rng rng{1};
   int64_t id = -1;
   std::vector<TrainingSample> samples;
   bool full = false;
-  int sims_target = 0, sims_done = 0;
   std::optional<GameLog> log;  // kept for the job's first sample_games games
   SteadyClock::time_point move_start;
-  explicit Game(const MctsConfig& c) : mcts(c) {}
+  explicit Game(const MctsConfig& c) : search(c) {}
 };
 
 class Worker {
  public:
-  Worker(Shared& shared, int index) : shared_(shared), index_(index), config_(shared.job.config) {}
+  Worker(SelfplayCounters& shared, int index) : shared_(shared), index_(index), config_(shared.job.config) {}
 
   void run() {
     evaluator_ = make_evaluator(shared_.job);
-    MctsConfig mc;
-    mc.c_puct = config_.cpuct;
-    mc.score_weight = config_.score_weight;
-    mc.gumbel = config_.exploration == "gumbel";
-    mc.gumbel_k = config_.gumbel_k;
+    const MctsConfig mc = selfplay_mcts_config(config_);
     for (int g = 0; g < config_.games_in_flight; ++g) {
       auto game = std::make_unique<Game>(mc);
       if (config_.solver) {
         Game* raw = game.get();
-        game->mcts.set_solver([raw](const Position& state) -> std::optional<double> {
+        game->search.mcts.set_solver([raw](const Position& state) -> std::optional<double> {
           MoveList list;
           if (generate_moves(state, list) > 3) return std::nullopt;
           const auto exact = raw->solver.solve_exact(state, 400);
@@ -125,37 +100,12 @@ class Worker {
       }
       if (start_game(*game)) games_.push_back(std::move(game));
     }
-    std::vector<EvalRequest<MushroomGame>> requests;
-    std::vector<Game*> owners;
-    std::vector<EvalResult> results;
     while (!games_.empty()) {
-      requests.clear();
-      owners.clear();
-      for (auto& g : games_) {
-        while (g->sims_done < g->sims_target && !root_settled(*g)) {
-          if (g->mcts.select_leaf()) {
-            requests.push_back(g->mcts.leaf_request());
-            owners.push_back(g.get());
-            break;
-          }
-          ++g->sims_done;
-        }
-      }
-      if (!requests.empty()) {
-        results.resize(requests.size());
-        evaluator_->evaluate(requests, Span<EvalResult>(results.data(), requests.size()));
-        for (size_t i = 0; i < requests.size(); ++i) {
-          owners[i]->mcts.finish_leaf(results[i]);
-          ++owners[i]->sims_done;
-        }
-        shared_.steps += 1;
-        shared_.leaves += int64_t(requests.size());
-        shared_.nn_positions += int64_t(requests.size());
-      }
+      batched_search_step(games_, *evaluator_, shared_);
       for (size_t i = 0; i < games_.size();) {
         Game& g = *games_[i];
-        const bool searched = g.sims_done >= g.sims_target || root_settled(g);
-        if (searched && !g.mcts.root().expanded) {
+        const bool searched = g.search.searched();
+        if (searched && !g.search.mcts.root().expanded) {
           // The root itself was solved as a leaf (a tiny endgame): no tree to
           // read a move from, so the solver picks it.
           if (!play_move(g, solved_move(g)) && !start_game(g)) {
@@ -175,34 +125,43 @@ class Worker {
   }
 
  private:
-  bool root_settled(Game& g) { return g.mcts.root().expanded && g.mcts.root().solved != Mcts<MushroomGame>::kUnsolved; }
-
   // Takes the next game id; false when the job has none left.
   bool start_game(Game& g) {
-    const int k = shared_.next_game.fetch_add(1);
-    if (k >= shared_.job.games) return false;
+    const std::optional<int> taken = shared_.take_game();
+    if (!taken) return false;
+    const int k = *taken;
     g.id = shared_.job.first_game_id + k;
     const uint64_t seed = board_seed(config_.seed, g.id);
     g.pos = random_board(seed);
     g.rng = Rng(seed ^ 0x5e1f);
+    if (config_.random_opening_plies > 0) {
+      // Random opening moves, not recorded; the log starts after them.
+      const int opening = int(g.rng.uniform(uint32_t(config_.random_opening_plies + 1)));
+      for (int p = 0; p < opening && !g.pos.game_over(); ++p) {
+        MoveList list;
+        const int n = generate_moves(g.pos, list);
+        g.pos.apply(n > 0 ? list[g.rng.uniform(uint32_t(n))] : Move::pass());
+      }
+      if (g.pos.game_over()) g.pos = random_board(seed);
+    }
     g.samples.clear();
     g.log.reset();
     if (k < config_.sample_games) {
       g.log.emplace();
       g.log->start = g.pos;
     }
-    g.mcts.reset(g.pos);
+    g.search.mcts.reset(g.pos);
     begin_move(g);
     return true;
   }
 
   void begin_move(Game& g) {
     g.full = g.rng.uniform_double() < config_.full_search_fraction;
-    g.sims_target = g.full ? config_.full_sims : config_.cheap_sims;
-    g.sims_done = 0;
+    g.search.sims_target = g.full ? config_.full_sims : config_.cheap_sims;
+    g.search.sims_done = 0;
     g.move_start = SteadyClock::now();
-    g.mcts.begin_search(g.sims_target);
-    if (g.full && config_.exploration == "dirichlet") g.mcts.add_root_noise(config_.dirichlet_alpha, config_.dirichlet_fraction);
+    g.search.mcts.begin_search(g.search.sims_target);
+    if (g.full && config_.exploration == "dirichlet") g.search.mcts.add_root_noise(config_.dirichlet_alpha, config_.dirichlet_fraction);
   }
 
   Move solved_move(Game& g) {
@@ -214,17 +173,18 @@ class Worker {
   // Plays the searched move (or `forced`, recorded as no sample); false when
   // the game ended (its samples are then finished and queued).
   bool play_move(Game& g, std::optional<Move> forced = std::nullopt) {
-    const auto children = g.mcts.root_children();
-    Move move = forced ? *forced : g.mcts.best_action();
+    const auto children = g.search.mcts.root_children();
+    Move move = forced ? *forced : g.search.mcts.best_action();
     if (g.full && !forced) {
-      const std::vector<float> target = g.mcts.improved_policy();
+      const std::vector<float> target = g.search.mcts.improved_policy();
       TrainingSample s = sample_from_position(g.pos);
       s.game_id = g.id;
       for (size_t i = 0; i < children.size(); ++i)
         if (target[i] > 0) s.policy.emplace_back(children[i].action.index(), target[i]);
       s.search_value = float(root_value(children).value_or(0.0));
       if (!s.policy.empty()) g.samples.push_back(std::move(s));
-      if (config_.exploration == "dirichlet") move = sample_by_visits(g, children);
+      if (config_.exploration == "dirichlet")
+        move = sample_by_visits(children, g.pos.ply(), config_, g.rng, g.search.mcts.best_action());
     }
     if (g.log) log_move(g, move, children);
     g.pos.apply(move);
@@ -232,7 +192,7 @@ class Worker {
       finish_game(g);
       return false;
     }
-    g.mcts.advance(move);
+    g.search.mcts.advance(move);
     begin_move(g);
     return true;
   }
@@ -265,20 +225,6 @@ class Worker {
     std::filesystem::create_directories(dir);
     write_file_atomic((dir / ("game-" + std::to_string(g.id) + ".log")).string(), format_game_log(*g.log));
     g.log.reset();
-  }
-
-  Move sample_by_visits(Game& g, const std::vector<Mcts<MushroomGame>::ChildStats>& children) {
-    const double t = std::max(config_.temperature_end, config_.temperature_start * std::pow(0.5, g.pos.ply() / config_.temperature_halflife));
-    if (t < 0.05) return g.mcts.best_action();
-    std::vector<double> w(children.size());
-    double total = 0, top = 0;
-    for (const auto& c : children) top = std::max(top, double(c.visits));
-    if (top <= 0) return g.mcts.best_action();
-    for (size_t i = 0; i < children.size(); ++i) total += w[i] = std::pow(children[i].visits / top, 1.0 / t);
-    double x = g.rng.uniform_double() * total;
-    for (size_t i = 0; i < children.size(); ++i)
-      if ((x -= w[i]) <= 0) return children[i].action;
-    return children.back().action;
   }
 
   void finish_game(Game& g) {
@@ -318,7 +264,7 @@ class Worker {
     pending_games_ = 0;
   }
 
-  Shared& shared_;
+  SelfplayCounters& shared_;
   int index_;
   const SelfplayConfig& config_;
   std::unique_ptr<Evaluator<MushroomGame>> evaluator_;
@@ -331,49 +277,8 @@ class Worker {
 
 SelfplayProgress run_selfplay(const SelfplayJob& job) {
   std::filesystem::create_directories(job.out_dir);
-  Shared shared(job);
-  const auto start = SteadyClock::now();
-  auto snapshot = [&] {
-    SelfplayProgress p;
-    p.games_done = shared.games_done;
-    p.games_total = job.games;
-    p.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
-    p.mean_game_plies = p.games_done ? double(shared.plies) / p.games_done : 0;
-    p.batch_fill = shared.steps ? double(shared.leaves) / double(shared.steps) / job.config.games_in_flight : 0;
-    p.samples = shared.samples;
-    p.nn_positions = shared.nn_positions;
-    return p;
-  };
-  std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> errors(job.config.workers);
-  for (int w = 0; w < job.config.workers; ++w)
-    threads.emplace_back([&, w] {
-      try {
-        Worker(shared, w).run();
-      } catch (...) {
-        errors[w] = std::current_exception();
-        shared.next_game = job.games;  // stop the others from starting games
-      }
-    });
-  std::atomic<bool> done{false};
-  std::thread reporter([&] {
-    auto last = SteadyClock::now();
-    while (!done) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      if (job.progress && SteadyClock::now() - last > std::chrono::duration<double>(job.progress_seconds)) {
-        last = SteadyClock::now();
-        job.progress(snapshot());
-      }
-    }
-  });
-  for (auto& t : threads) t.join();
-  done = true;
-  reporter.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  const SelfplayProgress final_progress = snapshot();
-  if (job.progress) job.progress(final_progress);
-  return final_progress;
+  SelfplayCounters counters(job);
+  return run_worker_threads(counters, [&](int w) { Worker(counters, w).run(); });
 }
 
 }  // namespace mushroom::selfplay

@@ -16,9 +16,15 @@
 //   /weight          float [N]       sample weight
 //   /search_value    float [N]       the search's value at the root (for inspection)
 //   /game_id         int64 [N]
-// Root attributes: model_id, config_hash, generator_seed, games (finished
-// games in the shard), samples, created (UTC). Shards are written to a temp
-// name and renamed when complete.
+// Root attributes: game ("mushroom"; absent in older shards), model_id,
+// config_hash, generator_seed, games (finished games in the shard), samples,
+// created (UTC). Shards are written to a temp name and renamed when complete.
+//
+// BLOCKGAME shards (game = "blockgame", configs/blockgame.toml) hold, instead
+// of digits, owners, last_pass, margin and ownership:
+//   /filled          int32 [N]       filled cells, bit r * 5 + c
+// and their policy_moves are slots (games/blockgame_game.h: 0..149); outcome
+// is +1 or -1, never 0.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -52,11 +58,24 @@ struct TrainingSample {
 TrainingSample sample_from_position(const Position& pos);
 Position position_of(const TrainingSample& s);
 
+// A BLOCKGAME sample: the same targets, the position as its filled cells.
+struct BlockgameSample {
+  uint32_t filled = 0;
+  uint8_t to_move = 0;
+  int16_t ply = 0;
+  std::vector<std::pair<int32_t, float>> policy;  // (slot, probability)
+  int8_t outcome = 0;
+  float weight = 1;
+  float search_value = 0;
+  int64_t game_id = 0;
+};
+
 struct ShardMeta {
   std::string model_id;
   std::string config_hash;
   uint64_t generator_seed = 0;
   int64_t games = 0;
+  std::string game = "mushroom";  // read from the file; the writers set it
 };
 
 struct Shard {
@@ -74,6 +93,11 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
 // first problem (missing dataset, wrong shape, out-of-range value, policy
 // that does not sum to 1, ...).
 Shard read_shard(const std::string& path);
+// BLOCKGAME shards: written with game = "blockgame"; read_blockgame_shard
+// checks them as read_shard does, and each reader refuses the other game's
+// shards by name.
+void write_blockgame_shard(const std::string& path, const ShardMeta& meta, const std::vector<BlockgameSample>& samples);
+std::vector<BlockgameSample> read_blockgame_shard(const std::string& path, ShardMeta* meta = nullptr);
 // Only the root attributes (cheap: for counting finished games).
 ShardMeta read_shard_meta(const std::string& path, int64_t* samples = nullptr);
 

@@ -23,10 +23,12 @@ std::string draw_run_plots(const std::string& dir) {
     training << p.samples_seen << '\t' << p.loss << '\t' << p.policy << '\t' << p.value << '\t' << p.score << '\t'
              << p.ownership << '\t' << p.policy_entropy << '\t' << p.generation << '\n';
   std::ostringstream generations;
-  generations << "# generation\tgate_score\teval_score\tselfplay_games_per_minute\tpromoted\teval_margin\n";
+  generations << "# generation\tgate_score\teval_score\tselfplay_games_per_minute\tpromoted\teval_margin"
+                 "\tpolicy_accuracy\tmcts_accuracy\tvalue_accuracy\trandom_accuracy\n";
   for (const view::GenerationRecord& r : run.generations)
     generations << r.generation << '\t' << r.gate_score << '\t' << r.eval_score << '\t' << r.selfplay_games_per_minute
-                << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\n';
+                << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\t' << r.policy_accuracy << '\t'
+                << r.mcts_accuracy << '\t' << r.value_accuracy << '\t' << r.random_accuracy << '\n';
   write_file_atomic((plots / "training.tsv").string(), training.str());
   write_file_atomic((plots / "generations.tsv").string(), generations.str());
 
@@ -42,9 +44,15 @@ std::string draw_run_plots(const std::string& dir) {
      << "'' using 1:5 with lines title 'score', '' using 1:6 with lines title 'ownership'\n"
      << "set title 'policy entropy (nats)'\nplot '" << (plots / "training.tsv").string()
      << "' using 1:7 with lines title 'entropy'\n"
-     << "set title 'score by generation'\nset xlabel 'generation'\nset yrange [0:1.05]\nset key bottom right\n"
-     << "plot '" << (plots / "generations.tsv").string()
-     << "' using 1:3 with linespoints title 'vs greedy', '' using 1:2 with linespoints title 'gate (vs best)'\n"
+     << "set xlabel 'generation'\nset yrange [0:1.05]\nset key bottom right\n";
+  if (run.graded())  // a blockgame run, graded by the exact solver
+    gp << "set title 'winning-move accuracy on held-out positions'\nplot '" << (plots / "generations.tsv").string()
+       << "' using 1:8 with linespoints title 'mcts', '' using 1:7 with linespoints title 'raw policy', "
+       << "'' using 1:9 with linespoints title 'value head (won/lost)', '' using 1:10 with lines title 'random policy'\n";
+  else
+    gp << "set title 'score by generation'\nplot '" << (plots / "generations.tsv").string()
+       << "' using 1:3 with linespoints title 'vs greedy', '' using 1:2 with linespoints title 'gate (vs best)'\n";
+  gp
      << "set autoscale y\nset key top right\n"
      << "# generation 1 self-plays without a net, far faster: a log scale keeps the rest readable\n"
      << "set logscale y\nset title 'self-play speed'\nplot '" << (plots / "generations.tsv").string()

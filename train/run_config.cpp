@@ -156,6 +156,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     t.read("bootstrap", s.bootstrap, {"material", "uniform"});
     t.read("samples_per_shard", s.samples_per_shard, 1, 10'000'000);
     t.read("sample_games", s.sample_games, 0, 1000);
+    t.read("random_opening_plies", s.random_opening_plies, 0, 1000);
     t.finish();
     if (s.cheap_sims > s.full_sims) throw ConfigError(source + ": selfplay.cheap_sims exceeds selfplay.full_sims");
   }
@@ -191,6 +192,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     t.read("every", c.eval.every, 0, 1'000'000);
     t.read("boards", c.eval.boards, 1, 100'000);
     t.read("sims", c.eval.sims, 1, 1'000'000);
+    t.read("positions", c.eval.positions, 1, 1'000'000);
     t.finish();
   }
   {
@@ -204,6 +206,9 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     TableReader t = table("run");
     t.read("generations", c.generations, 1, 1'000'000);
     t.read("seed", c.seed);
+    std::string game = "mushroom";
+    t.read("game", game, {"mushroom", "blockgame"});
+    c.net.game = nn::parse_game_kind(game);
     t.finish();
   }
   c.selfplay.seed = c.seed;

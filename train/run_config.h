@@ -25,6 +25,7 @@ struct RunConfig {
   EvalConfig eval;
   DistillConfig distill;  // [distill], for `mushroom distill` only
   int generations = 10;  // [run] the loop stops after this many
+  nn::GameKind game() const { return net.game; }  // [run] game, kept in the net's config
   uint64_t seed = 1;     // [run] seeds self-play, training and matches
   std::string hash;      // of the file's text, recorded in the data's metadata
 };

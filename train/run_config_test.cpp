@@ -26,6 +26,12 @@ TEST(RunConfig, ShippedConfigsParse) {
   EXPECT_EQ(gpu.selfplay.exploration, "gumbel");
   EXPECT_NE(cpu.hash, gpu.hash);
   load_run_config("testdata/configs/tiny.toml");
+  const RunConfig blockgame = load_run_config("configs/blockgame.toml");
+  EXPECT_EQ(blockgame.game(), nn::GameKind::kBlockgame);
+  EXPECT_EQ(blockgame.net.game, nn::GameKind::kBlockgame);
+  EXPECT_FALSE(blockgame.gate.enabled);
+  EXPECT_EQ(load_run_config("testdata/configs/blockgame-ci.toml").game(), nn::GameKind::kBlockgame);
+  EXPECT_EQ(cpu.game(), nn::GameKind::kMushroom);
 }
 
 TEST(RunConfig, EmptyFileGivesDefaults) {
@@ -45,6 +51,7 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[gate]\nenabled = 1\n", {"gate.enabled", "true or false"});
   expect_error("[selfplay]\nfull_sims = 10\ncheap_sims = 20\n", {"cheap_sims"});
   expect_error("[net\nblocks = 1\n", {"test.toml:1"});
+  expect_error("[run]\ngame = \"go\"\n", {"run.game", "mushroom, blockgame"});
 }
 
 }  // namespace

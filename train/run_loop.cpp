@@ -3,13 +3,17 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <memory>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "nn/model_file.h"
+#include "selfplay/blockgame_selfplay.h"
 #include "selfplay/selfplay_runner.h"
+#include "train/blockgame_grade.h"
 #include "train/match.h"
 #include "train/plots.h"
 #include "train/run_config.h"
@@ -72,12 +76,20 @@ void run_training_loop(const RunOptions& options) {
     log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");
   write_file_atomic(config_copy, config_text);
   const int generations = options.generations > 0 ? options.generations : config.generations;
+  const bool blockgame = config.game() == nn::GameKind::kBlockgame;
+  // Blockgame evaluation grades the same held-out positions every generation.
+  struct BlockgameGrading {
+    explicit BlockgameGrading(int count) : positions(blockgame_grading_positions(count, kBlockgameGradingSeed, solver)) {}
+    blockgame::Solver solver;
+    std::vector<GradePosition> positions;
+  };
+  std::unique_ptr<BlockgameGrading> grading;
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(paths.record(g))) continue;  // finished earlier
     const std::string best = best_model_of_run(paths.dir.string(), options.init_model);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) +
-        " (self-play with " + (best.empty() ? "the " + config.selfplay.bootstrap + " evaluator" : best) + ")");
+        " (self-play with " + (best.empty() ? (blockgame ? std::string("uniform priors") : "the " + config.selfplay.bootstrap + " evaluator") : best) + ")");
 
     // 1. Self-play, resuming from the finished shards of this generation.
     const fs::path data_dir = paths.data(g);
@@ -85,9 +97,15 @@ void run_training_loop(const RunOptions& options) {
     int games_done = 0;
     int64_t next_id = int64_t(g) * 100'000'000;
     for (const std::string& shard_path : find_shards(data_dir.string())) {
-      const selfplay::Shard shard = selfplay::read_shard(shard_path);
-      games_done += int(shard.meta.games);
-      for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
+      selfplay::ShardMeta meta;
+      if (blockgame) {
+        for (const auto& s : selfplay::read_blockgame_shard(shard_path, &meta)) next_id = std::max(next_id, s.game_id + 1);
+      } else {
+        const selfplay::Shard shard = selfplay::read_shard(shard_path);
+        meta = shard.meta;
+        for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
+      }
+      games_done += int(meta.games);
     }
     selfplay::SelfplayProgress sp_stats;
     if (games_done < config.selfplay.games) {
@@ -111,7 +129,7 @@ void run_training_loop(const RunOptions& options) {
                       p.mean_game_plies, 100 * p.batch_fill, (long long)p.samples);
         log(line);
       };
-      sp_stats = selfplay::run_selfplay(job);
+      sp_stats = blockgame ? selfplay::run_blockgame_selfplay(job) : selfplay::run_selfplay(job);
     } else {
       log("selfplay: already complete (" + std::to_string(games_done) + " games)");
     }
@@ -127,8 +145,8 @@ void run_training_loop(const RunOptions& options) {
         throw std::runtime_error("the run's previous model is a " + nn::describe(start.config) +
                                  " net but the config asks for " + nn::describe(config.net));
       const TrainingWindow window = load_window(find_shards((paths.dir / "data").string()), config.train.window_samples,
-                                                [&](const std::string& w) { log("train: " + w); });
-      log("train: window of " + std::to_string(window.samples.size()) + " samples from " +
+                                                [&](const std::string& w) { log("train: " + w); }, config.game());
+      log("train: window of " + std::to_string(window.size()) + " samples from " +
           std::to_string(window.used.size()) + " shards, " + std::to_string(config.train.steps) + " steps");
       Trainer trainer(config.train, start, paths.optimizer().string());
       std::string metrics;
@@ -156,12 +174,17 @@ void run_training_loop(const RunOptions& options) {
     const std::string candidate = paths.model(g).string();
     MatchResult gate;
     bool promoted = true;
-    if (config.gate.enabled) {
+    if (config.gate.enabled && blockgame) {
+      gate = play_blockgame_match(candidate, best, config.gate.boards, config.seed * 1000 + uint64_t(g), config.gate.sims,
+                                  config.selfplay.device);
+    } else if (config.gate.enabled) {
       const AgentMaker opponent = best.empty()
                                       ? builtin_agent_maker("mcts", {{"sims", std::to_string(config.gate.sims)}})
                                       : nn_agent_maker(best, config.gate.sims);
       gate = play_paired_match(nn_agent_maker(candidate, config.gate.sims), opponent, config.gate.boards,
                                config.seed * 1000 + uint64_t(g), options.threads);
+    }
+    if (config.gate.enabled) {
       promoted = gate.score() > config.gate.promote_score;
       char line[200];
       std::snprintf(line, sizeof line, "gate: candidate scores %.3f (+%d =%d -%d) against %s: %s", gate.score(),
@@ -170,8 +193,30 @@ void run_training_loop(const RunOptions& options) {
       log(line);
     }
     MatchResult eval;
+    std::string grade_fields;  // blockgame: the grading's accuracies, for the record
     const bool evaluate = config.eval.every > 0 && g % config.eval.every == 0;
-    if (evaluate) {
+    if (evaluate && blockgame) {
+      if (!grading) grading = std::make_unique<BlockgameGrading>(config.eval.positions);
+      const GradeReport report = grade_blockgame(nn::load_model(candidate), grading->positions, config.eval.sims,
+                                                 grading->solver, config.selfplay.device);
+      eval.games = report.won;
+      eval.wins = int(std::lround(report.mcts_accuracy * report.won));
+      eval.losses = report.won - eval.wins;
+      char fields[256];
+      std::snprintf(fields, sizeof fields,
+                    ", \"policy_accuracy\": %.6f, \"mcts_accuracy\": %.6f, \"value_accuracy\": %.6f, "
+                    "\"random_accuracy\": %.6f, \"grade_positions\": %d",
+                    report.policy_accuracy, report.mcts_accuracy, report.value_accuracy, report.random_accuracy,
+                    report.positions);
+      grade_fields = fields;
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "eval: winning-move accuracy on %d held-out positions: policy %.4f, mcts@%d %.4f; value %.4f "
+                    "(random policy %.4f)",
+                    report.positions, report.policy_accuracy, config.eval.sims, report.mcts_accuracy,
+                    report.value_accuracy, report.random_accuracy);
+      log(line);
+    } else if (evaluate) {
       eval = play_paired_match(nn_agent_maker(candidate, config.eval.sims), builtin_agent_maker("greedy"),
                                config.eval.boards, config.seed * 7777 + uint64_t(g), options.threads);
       char line[160];
@@ -190,7 +235,7 @@ void run_training_loop(const RunOptions& options) {
            << ", \"loss\": " << tr_stats.loss << ", \"samples_seen\": " << tr_stats.samples_seen
            << ", \"gate_games\": " << gate.games << ", \"gate_score\": " << gate.score()
            << ", \"eval_games\": " << eval.games << ", \"eval_score\": " << (evaluate ? eval.score() : -1)
-           << ", \"eval_margin\": " << eval.mean_margin << "}\n";
+           << ", \"eval_margin\": " << eval.mean_margin << grade_fields << "}\n";
     write_file_atomic(paths.record(g).string(), record.str());
     try {
       const std::string png = draw_run_plots(paths.dir.string());

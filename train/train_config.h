@@ -50,6 +50,7 @@ struct EvalConfig {
   int every = 1;             // evaluate against greedy every this many generations (0: never)
   int boards = 20;
   int sims = 64;
+  int positions = 500;       // blockgame: evaluation grades this many held-out positions instead
 };
 
 }  // namespace mushroom::train

@@ -109,7 +109,10 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
                           const std::function<void(const TrainStats&)>& progress,
                           const std::function<void(Batch&)>& retarget) {
   State& s = *state_;
-  if (window.samples.empty()) throw std::runtime_error("no training samples in the window");
+  if (window.size() == 0) throw std::runtime_error("no training samples in the window");
+  if (window.game != s.net->config().game)
+    throw std::runtime_error("the training window holds " + nn::game_name(window.game) + " samples but the net is a " +
+                             nn::describe(s.net->config()) + " net");
   TrainStats stats;
   const auto start = std::chrono::steady_clock::now();
   const int tail_from = steps - std::max(1, steps / 10);
@@ -119,8 +122,8 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     double lr = s.config.learning_rate;
     if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
-    for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.samples.size())));
-    Batch batch = make_batch(window.samples, indices, s.rng).to(s.device);
+    for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.size())));
+    Batch batch = make_batch(window, indices, s.rng).to(s.device);
     if (retarget) retarget(batch);
     s.optimizer->zero_grad();
     const LossTerms terms = compute_loss(s.net, batch, s.config.loss);
@@ -149,7 +152,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
                     "\"policy\": %.6f, \"value\": %.6f, \"score\": %.6f, \"ownership\": %.6f, "
                     "\"policy_entropy\": %.6f, \"window\": %zu}\n",
                     generation, step + 1, (long long)s.samples_seen, lr, terms.total.item<double>(), terms.policy,
-                    terms.value, terms.score, terms.ownership, terms.policy_entropy, window.samples.size());
+                    terms.value, terms.score, terms.ownership, terms.policy_entropy, window.size());
       *metrics += line;
     }
     if (progress && (step % log_every == 0 || step + 1 == steps)) progress(stats);

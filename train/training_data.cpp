@@ -1,8 +1,10 @@
 #include "train/training_data.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 
+#include "games/blockgame_game.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
 #include "search/mushroom_game.h"
@@ -23,16 +25,19 @@ std::vector<std::string> find_shards(const std::string& dir) {
   return out;
 }
 
-TrainingWindow load_window(const std::vector<std::string>& shards, int window_samples,
-                           const std::function<void(const std::string&)>& warn) {
-  TrainingWindow w;
-  std::vector<std::vector<selfplay::TrainingSample>> parts;
+namespace {
+// Reads shards newest first until `window_samples` are held, into `out`
+// (oldest first), trimmed to the newest window_samples.
+template <typename Sample, typename Read>
+void fill_window(TrainingWindow& w, std::vector<Sample>& out, const std::vector<std::string>& shards,
+                 int window_samples, const std::function<void(const std::string&)>& warn, Read read) {
+  std::vector<std::vector<Sample>> parts;
   size_t held = 0;
   for (auto it = shards.rbegin(); it != shards.rend() && held < size_t(window_samples); ++it) {
     try {
-      selfplay::Shard shard = selfplay::read_shard(*it);
-      held += shard.samples.size();
-      parts.push_back(std::move(shard.samples));
+      std::vector<Sample> samples = read(*it);
+      held += samples.size();
+      parts.push_back(std::move(samples));
       w.used.push_back(*it);
     } catch (const std::exception& e) {
       w.skipped.push_back(e.what());
@@ -40,9 +45,22 @@ TrainingWindow load_window(const std::vector<std::string>& shards, int window_sa
     }
   }
   for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-    for (auto& s : *it) w.samples.push_back(std::move(s));
-  if (w.samples.size() > size_t(window_samples))
-    w.samples.erase(w.samples.begin(), w.samples.begin() + long(w.samples.size() - size_t(window_samples)));
+    for (auto& s : *it) out.push_back(std::move(s));
+  if (out.size() > size_t(window_samples))
+    out.erase(out.begin(), out.begin() + long(out.size() - size_t(window_samples)));
+}
+}  // namespace
+
+TrainingWindow load_window(const std::vector<std::string>& shards, int window_samples,
+                           const std::function<void(const std::string&)>& warn, nn::GameKind game) {
+  TrainingWindow w;
+  w.game = game;
+  if (game == nn::GameKind::kBlockgame)
+    fill_window(w, w.blockgame_samples, shards, window_samples, warn,
+                [](const std::string& path) { return selfplay::read_blockgame_shard(path); });
+  else
+    fill_window(w, w.samples, shards, window_samples, warn,
+                [](const std::string& path) { return selfplay::read_shard(path).samples; });
   return w;
 }
 
@@ -106,6 +124,70 @@ Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std
     weight[b] = s.weight;
   }
   return batch;
+}
+
+Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples, const std::vector<int>& indices,
+                           Rng& rng) {
+  using blockgame::BlockGame;
+  constexpr int kCellsHere = blockgame::kBits;
+  const int64_t B = int64_t(indices.size());
+  std::vector<int> syms(static_cast<size_t>(B));
+  std::vector<std::vector<uint8_t>> legal(static_cast<size_t>(B));
+  int64_t L = 1;
+  for (int64_t b = 0; b < B; ++b) {
+    syms[size_t(b)] = int(rng.uniform(BlockGame::kNumSymmetries));
+    const uint32_t filled = blockgame::transform(samples[size_t(indices[size_t(b)])].filled, syms[size_t(b)]);
+    legal[size_t(b)].resize(blockgame::kPlacements);
+    legal[size_t(b)].resize(size_t(blockgame::legal_placements(filled, legal[size_t(b)].data())));
+    L = std::max<int64_t>(L, int64_t(legal[size_t(b)].size()));
+  }
+  Batch batch;
+  batch.planes = torch::empty({B, nn::kBlockgamePlanes, blockgame::kSize, blockgame::kSize});
+  batch.moves = torch::zeros({B, L}, torch::kInt64);
+  batch.move_mask = torch::zeros({B, L}, torch::kBool);
+  batch.policy_target = torch::zeros({B, L});
+  batch.wdl_target = torch::empty({B}, torch::kInt64);
+  batch.score_target = torch::zeros({B});
+  batch.ownership_target = torch::zeros({B, kCellsHere});
+  batch.weight = torch::empty({B});
+  auto moves = batch.moves.accessor<int64_t, 2>();
+  auto mask = batch.move_mask.accessor<bool, 2>();
+  auto target = batch.policy_target.accessor<float, 2>();
+  int64_t* wdl = batch.wdl_target.data_ptr<int64_t>();
+  float* weight = batch.weight.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b) {
+    const selfplay::BlockgameSample& s = samples[size_t(indices[size_t(b)])];
+    const int sym = syms[size_t(b)];
+    nn::encode_blockgame_features(blockgame::transform(s.filled, sym),
+                                  batch.planes[b].data_ptr<float>());
+    std::array<int, blockgame::kPolicySlots> slot_of;
+    slot_of.fill(-1);
+    const auto& moves_here = legal[size_t(b)];
+    for (size_t k = 0; k < moves_here.size(); ++k) {
+      const int slot = blockgame::slot_of_placement(moves_here[k]);
+      moves[b][long(k)] = slot;
+      mask[b][long(k)] = true;
+      slot_of[size_t(slot)] = int(k);
+    }
+    double total = 0;
+    for (const auto& [slot, prob] : s.policy) {
+      const int placement = blockgame::placement_of_slot(slot);
+      if (placement < 0) continue;
+      const int k = slot_of[size_t(blockgame::slot_of_placement(blockgame::transform_placement(placement, sym)))];
+      if (k >= 0) target[b][k] += prob, total += prob;
+    }
+    // As for the mushroom game: renormalize over legal moves, uniform if none.
+    for (size_t k = 0; k < moves_here.size(); ++k)
+      target[b][long(k)] = total > 0 ? float(target[b][long(k)] / total) : 1.0f / float(moves_here.size());
+    wdl[b] = s.outcome > 0 ? 0 : 2;
+    weight[b] = s.weight;
+  }
+  return batch;
+}
+
+Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng) {
+  if (window.game == nn::GameKind::kBlockgame) return make_blockgame_batch(window.blockgame_samples, indices, rng);
+  return make_batch(window.samples, indices, rng);
 }
 
 }  // namespace mushroom::train

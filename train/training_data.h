@@ -16,19 +16,30 @@ namespace mushroom::train {
 std::vector<std::string> find_shards(const std::string& dir);
 
 struct TrainingWindow {
-  std::vector<selfplay::TrainingSample> samples;
+  nn::GameKind game = nn::GameKind::kMushroom;
+  std::vector<selfplay::TrainingSample> samples;            // mushroom
+  std::vector<selfplay::BlockgameSample> blockgame_samples;  // blockgame
   std::vector<std::string> used;     // shards read
   std::vector<std::string> skipped;  // "path: reason" for shards that failed their check
+  size_t size() const { return game == nn::GameKind::kBlockgame ? blockgame_samples.size() : samples.size(); }
 };
 
 // Reads shards from the newest backwards until `window_samples` samples are
 // held. A shard that fails to open or fails its schema check is reported
-// through warn (by name, with the reason) and skipped, never used.
+// through warn (by name, with the reason) and skipped, never used; so is a
+// shard of another game.
 TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, int window_samples,
-                           const std::function<void(const std::string&)>& warn);
+                           const std::function<void(const std::string&)>& warn,
+                           nn::GameKind game = nn::GameKind::kMushroom);
 
 // A batch of the given samples, each under a random symmetry (moves and
 // targets transformed with the board).
 Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std::vector<int>& indices, Rng& rng);
+// The same for BLOCKGAME samples (8 symmetries; score and ownership targets
+// are zeros, trained with weight 0 in configs/blockgame.toml).
+Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples, const std::vector<int>& indices,
+                           Rng& rng);
+// Either, by the window's game; indices into window.size().
+Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng);
 
 }  // namespace mushroom::train

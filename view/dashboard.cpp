@@ -127,17 +127,36 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
     evals_per_second.y.push_back(timed && r.nn_positions > 0 ? r.nn_positions / r.selfplay_seconds : std::nan(""));
   }
   strength.series = {greedy, gate};
+  if (run.graded()) {
+    // A blockgame run: the solver's grading replaces the greedy match.
+    strength = Chart{.title = "winning-move accuracy on held-out positions", .x_label = "generation",
+                     .y_label = "share of won positions", .series = {}, .y_from_zero = true, .y_max = 1.05};
+    const char* labels[] = {"mcts", "raw policy", "value head (won/lost)", "random policy"};
+    for (int k = 0; k < 4; ++k) {
+      ChartSeries s{.label = labels[k], .x = {}, .y = {}, .points = true};
+      for (const GenerationRecord& r : run.generations) {
+        const double values[] = {r.mcts_accuracy, r.policy_accuracy, r.value_accuracy, r.random_accuracy};
+        s.x.push_back(r.generation);
+        s.y.push_back(values[k]);
+      }
+      strength.series.push_back(s);
+    }
+  }
   speed.series = {games_per_minute};
   evals.series = {evals_per_second};
 
-  std::string table =
-      "<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th><th>vs greedy</th>"
-      "<th>margin vs greedy</th><th>self-play games/min</th><th>training s</th></tr></thead><tbody>";
+  const bool graded = run.graded();
+  std::string table = std::string("<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th>") +
+                      (graded ? "<th>policy acc.</th><th>mcts acc.</th><th>value acc.</th><th>random policy</th>"
+                              : "<th>vs greedy</th><th>margin vs greedy</th>") +
+                      "<th>self-play games/min</th><th>training s</th></tr></thead><tbody>";
   for (const GenerationRecord& r : run.generations)
     table += std::string("<tr") + (r.promoted ? " class=\"promoted\"" : "") + "><td>" + std::to_string(r.generation) +
              "</td><td>" + (r.promoted ? "yes" : "no") + "</td><td>" + cell(r.gate_score, 3) + "</td><td>" +
-             cell(r.eval_score, 3) + "</td><td>" + cell(r.eval_margin, 1) + "</td><td>" +
-             cell(r.selfplay_seconds > 0 ? r.selfplay_games_per_minute : std::nan(""), 1) + "</td><td>" +
+             (graded ? cell(r.policy_accuracy, 4) + "</td><td>" + cell(r.mcts_accuracy, 4) + "</td><td>" +
+                           cell(r.value_accuracy, 4) + "</td><td>" + cell(r.random_accuracy, 4)
+                     : cell(r.eval_score, 3) + "</td><td>" + cell(r.eval_margin, 1)) +
+             "</td><td>" + cell(r.selfplay_seconds > 0 ? r.selfplay_games_per_minute : std::nan(""), 1) + "</td><td>" +
              cell(r.train_seconds, 1) + "</td></tr>";
   table += "</tbody></table>";
 

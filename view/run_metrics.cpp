@@ -63,6 +63,10 @@ RunMetrics read_run_metrics(const std::string& dir) {
     r.promoted = json_number(line, "promoted") > 0;
     r.gate_score = json_number(line, "gate_score");
     r.eval_score = json_number(line, "eval_score");
+    r.policy_accuracy = json_number(line, "policy_accuracy");
+    r.mcts_accuracy = json_number(line, "mcts_accuracy");
+    r.value_accuracy = json_number(line, "value_accuracy");
+    r.random_accuracy = json_number(line, "random_accuracy");
     if (r.eval_score < 0) r.eval_score = std::nan("");  // -1: not evaluated this generation
     r.eval_margin = json_number(line, "eval_margin");
     r.selfplay_games_per_minute = json_number(line, "selfplay_games_per_minute");
@@ -72,6 +76,12 @@ RunMetrics read_run_metrics(const std::string& dir) {
     out.generations.push_back(r);
   }
   return out;
+}
+
+bool RunMetrics::graded() const {
+  for (const GenerationRecord& r : generations)
+    if (!std::isnan(r.policy_accuracy)) return true;
+  return false;
 }
 
 }  // namespace mushroom::view

@@ -21,11 +21,15 @@ struct GenerationRecord {
   double selfplay_games_per_minute = 0;
   double nn_positions = 0, selfplay_seconds = 0;
   double train_seconds = 0;
+  // Blockgame runs (graded by the exact solver): winning-move accuracies on
+  // held-out positions and the value head's won/lost accuracy; NaN otherwise.
+  double policy_accuracy = 0, mcts_accuracy = 0, value_accuracy = 0, random_accuracy = 0;
 };
 
 struct RunMetrics {
   std::vector<TrainPoint> training;           // oldest first
   std::vector<GenerationRecord> generations;  // by generation
+  bool graded() const;  // a blockgame run: some generation has accuracies
 };
 
 RunMetrics read_run_metrics(const std::string& dir);

@@ -1,0 +1,152 @@
+#include "selfplay/blockgame_selfplay.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "games/blockgame_game.h"
+#include "selfplay/shard.h"
+
+namespace mushroom::selfplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+class BlockgameSelfplayTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("mushroom_bg_selfplay_test_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+std::vector<BlockgameSample> some_samples() {
+  std::vector<BlockgameSample> out;
+  for (int k = 0; k < 5; ++k) {
+    BlockgameSample s;
+    s.filled = blockgame::placements()[size_t(k * 7)];
+    s.to_move = uint8_t(k % 2);
+    s.ply = int16_t(k);
+    s.policy = {{blockgame::slot_of_placement(90), 0.25f}, {blockgame::slot_of_placement(95), 0.75f}};
+    s.outcome = k % 2 ? 1 : -1;
+    s.search_value = 0.1f * float(k);
+    s.game_id = 7 + k;
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST_F(BlockgameSelfplayTest, ShardsRoundTrip) {
+  const auto samples = some_samples();
+  write_blockgame_shard(path("b.h5"), ShardMeta{"m", "h", 3, 2}, samples);
+  ShardMeta meta;
+  const auto back = read_blockgame_shard(path("b.h5"), &meta);
+  EXPECT_EQ(meta.game, "blockgame");
+  EXPECT_EQ(meta.model_id, "m");
+  EXPECT_EQ(meta.games, 2);
+  ASSERT_EQ(back.size(), samples.size());
+  for (size_t i = 0; i < samples.size(); ++i) {
+    EXPECT_EQ(back[i].filled, samples[i].filled);
+    EXPECT_EQ(back[i].to_move, samples[i].to_move);
+    EXPECT_EQ(back[i].ply, samples[i].ply);
+    EXPECT_EQ(back[i].policy, samples[i].policy);
+    EXPECT_EQ(back[i].outcome, samples[i].outcome);
+    EXPECT_EQ(back[i].game_id, samples[i].game_id);
+  }
+}
+
+TEST_F(BlockgameSelfplayTest, EachReaderRefusesTheOtherGamesShardsByName) {
+  write_blockgame_shard(path("b.h5"), ShardMeta{}, some_samples());
+  try {
+    read_shard(path("b.h5"));
+    FAIL() << "a blockgame shard was read as mushroom data";
+  } catch (const ShardError& e) {
+    EXPECT_NE(std::string(e.what()).find("a blockgame shard where mushroom data was expected"), std::string::npos)
+        << e.what();
+  }
+  write_shard(path("m.h5"), ShardMeta{}, {});
+  EXPECT_THROW(read_blockgame_shard(path("m.h5")), ShardError);
+}
+
+TEST_F(BlockgameSelfplayTest, BadValuesAreNamed) {
+  auto samples = some_samples();
+  samples[1].outcome = 0;
+  write_blockgame_shard(path("o.h5"), ShardMeta{}, samples);
+  try {
+    read_blockgame_shard(path("o.h5"));
+    FAIL();
+  } catch (const ShardError& e) {
+    EXPECT_NE(std::string(e.what()).find("outcome of 0 (sample 1)"), std::string::npos) << e.what();
+  }
+  samples = some_samples();
+  samples[2].policy = {{blockgame::kPolicySlots, 1.0f}};
+  write_blockgame_shard(path("p.h5"), ShardMeta{}, samples);
+  try {
+    read_blockgame_shard(path("p.h5"));
+    FAIL();
+  } catch (const ShardError& e) {
+    EXPECT_NE(std::string(e.what()).find("out of range (sample 2)"), std::string::npos) << e.what();
+  }
+}
+
+// Without a model: every game is played to its end, every sample is a
+// position with legal targets, and the outcome is +1 exactly for the side
+// that placed the last piece.
+TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
+  SelfplayJob job;
+  job.config.workers = 2;
+  job.config.games_in_flight = 4;
+  job.config.full_sims = 32;
+  job.config.cheap_sims = 8;
+  job.config.full_search_fraction = 1.0;
+  job.config.exploration = "gumbel";
+  job.config.random_opening_plies = 3;
+  job.config.samples_per_shard = 25;
+  job.out_dir = dir_.string();
+  job.games = 20;
+  job.first_game_id = 500;
+  const SelfplayProgress progress = run_blockgame_selfplay(job);
+  EXPECT_EQ(progress.games_done, 20);
+  int64_t games = 0, samples = 0;
+  std::set<int64_t> ids;
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    ShardMeta meta;
+    const auto shard = read_blockgame_shard(e.path().string(), &meta);
+    games += meta.games;
+    for (const BlockgameSample& s : shard) {
+      ++samples;
+      ids.insert(s.game_id);
+      EXPECT_GE(s.game_id, 500);
+      EXPECT_LT(s.game_id, 520);
+      uint8_t legal[blockgame::kPlacements];
+      const int n = blockgame::legal_placements(s.filled, legal);
+      ASSERT_GT(n, 0) << "a sample of a finished position";
+      std::set<int> legal_slots;
+      for (int i = 0; i < n; ++i) legal_slots.insert(blockgame::slot_of_placement(legal[i]));
+      for (const auto& [slot, prob] : s.policy) EXPECT_TRUE(legal_slots.count(slot)) << "illegal target slot " << slot;
+      EXPECT_TRUE(s.outcome == 1 || s.outcome == -1);
+    }
+  }
+  EXPECT_EQ(games, 20);
+  EXPECT_EQ(samples, progress.samples);
+  EXPECT_GT(ids.size(), 15u);
+  // Within one game, the two sides' outcomes are opposite.
+  std::map<std::pair<int64_t, int>, int> outcome_by_game_side;
+  for (const auto& e : fs::directory_iterator(dir_))
+    for (const BlockgameSample& s : read_blockgame_shard(e.path().string())) {
+      auto [it, fresh] = outcome_by_game_side.emplace(std::make_pair(s.game_id, int(s.to_move)), s.outcome);
+      EXPECT_EQ(it->second, s.outcome) << "game " << s.game_id;
+      auto other = outcome_by_game_side.find({s.game_id, 1 - s.to_move});
+      if (other != outcome_by_game_side.end()) {
+        EXPECT_EQ(other->second, -s.outcome);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace mushroom::selfplay

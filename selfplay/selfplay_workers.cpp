@@ -1,0 +1,63 @@
+#include "selfplay/selfplay_workers.h"
+
+#include <thread>
+
+namespace mushroom::selfplay {
+
+MctsConfig selfplay_mcts_config(const SelfplayConfig& config) {
+  MctsConfig mc;
+  mc.c_puct = config.cpuct;
+  mc.score_weight = config.score_weight;
+  mc.gumbel = config.exploration == "gumbel";
+  mc.gumbel_k = config.gumbel_k;
+  return mc;
+}
+
+SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::function<void(int)>& work) {
+  using Clock = std::chrono::steady_clock;
+  const SelfplayJob& job = counters.job;
+  const auto start = Clock::now();
+  auto snapshot = [&] {
+    SelfplayProgress p;
+    p.games_done = counters.games_done;
+    p.games_total = job.games;
+    p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    p.mean_game_plies = p.games_done ? double(counters.plies) / p.games_done : 0;
+    p.batch_fill = counters.steps ? double(counters.leaves) / double(counters.steps) / job.config.games_in_flight : 0;
+    p.samples = counters.samples;
+    p.nn_positions = counters.nn_positions;
+    return p;
+  };
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> errors(size_t(job.config.workers));
+  for (int w = 0; w < job.config.workers; ++w)
+    threads.emplace_back([&, w] {
+      try {
+        work(w);
+      } catch (...) {
+        errors[size_t(w)] = std::current_exception();
+        counters.next_game = job.games;  // stop the others from starting games
+      }
+    });
+  std::atomic<bool> done{false};
+  std::thread reporter([&] {
+    auto last = Clock::now();
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (job.progress && Clock::now() - last > std::chrono::duration<double>(job.progress_seconds)) {
+        last = Clock::now();
+        job.progress(snapshot());
+      }
+    }
+  });
+  for (auto& t : threads) t.join();
+  done = true;
+  reporter.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  const SelfplayProgress final_progress = snapshot();
+  if (job.progress) job.progress(final_progress);
+  return final_progress;
+}
+
+}  // namespace mushroom::selfplay

@@ -1,0 +1,127 @@
+// What every game's self-play shares (selfplay_runner.cpp for the mushroom
+// game, blockgame_selfplay.cpp for BLOCKGAME): the job's counters, the worker
+// threads with their progress reporter, the batched search step, and the
+// move choice by visits.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "search/mcts.h"
+#include "selfplay/selfplay_runner.h"
+#include "util/rng.h"
+
+namespace mushroom::selfplay {
+
+// Counters of one job, shared by its workers.
+struct SelfplayCounters {
+  explicit SelfplayCounters(const SelfplayJob& j) : job(j) {}
+  const SelfplayJob& job;
+  std::atomic<int> next_game{0};
+  std::atomic<int> games_done{0};
+  std::atomic<int64_t> plies{0} /* of finished games */, samples{0}, nn_positions{0}, steps{0}, leaves{0};
+  // Takes the next game of the job: its index k (id first_game_id + k), or
+  // nothing when none is left.
+  std::optional<int> take_game() {
+    const int k = next_game.fetch_add(1);
+    if (k >= job.games) return std::nullopt;
+    return k;
+  }
+};
+
+// Runs work(worker_index) on job.config.workers threads, reporting progress
+// every job.progress_seconds and at the end; rethrows a worker's error (the
+// others then start no new games).
+SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::function<void(int)>& work);
+
+// One game's search as the batched step sees it.
+template <typename G>
+struct SearchSlot {
+  Mcts<G> mcts;
+  int sims_target = 0, sims_done = 0;
+  explicit SearchSlot(const MctsConfig& c) : mcts(c) {}
+  bool root_settled() const {
+    return mcts.root().expanded && mcts.root().solved != Mcts<G>::kUnsolved;
+  }
+  bool searched() const { return sims_done >= sims_target || root_settled(); }
+};
+
+// One batched step over a worker's games (each a Record with a `search`
+// SearchSlot<G>): every game still searching selects a leaf, all leaves go
+// to the evaluator in one call, and the results are backed up. Games whose
+// selections end in solved or terminal nodes need no evaluation and keep
+// selecting. Returns the number of leaves evaluated.
+template <typename G, typename Record>
+size_t batched_search_step(std::vector<std::unique_ptr<Record>>& games, Evaluator<G>& evaluator,
+                           SelfplayCounters& counters) {
+  thread_local std::vector<EvalRequest<G>> requests;
+  thread_local std::vector<SearchSlot<G>*> owners;
+  thread_local std::vector<EvalResult> results;
+  requests.clear();
+  owners.clear();
+  for (auto& g : games) {
+    SearchSlot<G>& s = g->search;
+    while (s.sims_done < s.sims_target && !s.root_settled()) {
+      if (s.mcts.select_leaf()) {
+        requests.push_back(s.mcts.leaf_request());
+        owners.push_back(&s);
+        break;
+      }
+      ++s.sims_done;
+    }
+  }
+  if (requests.empty()) return 0;
+  results.resize(requests.size());
+  evaluator.evaluate(requests, Span<EvalResult>(results.data(), requests.size()));
+  for (size_t i = 0; i < requests.size(); ++i) {
+    owners[i]->mcts.finish_leaf(results[i]);
+    ++owners[i]->sims_done;
+  }
+  counters.steps += 1;
+  counters.leaves += int64_t(requests.size());
+  counters.nn_positions += int64_t(requests.size());
+  return requests.size();
+}
+
+// The root's value for the mover: its children's q weighted by visits;
+// nothing when no child was visited.
+template <typename Stats>
+std::optional<double> root_value(const std::vector<Stats>& children) {
+  double value = 0, visits = 0;
+  for (const auto& c : children) {
+    value += c.visits * c.q;
+    visits += c.visits;
+  }
+  if (visits <= 0) return std::nullopt;
+  return value / visits;
+}
+
+// A move drawn by visit count ^ (1 / temperature), the temperature decaying
+// with the ply from temperature_start towards temperature_end; `best` when
+// the temperature is near 0 or nothing was visited.
+template <typename Action, typename Stats>
+Action sample_by_visits(const std::vector<Stats>& children, int ply, const SelfplayConfig& config, Rng& rng,
+                        Action best) {
+  const double t = std::max(config.temperature_end,
+                            config.temperature_start * std::pow(0.5, ply / config.temperature_halflife));
+  if (t < 0.05) return best;
+  double total = 0, top = 0;
+  for (const auto& c : children) top = std::max(top, double(c.visits));
+  if (top <= 0) return best;
+  std::vector<double> w(children.size());
+  for (size_t i = 0; i < children.size(); ++i) total += w[i] = std::pow(children[i].visits / top, 1.0 / t);
+  double x = rng.uniform_double() * total;
+  for (size_t i = 0; i < children.size(); ++i)
+    if ((x -= w[i]) <= 0) return children[i].action;
+  return children.back().action;
+}
+
+// The search settings a self-play config implies.
+MctsConfig selfplay_mcts_config(const SelfplayConfig& config);
+
+}  // namespace mushroom::selfplay

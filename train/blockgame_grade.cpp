@@ -1,0 +1,181 @@
+#include "train/blockgame_grade.h"
+
+#include <cstdio>
+#include <memory>
+
+#include "games/blockgame_game.h"
+#include "nn/blockgame_evaluator.h"
+#include "nn/model_file.h"
+#include "search/mcts.h"
+#include "util/rng.h"
+
+namespace mushroom::train {
+
+using blockgame::BlockGame;
+
+namespace {
+
+int winning_count(uint32_t filled, blockgame::Solver& solver) { return int(solver.winning_moves(filled).size()); }
+
+bool wins_after(uint32_t filled, uint8_t placement, blockgame::Solver& solver) {
+  return !solver.wins(filled | blockgame::placements()[placement]);
+}
+
+class UniformEvaluator : public Evaluator<BlockGame> {
+ public:
+  void evaluate(Span<const EvalRequest<BlockGame>> requests, Span<EvalResult> results) override {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
+      results[i].value = results[i].margin = 0;
+    }
+  }
+};
+
+std::unique_ptr<Evaluator<BlockGame>> evaluator_for(const std::string& model_path, const std::string& device) {
+  if (model_path.empty()) return std::make_unique<UniformEvaluator>();
+  return std::make_unique<nn::BlockgameEvaluator>(nn::load_model(model_path), device);
+}
+
+MctsConfig grading_mcts() {
+  MctsConfig c;
+  c.score_weight = 0;  // the margin is the value again: nothing to add
+  return c;
+}
+
+}  // namespace
+
+std::vector<GradePosition> blockgame_grading_positions(int count, uint64_t seed, blockgame::Solver& solver) {
+  Rng rng(seed);
+  std::vector<GradePosition> out;
+  uint8_t legal[blockgame::kPlacements];
+  while (int(out.size()) < count) {
+    std::vector<uint32_t> line;  // non-terminal positions after ply >= 1
+    uint32_t filled = 0;
+    for (int n; (n = blockgame::legal_placements(filled, legal)) > 0;) {
+      if (filled != 0) line.push_back(filled);
+      filled |= blockgame::placements()[legal[rng.uniform(uint32_t(n))]];
+    }
+    if (line.empty()) continue;
+    GradePosition p;
+    p.filled = line[rng.uniform(uint32_t(line.size()))];
+    p.legal = blockgame::legal_placements(p.filled, legal);
+    p.won = solver.wins(p.filled);
+    p.winning = p.won ? winning_count(p.filled, solver) : 0;
+    out.push_back(p);
+  }
+  return out;
+}
+
+GradeReport grade_random_policy(const std::vector<GradePosition>& positions) {
+  GradeReport r;
+  r.positions = int(positions.size());
+  double sum = 0;
+  for (const GradePosition& p : positions) {
+    if (!p.won) continue;
+    ++r.won;
+    sum += double(p.winning) / double(p.legal);
+  }
+  r.random_accuracy = r.won ? sum / r.won : 0;
+  return r;
+}
+
+GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosition>& positions, int sims,
+                            blockgame::Solver& solver, const std::string& device) {
+  GradeReport r = grade_random_policy(positions);
+  r.sims = sims;
+  nn::BlockgameEvaluator evaluator(model, device);
+  int policy_right = 0, mcts_right = 0, value_right = 0;
+  uint8_t legal[blockgame::kPlacements];
+  constexpr size_t kChunk = 256;  // raw-net queries per batched call
+  for (size_t from = 0; from < positions.size(); from += kChunk) {
+    const size_t to = std::min(positions.size(), from + kChunk);
+    std::vector<blockgame::State> states(to - from);
+    std::vector<std::vector<uint8_t>> actions(to - from);
+    std::vector<EvalRequest<BlockGame>> requests;
+    for (size_t i = from; i < to; ++i) {
+      states[i - from].filled = positions[i].filled;
+      actions[i - from].assign(legal, legal + blockgame::legal_placements(positions[i].filled, legal));
+    }
+    for (size_t i = 0; i < states.size(); ++i)
+      requests.push_back({&states[i], actions[i].data(), int(actions[i].size())});
+    std::vector<EvalResult> results(requests.size());
+    evaluator.evaluate(requests, Span<EvalResult>(results.data(), results.size()));
+    for (size_t i = 0; i < results.size(); ++i) {
+      const GradePosition& p = positions[from + i];
+      value_right += (results[i].value > 0) == p.won;
+      if (!p.won) continue;
+      const auto& priors = results[i].priors;
+      const size_t top = size_t(std::max_element(priors.begin(), priors.end()) - priors.begin());
+      policy_right += wins_after(p.filled, actions[i][top], solver);
+    }
+  }
+  if (sims > 0) {
+    for (const GradePosition& p : positions) {
+      if (!p.won) continue;
+      Mcts<BlockGame> mcts(grading_mcts());
+      mcts.reset(blockgame::State{p.filled, 0, 0});
+      mcts.run(evaluator, sims);
+      mcts_right += wins_after(p.filled, mcts.best_action(), solver);
+    }
+  }
+  r.policy_accuracy = r.won ? double(policy_right) / r.won : 0;
+  r.mcts_accuracy = r.won && sims > 0 ? double(mcts_right) / r.won : 0;
+  r.value_accuracy = r.positions ? double(value_right) / r.positions : 0;
+  return r;
+}
+
+std::string format_grade_report(const GradeReport& r) {
+  char buf[640];
+  std::snprintf(buf, sizeof buf,
+                "positions:             %d (%d won, %d lost for the player to move)\n"
+                "random policy:         %.4f  (chance that a uniformly random legal move wins, over won positions)\n"
+                "raw policy top move:   %.4f  (share of won positions where it wins)\n"
+                "mcts@%-4d top move:    %.4f\n"
+                "value head sign:       %.4f  (share of all positions labelled right, won/lost)\n",
+                r.positions, r.won, r.positions - r.won, r.random_accuracy, r.policy_accuracy, r.sims,
+                r.mcts_accuracy, r.value_accuracy);
+  return buf;
+}
+
+MatchResult play_blockgame_match(const std::string& model_a, const std::string& model_b, int boards, uint64_t seed,
+                                 int sims, const std::string& device) {
+  const auto eval_a = evaluator_for(model_a, device), eval_b = evaluator_for(model_b, device);
+  Rng rng(seed);
+  MatchResult result;
+  uint8_t legal[blockgame::kPlacements];
+  for (int board = 0; board < boards; ++board) {
+    blockgame::State opening;
+    for (int tries = 0;; ++tries) {
+      opening = blockgame::State{};
+      const int plies = int(rng.uniform(5));
+      for (int p = 0; p < plies; ++p) {
+        const int n = blockgame::legal_placements(opening.filled, legal);
+        if (n == 0) break;
+        BlockGame::apply(opening, legal[rng.uniform(uint32_t(n))]);
+      }
+      if (!BlockGame::is_terminal(opening)) break;
+    }
+    for (int a_first = 1; a_first >= 0; --a_first) {
+      Evaluator<BlockGame>* side[2] = {a_first ? eval_a.get() : eval_b.get(), a_first ? eval_b.get() : eval_a.get()};
+      blockgame::State s = opening;
+      s.to_move = 0;
+      int mover = 0;
+      while (!BlockGame::is_terminal(s)) {
+        Mcts<BlockGame> mcts(grading_mcts());
+        mcts.reset(s);
+        mcts.run(*side[mover], sims);
+        BlockGame::apply(s, mcts.best_action());
+        mover ^= 1;
+      }
+      // The side to move now (mover) has lost.
+      const bool a_won = (mover == 1) == bool(a_first);
+      ++result.games;
+      result.wins += a_won;
+      result.losses += !a_won;
+      result.mean_margin += ((a_won ? 1.0 : -1.0) - result.mean_margin) / result.games;
+    }
+  }
+  return result;
+}
+
+}  // namespace mushroom::train
