@@ -10,21 +10,17 @@
 #include <map>
 #include <sstream>
 
+#include "util/shell_test_util.h"
+
 namespace mushroom {
 namespace {
 
 namespace fs = std::filesystem;
 
 std::string run_command(const std::string& args, int* exit_code) {
-  const std::string command = std::string("'") + MUSHROOM_BIN + "' " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
+  const ShellResult r = run_shell(std::string("'") + MUSHROOM_BIN + "' " + args);
+  *exit_code = r.exit_code;
+  return r.output;
 }
 
 // The key=value pairs of grade's last line.

@@ -10,6 +10,7 @@
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"
 #include "protocol/game_log.h"
+#include "util/shell_test_util.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -17,22 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using CommandResult = ShellResult;
 
 CommandResult run(const std::string& args, const std::string& stdin_file = "") {
-  std::string command = std::string("'") + MUSHROOM_BIN + "' " + args + " 2>&1";
+  std::string command = std::string("'") + MUSHROOM_BIN + "' " + args;
   if (!stdin_file.empty()) command += " < '" + stdin_file + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::string output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return run_shell(command);
 }
 
 fs::path temp_dir(const std::string& name) {

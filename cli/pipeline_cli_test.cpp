@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "selfplay/shard.h"
+#include "util/shell_test_util.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -18,15 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string run_command(const std::string& args, int* exit_code) {
-  const std::string command = std::string("'") + MUSHROOM_BIN + "' " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
+  const ShellResult r = run_shell(std::string("'") + MUSHROOM_BIN + "' " + args);
+  *exit_code = r.exit_code;
+  return r.output;
 }
 
 fs::path fresh_dir(const std::string& name) {

@@ -19,6 +19,7 @@
 #include "nn/model_file.h"
 #include "nn/plain_net.h"
 #include "util/rng.h"
+#include "util/shell_test_util.h"
 #include "util/text.h"
 
 namespace mushroom::exporter {
@@ -26,20 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int status;
-  std::string output;
-};
-
-CommandResult run_shell(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
 
 // The model the committed submission is exported from.
 const char* const kStudentPath = "models/student.h5";
@@ -61,7 +48,7 @@ class ExportedBotTest : public ::testing::Test {
     model_ = new nn::Model(nn::load_model(kStudentPath));
     const ExportedBot bot = export_bot(*model_, committed_options(*model_));
     write_file_atomic((dir_ / "submission.cpp").string(), bot.source);
-    build_ = new CommandResult(run_shell("g++ -std=c++17 -O2 -Wall -Wextra -Werror " + (dir_ / "submission.cpp").string() +
+    build_ = new ShellResult(run_shell("g++ -std=c++17 -O2 -Wall -Wextra -Werror " + (dir_ / "submission.cpp").string() +
                                          " -o " + (dir_ / "bot").string()));
   }
   static void TearDownTestSuite() {
@@ -71,14 +58,14 @@ class ExportedBotTest : public ::testing::Test {
   }
   static fs::path dir_;
   static nn::Model* model_;
-  static CommandResult* build_;
+  static ShellResult* build_;
 };
 fs::path ExportedBotTest::dir_;
 nn::Model* ExportedBotTest::model_ = nullptr;
-CommandResult* ExportedBotTest::build_ = nullptr;
+ShellResult* ExportedBotTest::build_ = nullptr;
 
 TEST_F(ExportedBotTest, BuildsAloneAsCpp17WithoutWarnings) {
-  EXPECT_EQ(build_->status, 0) << build_->output;
+  EXPECT_EQ(build_->exit_code, 0) << build_->output;
   EXPECT_EQ(build_->output, "");
   const std::string source = read_file((dir_ / "submission.cpp").string());
   EXPECT_LE(source.size(), kMaxSourceBytes);
@@ -132,15 +119,15 @@ constexpr double kQuantizedMarginTolerance = 1.5;   // cells (the margin is the 
 constexpr double kQuantizedLogitTolerance = 0.25;   // policy logits
 
 TEST_F(ExportedBotTest, EmbeddedInferenceMatchesTheEngine) {
-  ASSERT_EQ(build_->status, 0) << build_->output;
+  ASSERT_EQ(build_->exit_code, 0) << build_->output;
   std::string lines;
   std::vector<Position> positions;
   parity_positions(lines, positions);
   ASSERT_GE(positions.size(), 15u);
   write_file_atomic((dir_ / "positions.txt").string(), lines);
-  const CommandResult r =
+  const ShellResult r =
       run_shell("cd " + dir_.string() + " && ./bot --eval-positions positions.txt");
-  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto rows = parse_rows(r.output);
   ASSERT_EQ(rows.size(), positions.size());
 
@@ -188,7 +175,7 @@ ArenaReport play_against_greedy(const std::string& bot_command, int boards) {
 }
 
 TEST_F(ExportedBotTest, PlaysLegalGamesAndBeatsGreedyOnTheRealClock) {
-  ASSERT_EQ(build_->status, 0) << build_->output;
+  ASSERT_EQ(build_->exit_code, 0) << build_->output;
   const ArenaReport report = play_against_greedy((dir_ / "bot").string(), 1);
   ASSERT_EQ(report.games.size(), 2u);
   for (const ArenaGame& g : report.games) {
@@ -206,9 +193,9 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
   const fs::path d = dir_ / "databin";
   fs::create_directories(d);
   write_file_atomic((d / "submission.cpp").string(), bot.source);
-  const CommandResult build =
+  const ShellResult build =
       run_shell("g++ -std=c++17 -O1 -Wall -Wextra -Werror " + (d / "submission.cpp").string() + " -o " + (d / "bot").string());
-  ASSERT_EQ(build.status, 0) << build.output;
+  ASSERT_EQ(build.exit_code, 0) << build.output;
   EXPECT_LT(bot.source.size(), read_file((dir_ / "submission.cpp").string()).size());
 
   // Without data.bin: a clear message, and it still answers with legal moves.
@@ -217,7 +204,7 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
                             "44444444444444444 " + "66666666666666666 " + "77777777777777777 " +
                             "88888888888888888 " + "99999999999999999\nTIME 10000 10000\nFINISH\n";
   write_file_atomic((d / "input.txt").string(), board);
-  const CommandResult missing = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  const ShellResult missing = run_shell("cd " + d.string() + " && ./bot < input.txt");
   EXPECT_NE(missing.output.find("data.bin"), std::string::npos) << missing.output;
   EXPECT_NE(missing.output.find("OK"), std::string::npos);
 
@@ -228,9 +215,9 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
   parity_positions(lines, positions);
   write_file_atomic((d / "positions.txt").string(), lines);
   write_file_atomic((dir_ / "positions.txt").string(), lines);
-  const CommandResult from_bin = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
-  const CommandResult embedded = run_shell("cd " + dir_.string() + " && ./bot --eval-positions positions.txt");
-  ASSERT_EQ(from_bin.status, 0) << from_bin.output;
+  const ShellResult from_bin = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  const ShellResult embedded = run_shell("cd " + dir_.string() + " && ./bot --eval-positions positions.txt");
+  ASSERT_EQ(from_bin.exit_code, 0) << from_bin.output;
   const auto a = parse_rows(from_bin.output), b = parse_rows(embedded.output);
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i)
@@ -240,8 +227,8 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
   std::string corrupt(bot.data_bin.begin(), bot.data_bin.end());
   corrupt[corrupt.size() / 2] ^= 0x55;
   write_file_atomic((d / "data.bin").string(), corrupt);
-  const CommandResult bad = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
-  EXPECT_NE(bad.status, 0);
+  const ShellResult bad = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("checksum"), std::string::npos) << bad.output;
 }
 

@@ -18,18 +18,8 @@ namespace {
 using blockgame::BlockGame;
 using Search = Mcts<BlockGame>;
 
-class UniformBlockgameEvaluator : public Evaluator<BlockGame> {
- public:
-  void evaluate(Span<const EvalRequest<BlockGame>> requests, Span<EvalResult> results) override {
-    for (size_t i = 0; i < requests.size(); ++i) {
-      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
-      results[i].value = results[i].margin = 0;
-    }
-  }
-};
-
 std::unique_ptr<Evaluator<BlockGame>> make_evaluator(const SelfplayJob& job) {
-  if (!job.model) return std::make_unique<UniformBlockgameEvaluator>();
+  if (!job.model) return std::make_unique<blockgame::UniformBlockgameEvaluator>();
 #ifdef MUSHROOM_WITH_TORCH
   return std::make_unique<nn::BlockgameEvaluator>(*job.model, job.config.device);
 #else
@@ -155,28 +145,20 @@ class Worker {
   void finish_game(Record& g) {
     for (BlockgameSample& s : g.samples) {
       s.outcome = s.to_move == g.state.to_move ? -1 : 1;
-      pending_.push_back(std::move(s));
+      pending_.samples.push_back(std::move(s));
     }
     counters_.samples += int64_t(g.samples.size());
     g.samples.clear();
-    ++pending_games_;
+    ++pending_.games;
     counters_.plies += g.state.ply;
     ++counters_.games_done;
     flush(false);
   }
 
   void flush(bool final) {
-    if (pending_.empty() && pending_games_ == 0) return;
-    if (!final && int(pending_.size()) < config_.samples_per_shard) return;
-    int64_t first_id = INT64_MAX;
-    for (const auto& s : pending_) first_id = std::min(first_id, s.game_id);
-    if (pending_.empty()) first_id = counters_.job.first_game_id + index_;
-    ShardMeta meta{counters_.job.model_id, counters_.job.config_hash, config_.seed, pending_games_, "blockgame"};
-    char name[64];
-    std::snprintf(name, sizeof name, "shard-%012lld-w%02d.h5", (long long)first_id, index_);
-    write_blockgame_shard((std::filesystem::path(counters_.job.out_dir) / name).string(), meta, pending_);
-    pending_.clear();
-    pending_games_ = 0;
+    pending_.flush(final, counters_, index_, [](const std::string& path, const ShardMeta& meta, const auto& samples) {
+      write_blockgame_shard(path, meta, samples);
+    });
   }
 
   SelfplayCounters& counters_;
@@ -184,8 +166,7 @@ class Worker {
   const SelfplayConfig& config_;
   std::unique_ptr<Evaluator<BlockGame>> evaluator_;
   std::vector<std::unique_ptr<Record>> games_;
-  std::vector<BlockgameSample> pending_;
-  int64_t pending_games_ = 0;
+  PendingShard<BlockgameSample> pending_;
 };
 
 }  // namespace

@@ -240,28 +240,20 @@ class Worker {
           const int owner_sign = o == Owner::kNone ? 0 : (o == Owner::kFirst ? 1 : -1);
           s.ownership[r * kCols + c] = int8_t(owner_sign * sign);
         }
-      pending_.push_back(std::move(s));
+      pending_.samples.push_back(std::move(s));
     }
     shared_.samples += int64_t(g.samples.size());
     g.samples.clear();
-    ++pending_games_;
+    ++pending_.games;
     shared_.plies += g.pos.ply();  // finished games only, so the mean is per game
     ++shared_.games_done;
     flush(false);
   }
 
   void flush(bool final) {
-    if (pending_.empty() && pending_games_ == 0) return;
-    if (!final && int(pending_.size()) < config_.samples_per_shard) return;
-    int64_t first_id = INT64_MAX;
-    for (const auto& s : pending_) first_id = std::min(first_id, s.game_id);
-    if (pending_.empty()) first_id = shared_.job.first_game_id + index_;  // games without full searches
-    ShardMeta meta{shared_.job.model_id, shared_.job.config_hash, config_.seed, pending_games_};
-    char name[64];
-    std::snprintf(name, sizeof name, "shard-%012lld-w%02d.h5", (long long)first_id, index_);
-    write_shard((std::filesystem::path(shared_.job.out_dir) / name).string(), meta, pending_);
-    pending_.clear();
-    pending_games_ = 0;
+    pending_.flush(final, shared_, index_, [](const std::string& path, const ShardMeta& meta, const auto& samples) {
+      write_shard(path, meta, samples);
+    });
   }
 
   SelfplayCounters& shared_;
@@ -269,8 +261,7 @@ class Worker {
   const SelfplayConfig& config_;
   std::unique_ptr<Evaluator<MushroomGame>> evaluator_;
   std::vector<std::unique_ptr<Game>> games_;
-  std::vector<TrainingSample> pending_;
-  int64_t pending_games_ = 0;
+  PendingShard<TrainingSample> pending_;
 };
 
 }  // namespace

@@ -21,18 +21,8 @@ bool wins_after(uint32_t filled, uint8_t placement, blockgame::Solver& solver) {
   return !solver.wins(filled | blockgame::placements()[placement]);
 }
 
-class UniformEvaluator : public Evaluator<BlockGame> {
- public:
-  void evaluate(Span<const EvalRequest<BlockGame>> requests, Span<EvalResult> results) override {
-    for (size_t i = 0; i < requests.size(); ++i) {
-      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
-      results[i].value = results[i].margin = 0;
-    }
-  }
-};
-
 std::unique_ptr<Evaluator<BlockGame>> evaluator_for(const std::string& model_path, const std::string& device) {
-  if (model_path.empty()) return std::make_unique<UniformEvaluator>();
+  if (model_path.empty()) return std::make_unique<blockgame::UniformBlockgameEvaluator>();
   return std::make_unique<nn::BlockgameEvaluator>(nn::load_model(model_path), device);
 }
 

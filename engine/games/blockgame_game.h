@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "games/blockgame.h"
+#include "search/evaluator.h"
 #include "search/game.h"
 
 namespace mushroom::blockgame {
@@ -63,5 +64,17 @@ struct BlockGame {
   static Action transform(int symmetry, const Action& a) { return Action(transform_placement(a, symmetry)); }
 };
 MUSHROOM_CHECK_SEARCH_GAME(BlockGame);
+
+// Uniform priors and a neutral value: the search before any net (proofs of
+// finished lines still score).
+class UniformBlockgameEvaluator : public Evaluator<BlockGame> {
+ public:
+  void evaluate(Span<const EvalRequest<BlockGame>> requests, Span<EvalResult> results) override {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
+      results[i].value = results[i].margin = 0;
+    }
+  }
+};
 
 }  // namespace mushroom::blockgame

@@ -76,21 +76,11 @@ TEST(BlockgameGame, PlayIsAlternatingAndTheLastPlacerWins) {
   EXPECT_EQ(BlockGame::legal_actions(State{}, out), kPlacements);
 }
 
-class Uniform : public Evaluator<BlockGame> {
- public:
-  void evaluate(Span<const EvalRequest<BlockGame>> requests, Span<EvalResult> results) override {
-    for (size_t i = 0; i < requests.size(); ++i) {
-      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
-      results[i].value = results[i].margin = 0;
-    }
-  }
-};
-
 // Ground truth for the search: on late positions, plain MCTS with no net
 // proves the result and plays a winning move whenever the solver says one exists.
 TEST(BlockgameGame, MctsFindsTheSolversWinsInEndgames) {
   Solver solver;
-  Uniform uniform;
+  UniformBlockgameEvaluator uniform;
   Rng rng(11);
   int won_positions = 0;
   for (int trial = 0; trial < 60; ++trial) {
