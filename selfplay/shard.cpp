@@ -258,7 +258,7 @@ Shard read_shard(const std::string& path) {
         if (s.owners[c] > 2) bad("owner out of range" + at);
         if (s.ownership[c] < -1 || s.ownership[c] > 1) bad("ownership target out of range" + at);
       }
-      if (last_pass[i] > 1) bad("to_move/last_pass out of range" + at);
+      if (last_pass[i] > 1) bad("last_pass out of range" + at);
       s.last_pass = last_pass[i];
       s.margin = margin[i];
     }

@@ -15,8 +15,6 @@ using blockgame::BlockGame;
 
 namespace {
 
-int winning_count(uint32_t filled, blockgame::Solver& solver) { return int(solver.winning_moves(filled).size()); }
-
 bool wins_after(uint32_t filled, uint8_t placement, blockgame::Solver& solver) {
   return !solver.wins(filled | blockgame::placements()[placement]);
 }
@@ -50,7 +48,7 @@ std::vector<GradePosition> blockgame_grading_positions(int count, uint64_t seed,
     p.filled = line[rng.uniform(uint32_t(line.size()))];
     p.legal = blockgame::legal_placements(p.filled, legal);
     p.won = solver.wins(p.filled);
-    p.winning = p.won ? winning_count(p.filled, solver) : 0;
+    p.winning = p.won ? int(solver.winning_moves(p.filled).size()) : 0;
     out.push_back(p);
   }
   return out;
