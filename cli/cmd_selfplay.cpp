@@ -84,14 +84,14 @@ int cmd_train(int argc, char** argv) {
                                          [](const std::string& w) { print_line("train: " + w); }, config.game());
   const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
   if (steps < 1) throw std::invalid_argument("--steps must be positive");
-  print_line("train: " + std::to_string(window.samples.size()) + " samples from " + std::to_string(window.used.size()) +
+  print_line("train: " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
              " shards, " + std::to_string(steps) + " steps, net " + nn::describe(start.config));
   train::Trainer trainer(config.train, start, (out / "optimizer.pt").string());
   std::string metrics;
   const train::TrainStats stats =
       trainer.train(window, steps, 0, &metrics, std::max(1, steps / 20), [&](const train::TrainStats& s) {
         char line[200];
-        std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, %.1f steps/s", s.steps, steps, s.loss,
+        std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, %.1f steps/s", s.steps, steps, s.step_loss,
                       s.steps / std::max(1e-9, s.seconds));
         print_line(line);
       });

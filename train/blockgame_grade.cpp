@@ -45,7 +45,9 @@ std::vector<GradePosition> blockgame_grading_positions(int count, uint64_t seed,
     }
     if (line.empty()) continue;
     GradePosition p;
-    p.filled = line[rng.uniform(uint32_t(line.size()))];
+    const uint32_t cut = rng.uniform(uint32_t(line.size()));
+    p.filled = line[cut];
+    p.ply = int(cut) + 1;
     p.legal = blockgame::legal_placements(p.filled, legal);
     p.won = solver.wins(p.filled);
     p.winning = p.won ? int(solver.winning_moves(p.filled).size()) : 0;
@@ -59,7 +61,10 @@ GradeReport grade_random_policy(const std::vector<GradePosition>& positions) {
   r.positions = int(positions.size());
   double sum = 0;
   for (const GradePosition& p : positions) {
+    if (p.ply >= int(r.by_ply.size())) r.by_ply.resize(size_t(p.ply) + 1);
+    ++r.by_ply[size_t(p.ply)].positions;
     if (!p.won) continue;
+    ++r.by_ply[size_t(p.ply)].won;
     ++r.won;
     sum += double(p.winning) / double(p.legal);
   }
@@ -90,11 +95,16 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
     evaluator.evaluate(requests, Span<EvalResult>(results.data(), results.size()));
     for (size_t i = 0; i < results.size(); ++i) {
       const GradePosition& p = positions[from + i];
-      value_right += (results[i].value > 0) == p.won;
+      GradeReport::PlyCounts& at = r.by_ply[size_t(p.ply)];
+      const bool value_ok = (results[i].value > 0) == p.won;
+      value_right += value_ok;
+      at.value_right += value_ok;
       if (!p.won) continue;
       const auto& priors = results[i].priors;
       const size_t top = size_t(std::max_element(priors.begin(), priors.end()) - priors.begin());
-      policy_right += wins_after(p.filled, actions[i][top], solver);
+      const bool policy_ok = wins_after(p.filled, actions[i][top], solver);
+      policy_right += policy_ok;
+      at.policy_right += policy_ok;
     }
   }
   if (sims > 0) {
@@ -103,7 +113,9 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
       Mcts<BlockGame> mcts(grading_mcts());
       mcts.reset(blockgame::State{p.filled, 0, 0});
       mcts.run(evaluator, sims);
-      mcts_right += wins_after(p.filled, mcts.best_action(), solver);
+      const bool mcts_ok = wins_after(p.filled, mcts.best_action(), solver);
+      mcts_right += mcts_ok;
+      r.by_ply[size_t(p.ply)].mcts_right += mcts_ok;
     }
   }
   r.policy_accuracy = r.won ? double(policy_right) / r.won : 0;
@@ -122,7 +134,18 @@ std::string format_grade_report(const GradeReport& r) {
                 "value head sign:       %.4f  (share of all positions labelled right, won/lost)\n",
                 r.positions, r.won, r.positions - r.won, r.random_accuracy, r.policy_accuracy, r.sims,
                 r.mcts_accuracy, r.value_accuracy);
-  return buf;
+  std::string out = buf;
+  out += "by ply:   ply positions   won  policy    mcts   value\n";
+  for (size_t ply = 0; ply < r.by_ply.size(); ++ply) {
+    const GradeReport::PlyCounts& c = r.by_ply[ply];
+    if (c.positions == 0) continue;
+    const auto share = [](int right, int of) { return of ? double(right) / of : 0.0; };
+    std::snprintf(buf, sizeof buf, "         %4zu %9d %5d  %6.4f  %6.4f  %6.4f\n", ply, c.positions, c.won,
+                  share(c.policy_right, c.won), r.sims > 0 ? share(c.mcts_right, c.won) : 0.0,
+                  share(c.value_right, c.positions));
+    out += buf;
+  }
+  return out;
 }
 
 MatchResult play_blockgame_match(const std::string& model_a, const std::string& model_b, int boards, uint64_t seed,

@@ -24,6 +24,7 @@ struct GradePosition {
   bool won = false;      // for the player to move, with perfect play
   int legal = 0;         // legal placements
   int winning = 0;       // of them, those that win
+  int ply = 0;           // placements made to reach it
 };
 
 std::vector<GradePosition> blockgame_grading_positions(int count, uint64_t seed, blockgame::Solver& solver);
@@ -35,6 +36,11 @@ struct GradeReport {
   double policy_accuracy = 0;  // won positions where the raw policy's top move wins
   double mcts_accuracy = 0;    // won positions where MCTS's move (at `sims`) wins
   double value_accuracy = 0;   // all positions: the value head's sign matches won/lost
+  // The same counts by ply (index = ply), to show where the errors are.
+  struct PlyCounts {
+    int positions = 0, won = 0, policy_right = 0, mcts_right = 0, value_right = 0;
+  };
+  std::vector<PlyCounts> by_ply;
 };
 
 // The random policy's line only (no net needed).

@@ -90,6 +90,10 @@ TEST(BlockgameTraining, GradingPositionsAreReachableNonTerminalAndSeeded) {
     // holds when the count of filled cells is 2a + 3b for some split; every
     // count >= 2 is, so check the weaker popcount bound instead.
     EXPECT_GE(__builtin_popcount(a[i].filled), 2);
+    // ply placements of 2 or 3 cells each.
+    EXPECT_GE(a[i].ply, 1);
+    EXPECT_GE(__builtin_popcount(a[i].filled), 2 * a[i].ply);
+    EXPECT_LE(__builtin_popcount(a[i].filled), 3 * a[i].ply);
   }
   EXPECT_GT(differ, 200);
   EXPECT_GT(won, 30);
@@ -131,6 +135,19 @@ TEST(BlockgameTraining, GradingMatchesAHandCheck) {
   EXPECT_NEAR(r.value_accuracy, double(value_right) / r.positions, 1e-9);
   EXPECT_GT(r.mcts_accuracy, r.random_accuracy);
   EXPECT_NE(format_grade_report(r).find("mcts@48"), std::string::npos);
+  // The by-ply table adds up to the totals.
+  GradeReport::PlyCounts sum;
+  for (const GradeReport::PlyCounts& c : r.by_ply) {
+    sum.positions += c.positions, sum.won += c.won, sum.policy_right += c.policy_right;
+    sum.mcts_right += c.mcts_right, sum.value_right += c.value_right;
+  }
+  EXPECT_EQ(sum.positions, r.positions);
+  EXPECT_EQ(sum.won, r.won);
+  EXPECT_EQ(sum.policy_right, right);
+  EXPECT_EQ(sum.value_right, value_right);
+  EXPECT_NEAR(double(sum.mcts_right) / r.won, r.mcts_accuracy, 1e-9);
+  EXPECT_EQ(r.by_ply[0].positions, 0) << "the empty board is never graded";
+  EXPECT_NE(format_grade_report(r).find("by ply:"), std::string::npos);
 }
 
 TEST(BlockgameTraining, ModelFilesKeepTheGameAndOtherRuntimesRefuseIt) {

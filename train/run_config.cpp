@@ -172,6 +172,8 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     t.read("momentum", tr.momentum, 0.0, 0.999);
     t.read("weight_decay", tr.weight_decay, 0.0, 1.0);
     t.read("lr_schedule", tr.lr_schedule, {"constant", "cosine"});
+    t.read("lr_decay_generation", tr.lr_decay_generation, 0, 1'000'000);
+    t.read("lr_decay_factor", tr.lr_decay_factor, 1e-6, 1.0);
     t.read("window_samples", tr.window_samples, 1, 1'000'000'000);
     t.read("policy_weight", tr.loss.policy, 0.0, 100.0);
     t.read("value_weight", tr.loss.value, 0.0, 100.0);

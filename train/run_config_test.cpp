@@ -45,6 +45,8 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[trian]\n", {"unknown table 'trian'"});
   expect_error("[net]\nblocks = 99\n", {"net.blocks", "outside the range"});
   expect_error("[train]\nlearning_rate = -1.0\n", {"train.learning_rate"});
+  expect_error("[train]\nlr_decay_factor = 2.0\n", {"train.lr_decay_factor", "outside the range"});
+  expect_error("[train]\nlr_decay_generation = -1\n", {"train.lr_decay_generation", "outside the range"});
   expect_error("[selfplay]\nworkers = \"two\"\n", {"selfplay.workers", "integer"});
   expect_error("[selfplay]\nbackend = \"tpu\"\n", {"selfplay.backend", "cpu, torch"});
   expect_error("[train]\ndevice = \"gpu\"\n", {"train.device", "cuda:N"});

@@ -25,6 +25,10 @@ struct TrainConfig {
   double momentum = 0.9;
   double weight_decay = 1e-4;
   std::string lr_schedule = "constant";  // constant | cosine (within a generation's steps)
+  // From this generation on (0: never) the learning rate is multiplied by
+  // lr_decay_factor: a late drop lets the net settle below Adam's noise floor.
+  int lr_decay_generation = 0;
+  double lr_decay_factor = 0.1;
   int window_samples = 250000;   // train on the newest this many samples
   LossWeights loss;
   uint64_t seed = 1;

@@ -105,6 +105,11 @@ Trainer::Trainer(const TrainConfig& config, const nn::Model& start, std::string 
 
 Trainer::~Trainer() = default;
 
+double learning_rate_for(const TrainConfig& config, int generation) {
+  const bool decayed = config.lr_decay_generation > 0 && generation >= config.lr_decay_generation;
+  return config.learning_rate * (decayed ? config.lr_decay_factor : 1.0);
+}
+
 TrainStats Trainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
                           const std::function<void(const TrainStats&)>& progress,
                           const std::function<void(Batch&)>& retarget) {
@@ -119,7 +124,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
   int tail_count = 0;
   std::vector<int> indices(s.config.batch_size);
   for (int step = 0; step < steps; ++step) {
-    double lr = s.config.learning_rate;
+    double lr = learning_rate_for(s.config, generation);
     if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
     for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.size())));
@@ -133,12 +138,12 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     stats.steps = step + 1;
     stats.samples_seen = s.samples_seen;
     stats.learning_rate = lr;
+    stats.step_loss = terms.total.item<double>();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (step >= tail_from) {
       ++tail_count;
-      const double total = terms.total.item<double>();
       auto mean = [&](double& m, double x) { m += (x - m) / tail_count; };
-      mean(stats.loss, total);
+      mean(stats.loss, stats.step_loss);
       mean(stats.policy, terms.policy);
       mean(stats.value, terms.value);
       mean(stats.score, terms.score);
@@ -151,7 +156,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
                     "{\"generation\": %d, \"step\": %d, \"samples_seen\": %lld, \"lr\": %.6g, \"loss\": %.6f, "
                     "\"policy\": %.6f, \"value\": %.6f, \"score\": %.6f, \"ownership\": %.6f, "
                     "\"policy_entropy\": %.6f, \"window\": %zu}\n",
-                    generation, step + 1, (long long)s.samples_seen, lr, terms.total.item<double>(), terms.policy,
+                    generation, step + 1, (long long)s.samples_seen, lr, stats.step_loss, terms.policy,
                     terms.value, terms.score, terms.ownership, terms.policy_entropy, window.size());
       *metrics += line;
     }

@@ -17,9 +17,15 @@ struct TrainStats {
   int64_t samples_seen = 0;  // over the model's whole life
   double seconds = 0;
   double learning_rate = 0;
+  double step_loss = 0;      // the latest step's total loss (progress lines)
   // Means over the last 10% of the steps.
   double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
 };
+
+// The learning rate a generation's training starts from (before the
+// within-generation schedule): train.learning_rate, times
+// train.lr_decay_factor from generation train.lr_decay_generation on.
+double learning_rate_for(const TrainConfig& config, int generation);
 
 class Trainer {
  public:

@@ -84,5 +84,27 @@ TEST(Trainer, CorruptOptimizerFileStartsFresh) {
   EXPECT_EQ(trainer.train(tiny_window(), 1, 1, nullptr, 0).steps, 1);
 }
 
+// The late drop: generations before lr_decay_generation train at the full
+// rate, that generation and later ones at the reduced rate (the metrics
+// record it); 0 never drops.
+TEST(Trainer, LearningRateDropsFromTheConfiguredGeneration) {
+  TrainConfig config = adam_config();
+  config.lr_decay_generation = 5;
+  config.lr_decay_factor = 0.25;
+  EXPECT_DOUBLE_EQ(learning_rate_for(config, 4), 1e-3);
+  EXPECT_DOUBLE_EQ(learning_rate_for(config, 5), 2.5e-4);
+  EXPECT_DOUBLE_EQ(learning_rate_for(config, 9), 2.5e-4);
+  config.lr_decay_generation = 0;
+  EXPECT_DOUBLE_EQ(learning_rate_for(config, 9), 1e-3);
+  config.lr_decay_generation = 5;
+  Trainer trainer(config, nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1),
+                  "");
+  std::string before, after;
+  trainer.train(tiny_window(), 1, 4, &before, 1);
+  trainer.train(tiny_window(), 1, 5, &after, 1);
+  EXPECT_NE(before.find("\"lr\": 0.001,"), std::string::npos) << before;
+  EXPECT_NE(after.find("\"lr\": 0.00025,"), std::string::npos) << after;
+}
+
 }  // namespace
 }  // namespace mushroom::train
