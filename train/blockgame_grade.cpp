@@ -77,7 +77,6 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
   GradeReport r = grade_random_policy(positions);
   r.sims = sims;
   nn::BlockgameEvaluator evaluator(model, device);
-  int policy_right = 0, mcts_right = 0, value_right = 0;
   uint8_t legal[blockgame::kPlacements];
   constexpr size_t kChunk = 256;  // raw-net queries per batched call
   for (size_t from = 0; from < positions.size(); from += kChunk) {
@@ -96,15 +95,11 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
     for (size_t i = 0; i < results.size(); ++i) {
       const GradePosition& p = positions[from + i];
       GradeReport::PlyCounts& at = r.by_ply[size_t(p.ply)];
-      const bool value_ok = (results[i].value > 0) == p.won;
-      value_right += value_ok;
-      at.value_right += value_ok;
+      at.value_right += (results[i].value > 0) == p.won;
       if (!p.won) continue;
       const auto& priors = results[i].priors;
       const size_t top = size_t(std::max_element(priors.begin(), priors.end()) - priors.begin());
-      const bool policy_ok = wins_after(p.filled, actions[i][top], solver);
-      policy_right += policy_ok;
-      at.policy_right += policy_ok;
+      at.policy_right += wins_after(p.filled, actions[i][top], solver);
     }
   }
   if (sims > 0) {
@@ -113,10 +108,15 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
       Mcts<BlockGame> mcts(grading_mcts());
       mcts.reset(blockgame::State{p.filled, 0, 0});
       mcts.run(evaluator, sims);
-      const bool mcts_ok = wins_after(p.filled, mcts.best_action(), solver);
-      mcts_right += mcts_ok;
-      r.by_ply[size_t(p.ply)].mcts_right += mcts_ok;
+      r.by_ply[size_t(p.ply)].mcts_right += wins_after(p.filled, mcts.best_action(), solver);
     }
+  }
+  // The totals are the by-ply counts summed.
+  int policy_right = 0, mcts_right = 0, value_right = 0;
+  for (const GradeReport::PlyCounts& c : r.by_ply) {
+    policy_right += c.policy_right;
+    mcts_right += c.mcts_right;
+    value_right += c.value_right;
   }
   r.policy_accuracy = r.won ? double(policy_right) / r.won : 0;
   r.mcts_accuracy = r.won && sims > 0 ? double(mcts_right) / r.won : 0;

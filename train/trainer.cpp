@@ -123,8 +123,9 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
   const int tail_from = steps - std::max(1, steps / 10);
   int tail_count = 0;
   std::vector<int> indices(s.config.batch_size);
+  const double base_lr = learning_rate_for(s.config, generation);
   for (int step = 0; step < steps; ++step) {
-    double lr = learning_rate_for(s.config, generation);
+    double lr = base_lr;
     if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
     for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.size())));
@@ -138,7 +139,8 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     stats.steps = step + 1;
     stats.samples_seen = s.samples_seen;
     stats.learning_rate = lr;
-    stats.step_loss = terms.total.item<double>();
+    stats.step_loss = terms.total.item<double>();  // compute_loss has already synced on its terms
+    const bool log_now = (metrics || progress) && (step % log_every == 0 || step + 1 == steps);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (step >= tail_from) {
       ++tail_count;
@@ -150,7 +152,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
       mean(stats.ownership, terms.ownership);
       mean(stats.policy_entropy, terms.policy_entropy);
     }
-    if (metrics && (step % log_every == 0 || step + 1 == steps)) {
+    if (metrics && log_now) {
       char line[512];
       std::snprintf(line, sizeof line,
                     "{\"generation\": %d, \"step\": %d, \"samples_seen\": %lld, \"lr\": %.6g, \"loss\": %.6f, "
@@ -160,7 +162,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
                     terms.value, terms.score, terms.ownership, terms.policy_entropy, window.size());
       *metrics += line;
     }
-    if (progress && (step % log_every == 0 || step + 1 == steps)) progress(stats);
+    if (progress && log_now) progress(stats);
   }
   return stats;
 }
