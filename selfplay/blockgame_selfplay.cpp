@@ -120,7 +120,7 @@ class Worker {
   bool play_move(Record& g) {
     const auto children = g.search.mcts.root_children();
     uint8_t move = g.search.mcts.best_action();
-    if (g.full) {
+    if (g.full && keep_search_sample(children, config_, g.rng)) {
       BlockgameSample s;
       s.filled = g.state.filled;
       s.to_move = g.state.to_move;
@@ -129,8 +129,9 @@ class Worker {
       s.policy = policy_target(g.search.mcts);
       s.search_value = float(root_value(children).value_or(0.0));
       if (!s.policy.empty()) g.samples.push_back(std::move(s));
-      if (config_.exploration == "dirichlet") move = sample_by_visits(children, g.state.ply, config_, g.rng, move);
     }
+    if (g.full && config_.exploration == "dirichlet")
+      move = sample_by_visits(children, g.state.ply, config_, g.rng, move);
     BlockGame::apply(g.state, move);
     if (BlockGame::is_terminal(g.state)) {
       finish_game(g);

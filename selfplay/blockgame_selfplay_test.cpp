@@ -7,6 +7,7 @@
 #include <set>
 
 #include "games/blockgame_game.h"
+#include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
 
 namespace mushroom::selfplay {
@@ -146,6 +147,72 @@ TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
         EXPECT_EQ(other->second, -s.outcome);
       }
     }
+}
+
+TEST(RootProven, AWonChildOrOnlyLostChildrenProveTheRoot) {
+  using Search = Mcts<blockgame::BlockGame>;
+  auto child = [](Search::Solved solved) { return Search::ChildStats{uint8_t(0), 1, 0.0, 0.0, 0.1f, solved}; };
+  EXPECT_FALSE(root_proven(std::vector<Search::ChildStats>{}));
+  EXPECT_FALSE(root_proven(std::vector{child(Search::kUnsolved), child(Search::kLoss)}));
+  EXPECT_TRUE(root_proven(std::vector{child(Search::kUnsolved), child(Search::kWin)}));
+  EXPECT_TRUE(root_proven(std::vector{child(Search::kLoss), child(Search::kLoss)}));
+
+  SelfplayConfig config;
+  Rng rng(3);
+  const std::vector won{child(Search::kWin)}, open{child(Search::kUnsolved)};
+  int kept = 0;
+  for (int i = 0; i < 1000; ++i) kept += keep_search_sample(won, config, rng);
+  EXPECT_EQ(kept, 1000) << "the default keeps every sample";
+  config.proven_sample_fraction = 0.25;
+  kept = 0;
+  for (int i = 0; i < 1000; ++i) kept += keep_search_sample(won, config, rng);
+  EXPECT_GT(kept, 200);
+  EXPECT_LT(kept, 300);
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(keep_search_sample(open, config, rng));
+}
+
+// A position where one placement ends the game is a proven win for the mover.
+int64_t samples_one_placement_from_the_end(const fs::path& dir, int64_t* total) {
+  int64_t count = 0;
+  *total = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    for (const BlockgameSample& s : read_blockgame_shard(e.path().string())) {
+      ++*total;
+      uint8_t legal[blockgame::kPlacements], next[blockgame::kPlacements];
+      const int n = blockgame::legal_placements(s.filled, legal);
+      for (int i = 0; i < n; ++i)
+        if (blockgame::legal_placements(s.filled | blockgame::placements()[legal[i]], next) == 0) {
+          ++count;
+          break;
+        }
+    }
+  return count;
+}
+
+TEST_F(BlockgameSelfplayTest, ProvenRootsAreDroppedWhenAsked) {
+  SelfplayJob job;
+  job.config.workers = 1;
+  job.config.games_in_flight = 4;
+  job.config.full_sims = 32;
+  job.config.cheap_sims = 8;
+  job.config.full_search_fraction = 1.0;
+  job.config.exploration = "gumbel";
+  job.config.random_opening_plies = 3;
+  job.games = 12;
+  job.out_dir = path("all");
+  fs::create_directories(job.out_dir);
+  run_blockgame_selfplay(job);
+  int64_t all = 0;
+  EXPECT_GT(samples_one_placement_from_the_end(path("all"), &all), 0) << "the check below would prove nothing";
+
+  job.config.proven_sample_fraction = 0.0;
+  job.out_dir = path("open");
+  fs::create_directories(job.out_dir);
+  run_blockgame_selfplay(job);
+  int64_t open = 0;
+  EXPECT_EQ(samples_one_placement_from_the_end(path("open"), &open), 0);
+  EXPECT_GT(open, 0);
+  EXPECT_LT(open, all);
 }
 
 }  // namespace

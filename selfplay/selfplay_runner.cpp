@@ -175,7 +175,7 @@ class Worker {
   bool play_move(Game& g, std::optional<Move> forced = std::nullopt) {
     const auto children = g.search.mcts.root_children();
     Move move = forced ? *forced : g.search.mcts.best_action();
-    if (g.full && !forced) {
+    if (g.full && !forced && keep_search_sample(children, config_, g.rng)) {
       const std::vector<float> target = g.search.mcts.improved_policy();
       TrainingSample s = sample_from_position(g.pos);
       s.game_id = g.id;
@@ -183,9 +183,9 @@ class Worker {
         if (target[i] > 0) s.policy.emplace_back(children[i].action.index(), target[i]);
       s.search_value = float(root_value(children).value_or(0.0));
       if (!s.policy.empty()) g.samples.push_back(std::move(s));
-      if (config_.exploration == "dirichlet")
-        move = sample_by_visits(children, g.pos.ply(), config_, g.rng, g.search.mcts.best_action());
     }
+    if (g.full && !forced && config_.exploration == "dirichlet")
+      move = sample_by_visits(children, g.pos.ply(), config_, g.rng, g.search.mcts.best_action());
     if (g.log) log_move(g, move, children);
     g.pos.apply(move);
     if (g.pos.game_over() || g.pos.ply() >= kMaxTurns) {

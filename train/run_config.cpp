@@ -157,6 +157,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     t.read("samples_per_shard", s.samples_per_shard, 1, 10'000'000);
     t.read("sample_games", s.sample_games, 0, 1000);
     t.read("random_opening_plies", s.random_opening_plies, 0, 1000);
+    t.read("proven_sample_fraction", s.proven_sample_fraction, 0.0, 1.0);
     t.finish();
     if (s.cheap_sims > s.full_sims) throw ConfigError(source + ": selfplay.cheap_sims exceeds selfplay.full_sims");
   }

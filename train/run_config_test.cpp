@@ -30,6 +30,8 @@ TEST(RunConfig, ShippedConfigsParse) {
   EXPECT_EQ(blockgame.game(), nn::GameKind::kBlockgame);
   EXPECT_EQ(blockgame.net.game, nn::GameKind::kBlockgame);
   EXPECT_FALSE(blockgame.gate.enabled);
+  EXPECT_LT(blockgame.selfplay.proven_sample_fraction, 1.0);
+  EXPECT_EQ(cpu.selfplay.proven_sample_fraction, 1.0);
   EXPECT_EQ(load_run_config("testdata/configs/blockgame-ci.toml").game(), nn::GameKind::kBlockgame);
   EXPECT_EQ(cpu.game(), nn::GameKind::kMushroom);
 }
@@ -47,6 +49,7 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[train]\nlearning_rate = -1.0\n", {"train.learning_rate"});
   expect_error("[train]\nlr_decay_factor = 2.0\n", {"train.lr_decay_factor", "outside the range"});
   expect_error("[train]\nlr_decay_generation = -1\n", {"train.lr_decay_generation", "outside the range"});
+  expect_error("[selfplay]\nproven_sample_fraction = 1.5\n", {"selfplay.proven_sample_fraction", "outside the range"});
   expect_error("[selfplay]\nworkers = \"two\"\n", {"selfplay.workers", "integer"});
   expect_error("[selfplay]\nbackend = \"tpu\"\n", {"selfplay.backend", "cpu, torch"});
   expect_error("[train]\ndevice = \"gpu\"\n", {"train.device", "cuda:N"});
