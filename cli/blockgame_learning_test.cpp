@@ -44,7 +44,7 @@ TEST(BlockgameLearning, AFewMinutesOfTrainingClearlyBeatTheRandomPolicy) {
   const std::string run =
       run_command("run --config testdata/configs/blockgame-ci.toml --dir '" + dir.string() + "'", &code);
   ASSERT_EQ(code, 0) << run;
-  const fs::path model = dir / "models" / "gen-0003.h5";
+  const fs::path model = dir / "models" / "gen-0005.h5";
   ASSERT_TRUE(fs::exists(model)) << run;
 
   const std::string graded = run_command("grade blockgame --model '" + model.string() + "' --positions 1000 --sims 64", &code);
