@@ -98,15 +98,21 @@ TEST_F(BlockgameSelfplayTest, BadValuesAreNamed) {
 // Without a model: every game is played to its end, every sample is a
 // position with legal targets, and the outcome is +1 exactly for the side
 // that placed the last piece.
-TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
+// Small model-free Gumbel self-play, every move recorded.
+SelfplayJob small_recorded_job(int workers) {
   SelfplayJob job;
-  job.config.workers = 2;
+  job.config.workers = workers;
   job.config.games_in_flight = 4;
   job.config.full_sims = 32;
   job.config.cheap_sims = 8;
   job.config.full_search_fraction = 1.0;
   job.config.exploration = "gumbel";
   job.config.random_opening_plies = 3;
+  return job;
+}
+
+TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
+  SelfplayJob job = small_recorded_job(2);
   job.config.samples_per_shard = 25;
   job.out_dir = dir_.string();
   job.games = 20;
@@ -190,14 +196,7 @@ int64_t samples_one_placement_from_the_end(const fs::path& dir, int64_t* total) 
 }
 
 TEST_F(BlockgameSelfplayTest, ProvenRootsAreDroppedWhenAsked) {
-  SelfplayJob job;
-  job.config.workers = 1;
-  job.config.games_in_flight = 4;
-  job.config.full_sims = 32;
-  job.config.cheap_sims = 8;
-  job.config.full_search_fraction = 1.0;
-  job.config.exploration = "gumbel";
-  job.config.random_opening_plies = 3;
+  SelfplayJob job = small_recorded_job(1);
   job.games = 12;
   job.out_dir = path("all");
   fs::create_directories(job.out_dir);
