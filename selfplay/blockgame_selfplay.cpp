@@ -120,7 +120,7 @@ class Worker {
   bool play_move(Record& g) {
     const auto children = g.search.mcts.root_children();
     uint8_t move = g.search.mcts.best_action();
-    if (g.full && keep_search_sample(children, config_, g.rng)) {
+    if (g.full && keep_search_sample(g.search, config_, g.rng)) {
       BlockgameSample s;
       s.filled = g.state.filled;
       s.to_move = g.state.to_move;

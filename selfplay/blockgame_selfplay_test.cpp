@@ -95,9 +95,6 @@ TEST_F(BlockgameSelfplayTest, BadValuesAreNamed) {
   }
 }
 
-// Without a model: every game is played to its end, every sample is a
-// position with legal targets, and the outcome is +1 exactly for the side
-// that placed the last piece.
 // Small model-free Gumbel self-play, every move recorded.
 SelfplayJob small_recorded_job(int workers) {
   SelfplayJob job;
@@ -111,6 +108,9 @@ SelfplayJob small_recorded_job(int workers) {
   return job;
 }
 
+// Without a model: every game is played to its end, every sample is a
+// position with legal targets, and the outcome is +1 exactly for the side
+// that placed the last piece.
 TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
   SelfplayJob job = small_recorded_job(2);
   job.config.samples_per_shard = 25;
@@ -155,17 +155,27 @@ TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
     }
 }
 
-TEST(RootProven, AWonChildOrOnlyLostChildrenProveTheRoot) {
-  using Search = Mcts<blockgame::BlockGame>;
-  auto child = [](Search::Solved solved) { return Search::ChildStats{uint8_t(0), 1, 0.0, 0.0, 0.1f, solved}; };
-  EXPECT_FALSE(root_proven(std::vector<Search::ChildStats>{}));
-  EXPECT_FALSE(root_proven(std::vector{child(Search::kUnsolved), child(Search::kLoss)}));
-  EXPECT_TRUE(root_proven(std::vector{child(Search::kUnsolved), child(Search::kWin)}));
-  EXPECT_TRUE(root_proven(std::vector{child(Search::kLoss), child(Search::kLoss)}));
+// A search slot after a search from `filled` on uniform priors.
+SearchSlot<blockgame::BlockGame> searched_slot(uint32_t filled) {
+  SearchSlot<blockgame::BlockGame> slot{MctsConfig{}};
+  blockgame::State state;
+  state.filled = filled;
+  slot.mcts.reset(state);
+  blockgame::UniformBlockgameEvaluator uniform;
+  slot.mcts.run(uniform, 64);
+  return slot;
+}
+
+TEST(KeepSearchSample, ProvenRootsAreKeptWithTheConfiguredShare) {
+  // Every cell filled but one placement's: whoever places there places last,
+  // and the search proves it; the empty board stays open after 64 simulations.
+  const auto won = searched_slot(blockgame::kFull & ~blockgame::placements()[0]);
+  const auto open = searched_slot(0);
+  ASSERT_TRUE(won.root_settled());
+  ASSERT_FALSE(open.root_settled());
 
   SelfplayConfig config;
   Rng rng(3);
-  const std::vector won{child(Search::kWin)}, open{child(Search::kUnsolved)};
   int kept = 0;
   for (int i = 0; i < 1000; ++i) kept += keep_search_sample(won, config, rng);
   EXPECT_EQ(kept, 1000) << "the default keeps every sample";

@@ -28,7 +28,7 @@ struct SelfplayConfig {
   std::string bootstrap = "material";  // evaluator before any model: material | uniform
   int samples_per_shard = 4096;
   int random_opening_plies = 0;  // each game starts with k uniformly random moves (not recorded), k drawn from 0..this
-  double proven_sample_fraction = 1.0;  // share of searches with a proven root (won or lost) that are recorded
+  double proven_sample_fraction = 1.0;  // share of searches with a proven root (won, lost or drawn) that are recorded
   int sample_games = 4;  // the job's first games also saved as annotated logs in OUT/games/ (for the viewer)
   uint64_t seed = 1;
 };

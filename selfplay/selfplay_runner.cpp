@@ -175,7 +175,7 @@ class Worker {
   bool play_move(Game& g, std::optional<Move> forced = std::nullopt) {
     const auto children = g.search.mcts.root_children();
     Move move = forced ? *forced : g.search.mcts.best_action();
-    if (g.full && !forced && keep_search_sample(children, config_, g.rng)) {
+    if (g.full && !forced && keep_search_sample(g.search, config_, g.rng)) {
       const std::vector<float> target = g.search.mcts.improved_policy();
       TrainingSample s = sample_from_position(g.pos);
       s.game_id = g.id;

@@ -12,7 +12,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <vector>
 
 #include "search/mcts.h"
@@ -105,27 +104,14 @@ std::optional<double> root_value(const std::vector<Stats>& children) {
   return value / visits;
 }
 
-// Whether the search proved the root: a child won for the mover proves a
-// win, all children lost for the mover prove a loss.
-template <typename Stats>
-bool root_proven(const std::vector<Stats>& children) {
-  if (children.empty()) return false;
-  using Solved = std::decay_t<decltype(children[0].solved)>;
-  bool all_lost = true;
-  for (const auto& c : children) {
-    if (c.solved == Solved::kWin) return true;
-    if (c.solved != Solved::kLoss) all_lost = false;
-  }
-  return all_lost;
-}
-
-// Whether a full search becomes a sample. Proven roots are kept with
-// probability proven_sample_fraction: once the search solves them they teach
-// little, and dropping most of them spends training on the open positions.
-// The rng is drawn only when a proven root may be dropped.
-template <typename Stats>
-bool keep_search_sample(const std::vector<Stats>& children, const SelfplayConfig& config, Rng& rng) {
-  if (config.proven_sample_fraction >= 1.0 || !root_proven(children)) return true;
+// Whether a full search becomes a sample. Searches that proved their root
+// (won, lost or drawn: root_settled) are kept with probability
+// proven_sample_fraction: once solved they teach little, and dropping most of
+// them spends training on the open positions. The rng is drawn only when a
+// proven root may be dropped.
+template <typename G>
+bool keep_search_sample(const SearchSlot<G>& search, const SelfplayConfig& config, Rng& rng) {
+  if (config.proven_sample_fraction >= 1.0 || !search.root_settled()) return true;
   return rng.uniform_double() < config.proven_sample_fraction;
 }
 
