@@ -69,6 +69,12 @@ TEST(BlockgameLearning, GradeRejectsBadInputByName) {
   out = run_command("grade blockgame --model models/default.h5 --positions 10", &code);
   EXPECT_NE(code, 0);
   EXPECT_NE(out.find("runs blockgame nets; this model is a"), std::string::npos) << out;
+  out = run_command("grade blockgame --model models/default.h5 --cpuct 0", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("--cpuct must be in (0, 100]"), std::string::npos) << out;
+  out = run_command("grade blockgame --model models/default.h5 --gumbel-k -2", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("--gumbel-k must be in 0..1024"), std::string::npos) << out;
   out = run_command("grade blockgame --model does-not-exist.h5", &code);
   EXPECT_NE(code, 0);
   EXPECT_NE(out.find("does-not-exist.h5"), std::string::npos) << out;

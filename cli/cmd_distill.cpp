@@ -52,7 +52,7 @@ int cmd_distill(int argc, char** argv) {
   const train::TrainStats stats = trainer.train(
       window, steps, 0, &metrics, std::max(1, steps / 20),
       [&](const train::TrainStats& s) {
-        std::printf("distill: step %d/%d, loss %.4f, %.1f steps/s\n", s.steps, steps, s.loss,
+        std::printf("distill: step %d/%d, loss %.4f, %.1f steps/s\n", s.steps, steps, s.step_loss,
                     s.steps / std::max(1e-9, s.seconds));
         std::fflush(stdout);
       },

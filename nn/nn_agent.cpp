@@ -8,6 +8,7 @@
 #include "agents/search_agents.h"
 #include "nn/cpu_net.h"
 #include "nn/model_file.h"
+#include "nn/net_prior_evaluator.h"
 #include "nn/nn_evaluator.h"
 
 namespace mushroom::nn {
@@ -29,10 +30,14 @@ void register_nn_agent() {
     NnEvaluatorConfig ec;
     ec.symmetry = parse_symmetry_mode(opts.get_choice("sym", "none", {"none", "random", "all"}));
     ec.cache_entries = opts.get_int("cache", 1 << 16, 0, 1 << 24);
+    // > 0: the net gives priors to this many leaves per move, material gives every value.
+    const int net_leaves = opts.get_int("net_leaves", 0, 0, 1 << 20);
     opts.finish();  // a misspelt option is reported before any model search
     if (path.empty()) path = default_model_path();
     const Model model = load_model(path);
-    c.custom_evaluator = std::make_shared<NnEvaluator>(std::make_shared<CpuNet>(model), ec);
+    auto net = std::make_shared<NnEvaluator>(std::make_shared<CpuNet>(model), ec);
+    if (net_leaves > 0) c.custom_evaluator = std::make_shared<NetPriorEvaluator>(net, net_leaves);
+    else c.custom_evaluator = net;
     return std::make_unique<MctsAgent>(c);
   });
 }

@@ -1,7 +1,9 @@
 // The `nn` agent: the engine's MCTS with the network as its evaluator, run
 // through the LibTorch-free CPU inference (nn/cpu_net.h), so the bot needs
 // no LibTorch. Options: model=FILE (default: the default model), sym=
-// none|random|all, cache=N, plus every MCTS option (sims, cpuct, gumbel,
+// none|random|all, cache=N, net_leaves=N (net priors for the first N leaves
+// of each search, material values: nn/net_prior_evaluator.h), plus every
+// MCTS option (sims, cpuct, gumbel,
 // gumbel_k, score_weight, solver, time_scale, tail).
 #pragma once
 #include <string>

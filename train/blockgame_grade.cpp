@@ -24,13 +24,13 @@ std::unique_ptr<Evaluator<BlockGame>> evaluator_for(const std::string& model_pat
   return std::make_unique<nn::BlockgameEvaluator>(nn::load_model(model_path), device);
 }
 
-MctsConfig grading_mcts() {
+}  // namespace
+
+MctsConfig blockgame_grading_search() {
   MctsConfig c;
   c.score_weight = 0;  // the margin is the value again: nothing to add
   return c;
 }
-
-}  // namespace
 
 std::vector<GradePosition> blockgame_grading_positions(int count, uint64_t seed, blockgame::Solver& solver) {
   Rng rng(seed);
@@ -73,7 +73,7 @@ GradeReport grade_random_policy(const std::vector<GradePosition>& positions) {
 }
 
 GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosition>& positions, int sims,
-                            blockgame::Solver& solver, const std::string& device) {
+                            blockgame::Solver& solver, const std::string& device, const MctsConfig& search) {
   GradeReport r = grade_random_policy(positions);
   r.sims = sims;
   nn::BlockgameEvaluator evaluator(model, device);
@@ -105,7 +105,7 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
   if (sims > 0) {
     for (const GradePosition& p : positions) {
       if (!p.won) continue;
-      Mcts<BlockGame> mcts(grading_mcts());
+      Mcts<BlockGame> mcts(search);
       mcts.reset(blockgame::State{p.filled, 0, 0});
       mcts.run(evaluator, sims);
       r.by_ply[size_t(p.ply)].mcts_right += wins_after(p.filled, mcts.best_action(), solver);
@@ -172,7 +172,7 @@ MatchResult play_blockgame_match(const std::string& model_a, const std::string& 
       s.to_move = 0;
       int mover = 0;
       while (!BlockGame::is_terminal(s)) {
-        Mcts<BlockGame> mcts(grading_mcts());
+        Mcts<BlockGame> mcts(blockgame_grading_search());
         mcts.reset(s);
         mcts.run(*side[mover], sims);
         BlockGame::apply(s, mcts.best_action());

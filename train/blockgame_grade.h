@@ -12,6 +12,7 @@
 
 #include "games/blockgame.h"
 #include "nn/model.h"
+#include "search/mcts.h"
 #include "train/match.h"
 
 namespace mushroom::train {
@@ -45,9 +46,14 @@ struct GradeReport {
 
 // The random policy's line only (no net needed).
 GradeReport grade_random_policy(const std::vector<GradePosition>& positions);
-// Everything, for a blockgame model; MCTS runs with no noise. sims 0 skips MCTS.
+// The search grading uses unless told otherwise: PUCT, no noise, the value
+// alone as utility.
+MctsConfig blockgame_grading_search();
+// Everything, for a blockgame model; MCTS runs with `search` (give it no
+// noise: grading must be repeatable). sims 0 skips MCTS.
 GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosition>& positions, int sims,
-                            blockgame::Solver& solver, const std::string& device = "cpu");
+                            blockgame::Solver& solver, const std::string& device = "cpu",
+                            const MctsConfig& search = blockgame_grading_search());
 std::string format_grade_report(const GradeReport& report);
 
 // Paired games from random openings (0..4 random placements; each opening

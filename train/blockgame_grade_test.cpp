@@ -150,6 +150,21 @@ TEST(BlockgameTraining, GradingMatchesAHandCheck) {
   EXPECT_NE(format_grade_report(r).find("by ply:"), std::string::npos);
 }
 
+// The grader searches with the settings it is given: a noise-free Gumbel
+// root over one candidate can only play the raw policy's top move.
+TEST(BlockgameTraining, GradingUsesTheGivenSearch) {
+  const nn::Model model = small_blockgame_model(4);
+  const auto positions = blockgame_grading_positions(150, 6, solver());
+  MctsConfig one_candidate = blockgame_grading_search();
+  one_candidate.gumbel = true;
+  one_candidate.gumbel_k = 1;
+  one_candidate.gumbel_noise = false;
+  const GradeReport narrow = grade_blockgame(model, positions, 32, solver(), "cpu", one_candidate);
+  EXPECT_DOUBLE_EQ(narrow.mcts_accuracy, narrow.policy_accuracy);
+  const GradeReport puct = grade_blockgame(model, positions, 32, solver());
+  EXPECT_GT(puct.mcts_accuracy, narrow.mcts_accuracy);  // the full search finds wins the prior misses
+}
+
 TEST(BlockgameTraining, ModelFilesKeepTheGameAndOtherRuntimesRefuseIt) {
   const fs::path path = fs::temp_directory_path() / ("mushroom_bg_model_" + std::to_string(getpid()) + ".h5");
   const nn::Model model = small_blockgame_model(2);

@@ -55,6 +55,8 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     c.search.lmr = opts.get_bool("lmr", true);
     c.search.pvs = opts.get_bool("pvs", true);
     c.search.killers = opts.get_bool("killers", true);
+    c.search.quiescence_depth = opts.get_int("qdepth", 0, 0, 16);
+    c.search.quiescence_moves = opts.get_int("qmoves", 3, 1, 8);
     c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
     c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
     agent = std::make_unique<AlphaBetaAgent>(c);

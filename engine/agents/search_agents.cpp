@@ -69,6 +69,7 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
                                    root_solver_failed_at_))
     return solved;
 
+  evaluator_->begin_search();
   if (config_.simulations > 0) {
     mcts_.begin_search(config_.simulations);
     last_simulations_ = mcts_.run(*evaluator_, config_.simulations);

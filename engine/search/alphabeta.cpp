@@ -67,15 +67,56 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
   for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
 }
 
-int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
+void AlphaBeta::count_node() {
   ++nodes_;
   if ((nodes_ & 1023) == 0) {
     if (node_limit_ && nodes_ > node_limit_) throw Abort{};
     if (has_deadline_ && Clock::now() > deadline_) throw Abort{};
   }
+}
+
+int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
+  count_node();
+  if (pos.game_over()) return kScale * pos.margin_for_side_to_move();
+  MoveList list;
+  generate_moves(pos, list);
+  struct Gain {
+    int gain;
+    Move move;
+  };
+  Gain top[8];
+  const int keep = std::min(config_.quiescence_moves, 8);
+  int kept = 0;
+  for (const Move& m : list) {
+    const int g = margin_gain(pos, m);
+    if (kept < keep) top[kept++] = {g, m};
+    else if (g <= top[kept - 1].gain) continue;
+    else top[kept - 1] = {g, m};
+    for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
+  }
+  const int stand = kScale * pos.margin_for_side_to_move() + (kept ? kScale * top[0].gain / 2 : 0);
+  if (depth_left <= 0 || stand >= beta) return stand;
+  int best = stand;
+  alpha = std::max(alpha, stand);
+  Undo undo;
+  for (int i = 0; i < kept; ++i) {
+    if (steals(pos, top[i].move) == 0) continue;  // only captures can overturn the estimate
+    pos.apply(top[i].move, &undo);
+    const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
+    pos.undo(undo);
+    if (score > best) best = score;
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+
+int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
+  count_node();
   const int scale = exact_ ? 1 : kScale;
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
-  if (!exact_ && depth <= 0) return evaluate(pos);
+  if (!exact_ && depth <= 0)
+    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth) : evaluate(pos);
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));

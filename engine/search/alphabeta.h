@@ -23,6 +23,13 @@ struct AlphaBetaConfig {
   bool pvs = true;
   bool killers = true;
   bool lmr = true;
+  // Heuristic mode only: at the depth limit, keep searching the mover's
+  // biggest-gain moves (steals first) for this many more plies, taking the
+  // static evaluation as a floor ("standing pat"), so a capture that is
+  // answered by a bigger recapture is not scored as a clean gain. 0: the
+  // static evaluation alone.
+  int quiescence_depth = 0;
+  int quiescence_moves = 3;  // moves searched per quiescence node
 };
 
 struct AlphaBetaResult {
@@ -67,6 +74,8 @@ class AlphaBeta {
   struct Abort {};
 
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  void count_node();
   // Sorts moves best first; steal_counts[i] receives moves[i]'s steals.
   void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, const Move& tt_move, int ply) const;
   Entry* probe(uint64_t key) { return &table_[key & mask_]; }

@@ -108,6 +108,59 @@ TEST(AlphaBeta, DepthOneSearchTakesTheBestStaticReply) {
   }
 }
 
+// The quiescence value written out plainly: the static evaluation as a
+// floor, then the `keep` biggest-gain moves (first generated wins a tie)
+// that steal, searched to `depth` more plies.
+int plain_quiescence(Position& pos, int depth, int keep) {
+  if (pos.game_over()) return 16 * pos.margin_for_side_to_move();
+  MoveList list;
+  generate_moves(pos, list);
+  std::vector<std::pair<int, Move>> by_gain;
+  for (const Move& m : list) by_gain.push_back({margin_gain(pos, m), m});
+  std::stable_sort(by_gain.begin(), by_gain.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  by_gain.resize(std::min<size_t>(by_gain.size(), size_t(keep)));
+  int best = evaluate(pos);
+  if (depth == 0) return best;
+  Undo undo;
+  for (const auto& [gain, m] : by_gain) {
+    int stolen = 0;
+    for (int r = m.r1; r <= m.r2; ++r)
+      for (int c = m.c1; c <= m.c2; ++c) stolen += pos.owner(r, c) == (pos.to_move() == kFirst ? Owner::kSecond : Owner::kFirst);
+    if (stolen == 0) continue;
+    pos.apply(m, &undo);
+    best = std::max(best, -plain_quiescence(pos, depth - 1, keep));
+    pos.undo(undo);
+  }
+  return best;
+}
+
+TEST(AlphaBeta, QuiescenceSearchesTheBiggestStealsBeyondTheDepthLimit) {
+  int differs = 0, checked = 0;
+  for (const Position& start : playout_positions(200, 43)) {
+    if (start.game_over()) continue;
+    MoveList list;
+    generate_moves(start, list);
+    int expected = -100000;
+    Position p = start;
+    Undo undo;
+    auto try_move = [&](const Move& m) {
+      p.apply(m, &undo);
+      const int q = plain_quiescence(p, 2, 3);
+      differs += q != (p.game_over() ? 16 * p.margin_for_side_to_move() : evaluate(p));
+      expected = std::max(expected, -q);
+      p.undo(undo);
+    };
+    for (const Move& m : list) try_move(m);
+    try_move(Move::pass());
+    AlphaBeta search(AlphaBetaConfig{.tt_bits = 16, .quiescence_depth = 2, .quiescence_moves = 3});
+    const auto r = search.search(start, AlphaBeta::Clock::now() + std::chrono::hours(1), 1);
+    EXPECT_EQ(r.score, expected);
+    ++checked;
+  }
+  EXPECT_GE(checked, 150);
+  EXPECT_GT(differs, 100);  // the extension changes many leaf values
+}
+
 TEST(AlphaBeta, PruningOptionsKeepTheExactValue) {
   // PVS and killers change the order and the windows, never the exact value.
   int checked = 0;

@@ -25,6 +25,8 @@ class Evaluator {
  public:
   virtual ~Evaluator() = default;
   virtual void evaluate(Span<const EvalRequest<Game>> requests, Span<EvalResult> results) = 0;
+  // Called by a playing agent before each move's search (budgets per move).
+  virtual void begin_search() {}
 };
 
 }  // namespace mushroom
