@@ -2750,12 +2750,17 @@ int steals(const Position& pos, const Move& m) {
   for (int r = m.r1; r <= m.r2; ++r) n += popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
   return n;
 }
+
+// The static evaluation once the best immediate gain is known.
+int static_score(const Position& pos, int best_gain) {
+  return kScale * pos.margin_for_side_to_move() + kScale * best_gain / 2;
+}
 }  // namespace
 
 int evaluate(const Position& pos) {
   MoveList list;
   generate_moves(pos, list);
-  return kScale * pos.margin_for_side_to_move() + kScale * best_margin_gain(pos, list.begin(), list.size) / 2;
+  return static_score(pos, best_margin_gain(pos, list.begin(), list.size));
 }
 
 AlphaBeta::AlphaBeta(AlphaBetaConfig config) : config_(config) {
@@ -2821,7 +2826,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
     else top[kept - 1] = {g, m};
     for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
   }
-  const int stand = kScale * pos.margin_for_side_to_move() + (kept ? kScale * top[0].gain / 2 : 0);
+  const int stand = static_score(pos, kept ? top[0].gain : 0);  // evaluate(pos), without a second move list
   if (depth_left <= 0 || stand >= beta) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);

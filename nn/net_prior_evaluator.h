@@ -18,8 +18,6 @@ class NetPriorEvaluator : public Evaluator<MushroomGame> {
   void begin_search() override { net_used_ = 0; }
   void evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) override;
 
-  NnEvaluator& net() { return *net_; }
-
  private:
   std::shared_ptr<NnEvaluator> net_;
   MaterialEvaluator material_;
