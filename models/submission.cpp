@@ -1510,7 +1510,7 @@ std::optional<Move> parse_move_words(const std::vector<std::string_view>& words,
 // [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
 //
 // The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
-// 3 input planes on a 5x5 board, and a policy head of one 1x1 conv C -> 6,
+// 10 input planes on a 5x5 board (3 in layout 1, nn/features.h), and a policy head of one 1x1 conv C -> 6,
 // a logit per piece orientation per anchor cell (games/blockgame_game.h);
 // no pass. Its value head is the same (a draw never happens), and its score
 // and ownership heads exist but are trained with weight 0.
@@ -1531,7 +1531,7 @@ GameKind parse_game_kind(const std::string& name);
 std::string game_name(GameKind game);
 
 struct GameShape {
-  int planes, rows, cols;
+  int planes, rows, cols;  // planes of the newest feature layout
   int policy_size;  // policy indices the net can score
 };
 GameShape game_shape(GameKind game);
@@ -1542,14 +1542,18 @@ struct NetConfig {
   int policy_dim = 32;
   int value_hidden = 64;
   GameKind game = GameKind::kMushroom;
-  bool operator==(const NetConfig& o) const {
-    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
-           value_hidden == o.value_hidden && game == o.game;
-  }
+  // Input layout (nn/features.h); 0: the game's newest. Only BLOCKGAME has
+  // an older layout a model file may still use (version 1, 3 planes).
+  int feature_version = 0;
+  bool operator==(const NetConfig& o) const;
 };
+int newest_feature_version(GameKind game);
+int feature_version_of(const NetConfig& config);  // resolves 0 to the newest
+int input_planes(const NetConfig& config);
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);
-std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom
+std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom,
+                                                // an old feature layout named
 
 struct Tensor {
   std::vector<int64_t> shape;
@@ -1613,17 +1617,26 @@ constexpr int kInputSize = kInputPlanes * kCells;
 // Writes kInputSize floats.
 void encode_features(const Position& pos, float* out);
 
-// BLOCKGAME (games/blockgame_game.h), 5x5 planes, version 1:
+// BLOCKGAME (games/blockgame_game.h), 5x5 planes, version 2:
 //   0  the cell is filled;  1  the cell is empty;  2  constant 1
+//   3..8  the placement of orientation 0..5 anchored at this cell is legal
+//         (orientations and anchors as games/blockgame_game.h's policy slots)
+//   9  the cell is empty but no legal placement covers it (it stays empty)
+// Version 1 had planes 0-2 only: a net had to learn from the filled cells
+// alone which placements still fit, the one thing every answer depends on.
 // The game is impartial: who is to move does not change a position's value.
 // The sizes repeat games/blockgame_game.h's (the exported bot embeds this
 // file without the games); nn/blockgame_evaluator.cpp checks they agree.
 constexpr int kBlockgameSize = 5;
 constexpr int kBlockgameOrientations = 6;
 constexpr int kBlockgamePolicySize = kBlockgameOrientations * kBlockgameSize * kBlockgameSize;
-constexpr int kBlockgamePlanes = 3;
-constexpr int kBlockgameFeatureVersion = 1;
-void encode_blockgame_features(uint32_t filled, float* out);  // writes 3 * 25 floats
+constexpr int kBlockgamePlanes = 10;  // of the newest version
+constexpr int kBlockgameFeatureVersion = 2;
+// Planes of a blockgame layout version: 3 for version 1, 10 for version 2,
+// 0 for a version this build does not know.
+int blockgame_planes(int feature_version);
+// Writes blockgame_planes(feature_version) * 25 floats.
+void encode_blockgame_features(uint32_t filled, float* out, int feature_version = kBlockgameFeatureVersion);
 
 }  // namespace mushroom::nn
 
@@ -3257,14 +3270,42 @@ void encode_features(const Position& pos, float* out) {
   }
 }
 
-void encode_blockgame_features(uint32_t filled, float* out) {
-  constexpr int kCellsHere = kBlockgameSize * kBlockgameSize;
+int blockgame_planes(int feature_version) {
+  return feature_version == 1 ? 3 : feature_version == 2 ? kBlockgamePlanes : 0;
+}
+
+void encode_blockgame_features(uint32_t filled, float* out, int feature_version) {
+  constexpr int N = kBlockgameSize, kCellsHere = N * N;
+  // Cells of each orientation relative to its anchor (row, col): the L
+  // missing its 2x2 square's top-left, top-right, bottom-left, bottom-right
+  // cell, then the horizontal and the vertical domino.
+  static constexpr int kShape[kBlockgameOrientations][3][2] = {
+      {{0, 1}, {1, 0}, {1, 1}}, {{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {0, 1}, {1, 1}},
+      {{0, 0}, {0, 1}, {1, 0}}, {{0, 0}, {0, 1}, {0, 1}}, {{0, 0}, {1, 0}, {1, 0}}};  // a domino repeats a cell
+  uint32_t covered = 0;  // cells some legal placement covers
+  std::fill(out, out + blockgame_planes(feature_version) * kCellsHere, 0.0f);
   for (int cell = 0; cell < kCellsHere; ++cell) {
     const float f = (filled >> cell & 1) ? 1.0f : 0.0f;
     out[cell] = f;
     out[kCellsHere + cell] = 1.0f - f;
     out[2 * kCellsHere + cell] = 1.0f;
+    if (feature_version == 1) continue;
+    for (int o = 0; o < kBlockgameOrientations; ++o) {
+      uint32_t mask = 0;
+      bool fits = true;
+      for (const auto& rc : kShape[o]) {
+        const int r = cell / N + rc[0], c = cell % N + rc[1];
+        if (r >= N || c >= N) fits = false;
+        else mask |= 1u << (r * N + c);
+      }
+      if (!fits || (mask & filled)) continue;
+      out[(3 + o) * kCellsHere + cell] = 1.0f;
+      covered |= mask;
+    }
   }
+  if (feature_version == 1) return;
+  for (int cell = 0; cell < kCellsHere; ++cell)
+    if (!(filled >> cell & 1) && !(covered >> cell & 1)) out[9 * kCellsHere + cell] = 1.0f;
 }
 
 }  // namespace mushroom::nn
@@ -3290,6 +3331,24 @@ GameShape game_shape(GameKind game) {
   return {kInputPlanes, kRows, kCols, kPolicySize};
 }
 
+int newest_feature_version(GameKind game) {
+  return game == GameKind::kBlockgame ? kBlockgameFeatureVersion : kFeatureVersion;
+}
+
+int feature_version_of(const NetConfig& c) {
+  return c.feature_version ? c.feature_version : newest_feature_version(c.game);
+}
+
+int input_planes(const NetConfig& c) {
+  if (c.game == GameKind::kBlockgame) return blockgame_planes(feature_version_of(c));
+  return feature_version_of(c) == kFeatureVersion ? kInputPlanes : 0;
+}
+
+bool NetConfig::operator==(const NetConfig& o) const {
+  return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
+         value_hidden == o.value_hidden && game == o.game && feature_version_of(*this) == feature_version_of(o);
+}
+
 void validate(const NetConfig& c) {
   auto check = [](const char* name, int v, int lo, int hi) {
     if (v < lo || v > hi)
@@ -3300,12 +3359,19 @@ void validate(const NetConfig& c) {
   check("channels", c.channels, 1, 512);
   check("policy_dim", c.policy_dim, 1, 256);
   check("value_hidden", c.value_hidden, 1, 1024);
+  if (c.feature_version != 0 && input_planes(c) == 0)
+    throw std::invalid_argument("net config: feature_version = " + std::to_string(c.feature_version) +
+                                " is not a " + game_name(c.game) + " input layout this build knows (newest: " +
+                                std::to_string(newest_feature_version(c.game)) + ")");
 }
 
 std::string describe(const NetConfig& c) {
   return (c.game == GameKind::kMushroom ? "" : game_name(c.game) + " ") + std::to_string(c.blocks) + "x" +
          std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) + ", value " +
-         std::to_string(c.value_hidden) + ")";
+         std::to_string(c.value_hidden) + ")" +
+         (feature_version_of(c) == newest_feature_version(c.game)
+              ? ""
+              : ", feature layout " + std::to_string(feature_version_of(c)));
 }
 
 int64_t Tensor::numel() const {
@@ -3317,7 +3383,7 @@ int64_t Tensor::numel() const {
 std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
   const int64_t C = c.channels, E = c.policy_dim, H = c.value_hidden;
   std::vector<TensorSpec> specs = {
-      {"input.weight", {C, game_shape(c.game).planes, 3, 3}},
+      {"input.weight", {C, input_planes(c), 3, 3}},
       {"input.bias", {C}},
   };
   for (int b = 0; b < c.blocks; ++b) {

@@ -16,12 +16,15 @@ constexpr size_t kCacheLimit = 1 << 20;  // entries; the cache is cleared past t
 struct BlockgameEvaluator::Net {
   torch::Device device{torch::kCPU};
   TorchNet net{nullptr};
+  int feature_version = kBlockgameFeatureVersion, planes = kBlockgamePlanes;
 };
 
 BlockgameEvaluator::BlockgameEvaluator(const Model& model, const std::string& device) : net_(std::make_unique<Net>()) {
   require_game(model, GameKind::kBlockgame, "the blockgame evaluator");
   net_->device = parse_device(device);
   net_->net = make_torch_net(model);
+  net_->feature_version = feature_version_of(model.config);
+  net_->planes = input_planes(model.config);
   net_->net->to(net_->device);
   net_->net->eval();
 }
@@ -42,15 +45,15 @@ void BlockgameEvaluator::evaluate(Span<const EvalRequest<blockgame::BlockGame>> 
   }
   if (misses.empty()) return;
   const int64_t B = int64_t(misses.size());
-  constexpr int kPlaneSize = kBlockgamePlanes * kBlockgameSize * kBlockgameSize;
-  torch::Tensor planes = torch::empty({B, kBlockgamePlanes, kBlockgameSize, kBlockgameSize});
+  const int plane_size = net_->planes * kBlockgameSize * kBlockgameSize;
+  torch::Tensor planes = torch::empty({B, net_->planes, kBlockgameSize, kBlockgameSize});
   torch::Tensor moves = torch::zeros({B, L}, torch::kInt64);
   torch::Tensor mask = torch::zeros({B, L}, torch::kBool);
   auto m = moves.accessor<int64_t, 2>();
   auto k = mask.accessor<bool, 2>();
   for (int64_t b = 0; b < B; ++b) {
     const auto& request = requests[misses[size_t(b)]];
-    encode_blockgame_features(request.state->filled, planes.data_ptr<float>() + b * kPlaneSize);
+    encode_blockgame_features(request.state->filled, planes.data_ptr<float>() + b * plane_size, net_->feature_version);
     for (int a = 0; a < request.num_actions; ++a) {
       m[b][a] = blockgame::slot_of_placement(request.actions[a]);
       k[b][a] = true;

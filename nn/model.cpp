@@ -21,6 +21,24 @@ GameShape game_shape(GameKind game) {
   return {kInputPlanes, kRows, kCols, kPolicySize};
 }
 
+int newest_feature_version(GameKind game) {
+  return game == GameKind::kBlockgame ? kBlockgameFeatureVersion : kFeatureVersion;
+}
+
+int feature_version_of(const NetConfig& c) {
+  return c.feature_version ? c.feature_version : newest_feature_version(c.game);
+}
+
+int input_planes(const NetConfig& c) {
+  if (c.game == GameKind::kBlockgame) return blockgame_planes(feature_version_of(c));
+  return feature_version_of(c) == kFeatureVersion ? kInputPlanes : 0;
+}
+
+bool NetConfig::operator==(const NetConfig& o) const {
+  return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
+         value_hidden == o.value_hidden && game == o.game && feature_version_of(*this) == feature_version_of(o);
+}
+
 void validate(const NetConfig& c) {
   auto check = [](const char* name, int v, int lo, int hi) {
     if (v < lo || v > hi)
@@ -31,12 +49,19 @@ void validate(const NetConfig& c) {
   check("channels", c.channels, 1, 512);
   check("policy_dim", c.policy_dim, 1, 256);
   check("value_hidden", c.value_hidden, 1, 1024);
+  if (c.feature_version != 0 && input_planes(c) == 0)
+    throw std::invalid_argument("net config: feature_version = " + std::to_string(c.feature_version) +
+                                " is not a " + game_name(c.game) + " input layout this build knows (newest: " +
+                                std::to_string(newest_feature_version(c.game)) + ")");
 }
 
 std::string describe(const NetConfig& c) {
   return (c.game == GameKind::kMushroom ? "" : game_name(c.game) + " ") + std::to_string(c.blocks) + "x" +
          std::to_string(c.channels) + " (policy " + std::to_string(c.policy_dim) + ", value " +
-         std::to_string(c.value_hidden) + ")";
+         std::to_string(c.value_hidden) + ")" +
+         (feature_version_of(c) == newest_feature_version(c.game)
+              ? ""
+              : ", feature layout " + std::to_string(feature_version_of(c)));
 }
 
 int64_t Tensor::numel() const {
@@ -48,7 +73,7 @@ int64_t Tensor::numel() const {
 std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
   const int64_t C = c.channels, E = c.policy_dim, H = c.value_hidden;
   std::vector<TensorSpec> specs = {
-      {"input.weight", {C, game_shape(c.game).planes, 3, 3}},
+      {"input.weight", {C, input_planes(c), 3, 3}},
       {"input.bias", {C}},
   };
   for (int b = 0; b < c.blocks; ++b) {

@@ -19,7 +19,7 @@
 // [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
 //
 // The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
-// 3 input planes on a 5x5 board, and a policy head of one 1x1 conv C -> 6,
+// 10 input planes on a 5x5 board (3 in layout 1, nn/features.h), and a policy head of one 1x1 conv C -> 6,
 // a logit per piece orientation per anchor cell (games/blockgame_game.h);
 // no pass. Its value head is the same (a draw never happens), and its score
 // and ownership heads exist but are trained with weight 0.
@@ -41,7 +41,7 @@ GameKind parse_game_kind(const std::string& name);
 std::string game_name(GameKind game);
 
 struct GameShape {
-  int planes, rows, cols;
+  int planes, rows, cols;  // planes of the newest feature layout
   int policy_size;  // policy indices the net can score
 };
 GameShape game_shape(GameKind game);
@@ -52,14 +52,18 @@ struct NetConfig {
   int policy_dim = 32;
   int value_hidden = 64;
   GameKind game = GameKind::kMushroom;
-  bool operator==(const NetConfig& o) const {
-    return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
-           value_hidden == o.value_hidden && game == o.game;
-  }
+  // Input layout (nn/features.h); 0: the game's newest. Only BLOCKGAME has
+  // an older layout a model file may still use (version 1, 3 planes).
+  int feature_version = 0;
+  bool operator==(const NetConfig& o) const;
 };
+int newest_feature_version(GameKind game);
+int feature_version_of(const NetConfig& config);  // resolves 0 to the newest
+int input_planes(const NetConfig& config);
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);
-std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom
+std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom,
+                                                // an old feature layout named
 
 struct Tensor {
   std::vector<int64_t> shape;

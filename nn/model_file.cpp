@@ -8,7 +8,6 @@ namespace mushroom::nn {
 
 namespace {
 constexpr const char* kFormat = "mushroom-model";
-int feature_version(GameKind game) { return game == GameKind::kBlockgame ? kBlockgameFeatureVersion : kFeatureVersion; }
 }  // namespace
 
 void save_model(const Model& model, const std::string& path) {
@@ -18,8 +17,8 @@ void save_model(const Model& model, const std::string& path) {
       f.set_attr("format", std::string(kFormat));
       f.set_attr("format_version", int64_t(kModelFormatVersion));
       f.set_attr("game", game_name(model.config.game));
-      f.set_attr("feature_version", int64_t(feature_version(model.config.game)));
-      f.set_attr("input_planes", int64_t(game_shape(model.config.game).planes));
+      f.set_attr("feature_version", int64_t(feature_version_of(model.config)));
+      f.set_attr("input_planes", int64_t(input_planes(model.config)));
       f.set_attr("blocks", int64_t(model.config.blocks));
       f.set_attr("channels", int64_t(model.config.channels));
       f.set_attr("policy_dim", int64_t(model.config.policy_dim));
@@ -49,14 +48,20 @@ Model load_model(const std::string& path) {
     Model m;
     // Files from before BLOCKGAME have no game attribute: they are mushroom nets.
     if (f.has_attr("game")) m.config.game = parse_game_kind(f.attr_string("game"));
+    // A BLOCKGAME net may keep an older layout (nn/features.h): it is read
+    // as it is and fed the planes it was trained on.
     const int64_t features = f.attr_int("feature_version");
-    const int planes = game_shape(m.config.game).planes;
-    const int expected = feature_version(m.config.game);
-    if (features != expected || f.attr_int("input_planes") != planes)
+    const int newest = newest_feature_version(m.config.game);
+    const bool known = features == newest || (m.config.game == GameKind::kBlockgame && features == 1);
+    if (known) m.config.feature_version = int(features);
+    const int planes = known ? input_planes(m.config) : 0;
+    if (!known || f.attr_int("input_planes") != planes)
       throw ModelFileError(path + ": feature layout version " + std::to_string(features) + " with " +
-                           std::to_string(f.attr_int("input_planes")) + " planes; this build uses version " +
-                           std::to_string(expected) + " with " + std::to_string(planes) + " for " +
-                           game_name(m.config.game));
+                           std::to_string(f.attr_int("input_planes")) + " planes; this build reads " +
+                           (m.config.game == GameKind::kBlockgame ? std::string("versions 1 (3 planes) and ")
+                                                                  : std::string("version ")) +
+                           std::to_string(newest) + " (" + std::to_string(game_shape(m.config.game).planes) +
+                           " planes) for " + game_name(m.config.game));
     m.config.blocks = int(f.attr_int("blocks"));
     m.config.channels = int(f.attr_int("channels"));
     m.config.policy_dim = int(f.attr_int("policy_dim"));

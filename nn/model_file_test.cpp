@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "nn/features.h"
 #include "nn/hdf5_file.h"
 #include "util/text.h"
 
@@ -83,6 +84,35 @@ TEST_F(ModelFileTest, WrongFeatureVersionIsRejected) {
     f.close();
   }
   expect_load_error(path("v2.h5"), "feature layout version 99");
+}
+
+// A BLOCKGAME net saved with layout 1 (3 planes) loads as one, and a
+// layout no build has written is named.
+TEST_F(ModelFileTest, OlderBlockgameLayoutLoadsAsItIs) {
+  const NetConfig old{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8,
+                      .game = GameKind::kBlockgame, .feature_version = 1};
+  save_model(random_model(old, 3), path("bg1.h5"));
+  const Model back = load_model(path("bg1.h5"));
+  EXPECT_EQ(back.config.feature_version, 1);
+  EXPECT_EQ(back.at("input.weight").shape, (std::vector<int64_t>{8, 3, 3, 3}));
+  EXPECT_NE(describe(back.config).find("feature layout 1"), std::string::npos);
+  NetConfig newest = old;
+  newest.feature_version = 0;
+  EXPECT_FALSE(back.config == newest);
+  EXPECT_EQ(random_model(newest, 3).at("input.weight").shape, (std::vector<int64_t>{8, kBlockgamePlanes, 3, 3}));
+  NetConfig unknown = old;
+  unknown.feature_version = 7;
+  EXPECT_THROW(validate(unknown), std::invalid_argument);
+  {
+    Hdf5File f = Hdf5File::create(path("bg3.h5"));
+    f.set_attr("format", std::string("mushroom-model"));
+    f.set_attr("format_version", int64_t(kModelFormatVersion));
+    f.set_attr("game", std::string("blockgame"));
+    f.set_attr("feature_version", int64_t(3));
+    f.set_attr("input_planes", int64_t(3));
+    f.close();
+  }
+  expect_load_error(path("bg3.h5"), "feature layout version 3");
 }
 
 TEST_F(ModelFileTest, MisshapenTensorIsNamed) {

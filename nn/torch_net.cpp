@@ -33,8 +33,7 @@ torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
 TorchNetImpl::TorchNetImpl(const NetConfig& config) : config_(config) {
   validate(config);
   const int C = config.channels, E = config.policy_dim, H = config.value_hidden;
-  const GameShape shape = game_shape(config.game);
-  input = register_module("input", conv(shape.planes, C, 3));
+  input = register_module("input", conv(input_planes(config), C, 3));
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (int b = 0; b < config.blocks; ++b) blocks->push_back(ResidualBlock(C));
   // Nested names ("policy.conv", "value.fc1") come from small holder modules.

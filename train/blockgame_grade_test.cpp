@@ -207,5 +207,21 @@ TEST(BlockgameTraining, PairedMatchesCountEveryGame) {
   EXPECT_EQ(r.draws, 0);
 }
 
+
+// The committed generation 78 of runs/blockgame4 predates the legal-placement
+// planes (layout 1): it still loads, gets 3-plane batches, and grades as it
+// did (raw policy 0.934 on 2,000 tuning-seed positions).
+TEST(BlockgameTraining, LayoutOneNetStillGrades) {
+  const nn::Model old = nn::load_model("bench/blockgame4-gen-0078.h5");
+  ASSERT_EQ(nn::feature_version_of(old.config), 1);
+  selfplay::BlockgameSample s;
+  s.outcome = 1;
+  Rng rng(5);
+  EXPECT_EQ(make_blockgame_batch({s}, {0}, rng, 1).planes.sizes(), (std::vector<int64_t>{1, 3, 5, 5}));
+  const GradeReport r = grade_blockgame(old, blockgame_grading_positions(300, 777, solver()), 0, solver());
+  EXPECT_GE(r.policy_accuracy, 0.88) << format_grade_report(r);
+  EXPECT_GE(r.value_accuracy, 0.95) << format_grade_report(r);
+}
+
 }  // namespace
 }  // namespace mushroom::train

@@ -129,7 +129,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
     for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.size())));
-    Batch batch = make_batch(window, indices, s.rng).to(s.device);
+    Batch batch = make_batch(window, indices, s.rng, nn::feature_version_of(s.net->config())).to(s.device);
     if (retarget) retarget(batch);
     s.optimizer->zero_grad();
     const LossTerms terms = compute_loss(s.net, batch, s.config.loss);

@@ -127,7 +127,7 @@ Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std
 }
 
 Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples, const std::vector<int>& indices,
-                           Rng& rng) {
+                           Rng& rng, int feature_version) {
   using blockgame::BlockGame;
   constexpr int kCellsHere = blockgame::kBits;
   const int64_t B = int64_t(indices.size());
@@ -142,7 +142,7 @@ Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples
     L = std::max<int64_t>(L, int64_t(legal[size_t(b)].size()));
   }
   Batch batch;
-  batch.planes = torch::empty({B, nn::kBlockgamePlanes, blockgame::kSize, blockgame::kSize});
+  batch.planes = torch::empty({B, nn::blockgame_planes(feature_version), blockgame::kSize, blockgame::kSize});
   batch.moves = torch::zeros({B, L}, torch::kInt64);
   batch.move_mask = torch::zeros({B, L}, torch::kBool);
   batch.policy_target = torch::zeros({B, L});
@@ -158,8 +158,8 @@ Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples
   for (int64_t b = 0; b < B; ++b) {
     const selfplay::BlockgameSample& s = samples[size_t(indices[size_t(b)])];
     const int sym = syms[size_t(b)];
-    nn::encode_blockgame_features(blockgame::transform(s.filled, sym),
-                                  batch.planes[b].data_ptr<float>());
+    nn::encode_blockgame_features(blockgame::transform(s.filled, sym), batch.planes[b].data_ptr<float>(),
+                                  feature_version);
     std::array<int, blockgame::kPolicySlots> slot_of;
     slot_of.fill(-1);
     const auto& moves_here = legal[size_t(b)];
@@ -185,8 +185,9 @@ Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples
   return batch;
 }
 
-Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng) {
-  if (window.game == nn::GameKind::kBlockgame) return make_blockgame_batch(window.blockgame_samples, indices, rng);
+Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng, int feature_version) {
+  if (window.game == nn::GameKind::kBlockgame)
+    return make_blockgame_batch(window.blockgame_samples, indices, rng, feature_version);
   return make_batch(window.samples, indices, rng);
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/features.h"
 #include "selfplay/shard.h"
 #include "train/loss.h"
 #include "util/rng.h"
@@ -36,10 +37,12 @@ TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, 
 // targets transformed with the board).
 Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std::vector<int>& indices, Rng& rng);
 // The same for BLOCKGAME samples (8 symmetries; score and ownership targets
-// are zeros, trained with weight 0 in configs/blockgame.toml).
+// are zeros, trained with weight 0 in configs/blockgame.toml), their planes
+// in the net's feature layout (nn/features.h).
 Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples, const std::vector<int>& indices,
-                           Rng& rng);
+                           Rng& rng, int feature_version = nn::kBlockgameFeatureVersion);
 // Either, by the window's game; indices into window.size().
-Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng);
+Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng,
+                 int feature_version = nn::kBlockgameFeatureVersion);
 
 }  // namespace mushroom::train
