@@ -3282,14 +3282,16 @@ void encode_blockgame_features(uint32_t filled, float* out, int feature_version)
   static constexpr int kShape[kBlockgameOrientations][3][2] = {
       {{0, 1}, {1, 0}, {1, 1}}, {{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {0, 1}, {1, 1}},
       {{0, 0}, {0, 1}, {1, 0}}, {{0, 0}, {0, 1}, {0, 1}}, {{0, 0}, {1, 0}, {1, 0}}};  // a domino repeats a cell
-  uint32_t covered = 0;  // cells some legal placement covers
   std::fill(out, out + blockgame_planes(feature_version) * kCellsHere, 0.0f);
   for (int cell = 0; cell < kCellsHere; ++cell) {
     const float f = (filled >> cell & 1) ? 1.0f : 0.0f;
     out[cell] = f;
     out[kCellsHere + cell] = 1.0f - f;
     out[2 * kCellsHere + cell] = 1.0f;
-    if (feature_version == 1) continue;
+  }
+  if (feature_version == 1) return;
+  uint32_t covered = 0;  // cells some legal placement covers
+  for (int cell = 0; cell < kCellsHere; ++cell) {
     for (int o = 0; o < kBlockgameOrientations; ++o) {
       uint32_t mask = 0;
       bool fits = true;
@@ -3303,7 +3305,6 @@ void encode_blockgame_features(uint32_t filled, float* out, int feature_version)
       covered |= mask;
     }
   }
-  if (feature_version == 1) return;
   for (int cell = 0; cell < kCellsHere; ++cell)
     if (!(filled >> cell & 1) && !(covered >> cell & 1)) out[9 * kCellsHere + cell] = 1.0f;
 }

@@ -16,7 +16,7 @@ constexpr size_t kCacheLimit = 1 << 20;  // entries; the cache is cleared past t
 struct BlockgameEvaluator::Net {
   torch::Device device{torch::kCPU};
   TorchNet net{nullptr};
-  int feature_version = kBlockgameFeatureVersion, planes = kBlockgamePlanes;
+  int feature_version = 0;  // the net's input layout (nn/features.h)
 };
 
 BlockgameEvaluator::BlockgameEvaluator(const Model& model, const std::string& device) : net_(std::make_unique<Net>()) {
@@ -24,7 +24,6 @@ BlockgameEvaluator::BlockgameEvaluator(const Model& model, const std::string& de
   net_->device = parse_device(device);
   net_->net = make_torch_net(model);
   net_->feature_version = feature_version_of(model.config);
-  net_->planes = input_planes(model.config);
   net_->net->to(net_->device);
   net_->net->eval();
 }
@@ -45,8 +44,9 @@ void BlockgameEvaluator::evaluate(Span<const EvalRequest<blockgame::BlockGame>> 
   }
   if (misses.empty()) return;
   const int64_t B = int64_t(misses.size());
-  const int plane_size = net_->planes * kBlockgameSize * kBlockgameSize;
-  torch::Tensor planes = torch::empty({B, net_->planes, kBlockgameSize, kBlockgameSize});
+  const int plane_count = blockgame_planes(net_->feature_version);
+  const int plane_size = plane_count * kBlockgameSize * kBlockgameSize;
+  torch::Tensor planes = torch::empty({B, plane_count, kBlockgameSize, kBlockgameSize});
   torch::Tensor moves = torch::zeros({B, L}, torch::kInt64);
   torch::Tensor mask = torch::zeros({B, L}, torch::kBool);
   auto m = moves.accessor<int64_t, 2>();

@@ -103,7 +103,6 @@ TEST(BlockgameFeatures, LegalPlacementPlanesMatchTheGame) {
   EXPECT_GT(positions, 500);
 }
 
-
 // Layout 1 (the nets before legal-placement planes) is layout 2's first three planes.
 TEST(BlockgameFeatures, LayoutOneIsTheFirstThreePlanes) {
   EXPECT_EQ(blockgame_planes(1), 3);

@@ -52,10 +52,10 @@ Model load_model(const std::string& path) {
     // as it is and fed the planes it was trained on.
     const int64_t features = f.attr_int("feature_version");
     const int newest = newest_feature_version(m.config.game);
-    const bool known = features == newest || (m.config.game == GameKind::kBlockgame && features == 1);
-    if (known) m.config.feature_version = int(features);
-    const int planes = known ? input_planes(m.config) : 0;
-    if (!known || f.attr_int("input_planes") != planes)
+    // -1 marks a version above the newest or below 1 (0 would mean "the newest").
+    m.config.feature_version = features > 0 && features <= newest ? int(features) : -1;
+    const int planes = input_planes(m.config);  // 0: a layout this build does not read
+    if (planes == 0 || f.attr_int("input_planes") != planes)
       throw ModelFileError(path + ": feature layout version " + std::to_string(features) + " with " +
                            std::to_string(f.attr_int("input_planes")) + " planes; this build reads " +
                            (m.config.game == GameKind::kBlockgame ? std::string("versions 1 (3 planes) and ")

@@ -207,7 +207,6 @@ TEST(BlockgameTraining, PairedMatchesCountEveryGame) {
   EXPECT_EQ(r.draws, 0);
 }
 
-
 // The committed generation 78 of runs/blockgame4 predates the legal-placement
 // planes (layout 1): it still loads, gets 3-plane batches, and grades as it
 // did (raw policy 0.934 on 2,000 tuning-seed positions).
