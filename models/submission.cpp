@@ -1287,6 +1287,11 @@ class AlphaBeta {
   // receives a move that achieves it.
   std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr,
                                  std::optional<Clock::time_point> deadline = std::nullopt);
+  // The same search on a window (alpha, beta) of final margins: the result
+  // is exact inside it and a bound outside (fail-soft). (-1, 1) proves only
+  // win, draw or loss, far faster than the exact margin.
+  std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
+                                  Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
 
   void clear();
 
@@ -1371,6 +1376,8 @@ struct MctsAgentConfig {
   int simulations = 0;                // fixed per move; 0: plan from the clock
   bool solver = true;                 // exact endgames at the root and at leaves
   int root_solver_moves = 14;         // try the root solver when this few rectangles remain
+  double root_solver_share = 0.25;    // of the move's soft budget
+  bool wdl = false;                   // root solver proves win/draw/loss only, not the margin
   int leaf_solver_moves = 3;          // and at leaves with this few...
   uint64_t leaf_solver_nodes = 400;   // ...for at most this many nodes (a failed try costs rollouts)
   double time_scale = 1.0;            // multiplies the planned budget
@@ -1408,6 +1415,8 @@ struct AlphaBetaAgentConfig {
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   bool solver = true;
   int root_solver_moves = 16;
+  double root_solver_share = 0.25;
+  bool wdl = false;
   double time_scale = 1.0;
   TimeConfig time;
 };
@@ -1427,11 +1436,12 @@ class AlphaBetaAgent : public Agent {
   int root_solver_failed_at_ = 1 << 30;
 };
 
-// Tries to prove the position's exact margin within the budget; on success
-// stores the best move. An attempt that failed with k rectangles left
-// (failed_at) is not repeated until fewer remain: the game only gets smaller.
+// Tries to prove the position's exact margin (or, with wdl, that the side
+// to move wins or draws) within the budget; on success stores the best
+// move. An attempt that failed with k rectangles left (failed_at) is not
+// repeated until fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                Move& best, int& failed_at);
+                bool wdl, Move& best, int& failed_at);
 
 }  // namespace mushroom
 
@@ -2960,6 +2970,11 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
 
 std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
                                           std::optional<Clock::time_point> deadline) {
+  return solve_window(root, -kInf, kInf, node_limit, best, deadline);
+}
+
+std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int beta, uint64_t node_limit, Move* best,
+                                           std::optional<Clock::time_point> deadline) {
   exact_ = true;
   has_deadline_ = deadline.has_value();
   if (deadline) deadline_ = *deadline;
@@ -2967,7 +2982,7 @@ std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_li
   nodes_ = 0;
   Position pos = root;
   try {
-    const int score = negamax(pos, 0, -kInf, kInf, 0);
+    const int score = negamax(pos, 0, alpha, beta, 0);
     if (best) {
       const Entry* e = probe(table_key(root));
       *best = e->key == table_key(root) ? e->move : Move::pass();
@@ -2999,12 +3014,21 @@ double ms_since(SteadyClock::time_point t0) {
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                Move& best, int& failed_at) {
+                bool wdl, Move& best, int& failed_at) {
   if (rectangles > max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
-  const auto exact = solver.solve_exact(pos, uint64_t(budget_ms * kSolverNodesPerMs), &best, deadline);
-  if (!exact) failed_at = rectangles;
-  return exact.has_value();
+  const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
+  if (!wdl) {
+    const auto exact = solver.solve_exact(pos, node_limit, &best, deadline);
+    if (!exact) failed_at = rectangles;
+    return exact.has_value();
+  }
+  // Window (-1, 1): a result >= 1 is a proven win, 0 a proven draw, and
+  // either way `best` achieves it. A proven loss is left to the heuristic
+  // search, which plays for the opponent's mistakes; it is retried next move.
+  const auto outcome = solver.solve_window(pos, -1, 1, node_limit, &best, deadline);
+  if (!outcome) failed_at = rectangles;
+  return outcome && *outcome >= 0;
 }
 
 MctsAgent::MctsAgent(MctsAgentConfig config)
@@ -3048,8 +3072,8 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
-  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves, soft_ms * 0.25, solved,
-                                   root_solver_failed_at_))
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves,
+                                   soft_ms * config_.root_solver_share, config_.wdl, solved, root_solver_failed_at_))
     return solved;
 
   evaluator_->begin_search();
@@ -3085,7 +3109,8 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
   if (config_.solver &&
-      solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * 0.25, solved, root_solver_failed_at_)) {
+      solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * config_.root_solver_share, config_.wdl,
+                 solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }

@@ -3,6 +3,9 @@
 #include "agents/greedy_agent.h"
 #include "agents/local_match.h"
 #include "agents/random_agent.h"
+#include "agents/agent_options.h"
+#include "agents/search_agents.h"
+#include "search/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/reference_movegen.h"
@@ -56,12 +59,52 @@ TEST(LocalMatch, GreedyBeatsRandomAndGamesEndProperly) {
   EXPECT_GE(greedy_wins, 8);
 }
 
+// Positions late enough (at most 9 rectangles) for the exact solver.
+std::vector<Position> late_positions(int count, uint64_t seed) {
+  std::vector<Position> out;
+  for (Position p : playout_positions(count * 4, seed)) {
+    MoveList list;
+    while (!p.game_over() && generate_moves(p, list) > 9) p.apply(greedy_move(list));
+    if (!p.game_over() && generate_moves(p, list) > 0) out.push_back(p);
+    if (int(out.size()) == count) break;
+  }
+  return out;
+}
+
+TEST(SearchAgents, WdlRootSolverKeepsEveryProvenWinAndDraw) {
+  AlphaBeta oracle;
+  int kept = 0;
+  for (const std::string name : {"alphabeta", "mcts"}) {
+    AgentOptions opts;
+    opts.values["wdl"] = "1";
+    opts.values["solver_share"] = "1";
+    for (const Position& pos : late_positions(12, 53)) {
+      const auto value = oracle.solve_exact(pos, 0);
+      ASSERT_TRUE(value.has_value());
+      if (*value < 0) continue;
+      auto agent = make_agent(name, opts);
+      agent->new_game(pos, pos.to_move());
+      Position after = pos;
+      after.apply(agent->choose_move(pos, Clock{}));
+      const auto reply = oracle.solve_exact(after, 0);
+      ASSERT_TRUE(reply.has_value());
+      EXPECT_EQ(-*reply > 0, *value > 0) << name << " gave up a proven " << (*value > 0 ? "win" : "draw");
+      EXPECT_GE(-*reply, 0) << name;
+      ++kept;
+    }
+  }
+  EXPECT_GE(kept, 8);
+}
+
 TEST(AgentFactory, RejectsUnknownNamesAndOptions) {
   EXPECT_EQ(make_agent("greedy", {})->name(), "greedy");
   EXPECT_THROW(make_agent("nope", {}), std::invalid_argument);
   AgentOptions opts;
   opts.values["depth"] = "3";
   EXPECT_THROW(make_agent("random", opts), std::invalid_argument);
+  AgentOptions wdl;
+  wdl.values["wdl"] = "maybe";
+  EXPECT_THROW(make_agent("alphabeta", wdl), std::invalid_argument);
 }
 
 }  // namespace

@@ -26,6 +26,8 @@ struct MctsAgentConfig {
   int simulations = 0;                // fixed per move; 0: plan from the clock
   bool solver = true;                 // exact endgames at the root and at leaves
   int root_solver_moves = 14;         // try the root solver when this few rectangles remain
+  double root_solver_share = 0.25;    // of the move's soft budget
+  bool wdl = false;                   // root solver proves win/draw/loss only, not the margin
   int leaf_solver_moves = 3;          // and at leaves with this few...
   uint64_t leaf_solver_nodes = 400;   // ...for at most this many nodes (a failed try costs rollouts)
   double time_scale = 1.0;            // multiplies the planned budget
@@ -63,6 +65,8 @@ struct AlphaBetaAgentConfig {
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   bool solver = true;
   int root_solver_moves = 16;
+  double root_solver_share = 0.25;
+  bool wdl = false;
   double time_scale = 1.0;
   TimeConfig time;
 };
@@ -82,10 +86,11 @@ class AlphaBetaAgent : public Agent {
   int root_solver_failed_at_ = 1 << 30;
 };
 
-// Tries to prove the position's exact margin within the budget; on success
-// stores the best move. An attempt that failed with k rectangles left
-// (failed_at) is not repeated until fewer remain: the game only gets smaller.
+// Tries to prove the position's exact margin (or, with wdl, that the side
+// to move wins or draws) within the budget; on success stores the best
+// move. An attempt that failed with k rectangles left (failed_at) is not
+// repeated until fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                Move& best, int& failed_at);
+                bool wdl, Move& best, int& failed_at);
 
 }  // namespace mushroom

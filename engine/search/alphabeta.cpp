@@ -220,6 +220,11 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
 
 std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
                                           std::optional<Clock::time_point> deadline) {
+  return solve_window(root, -kInf, kInf, node_limit, best, deadline);
+}
+
+std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int beta, uint64_t node_limit, Move* best,
+                                           std::optional<Clock::time_point> deadline) {
   exact_ = true;
   has_deadline_ = deadline.has_value();
   if (deadline) deadline_ = *deadline;
@@ -227,7 +232,7 @@ std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_li
   nodes_ = 0;
   Position pos = root;
   try {
-    const int score = negamax(pos, 0, -kInf, kInf, 0);
+    const int score = negamax(pos, 0, alpha, beta, 0);
     if (best) {
       const Entry* e = probe(table_key(root));
       *best = e->key == table_key(root) ? e->move : Move::pass();

@@ -60,6 +60,11 @@ class AlphaBeta {
   // receives a move that achieves it.
   std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr,
                                  std::optional<Clock::time_point> deadline = std::nullopt);
+  // The same search on a window (alpha, beta) of final margins: the result
+  // is exact inside it and a bound outside (fail-soft). (-1, 1) proves only
+  // win, draw or loss, far faster than the exact margin.
+  std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
+                                  Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
 
   void clear();
 

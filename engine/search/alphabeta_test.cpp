@@ -44,30 +44,78 @@ int plain_minimax(Position& pos, uint64_t& nodes, uint64_t cap) {
   return best;
 }
 
-TEST(AlphaBeta, ExactSolverMatchesPlainMinimaxOnRandomEndgames) {
-  int checked = 0;
-  AlphaBeta solver;
-  for (const Position& start : small_endgames(200, 31, 4)) {
+struct SolvedEndgame {
+  Position position;
+  int margin;  // plain minimax, for the side to move
+};
+
+// Up to `count` of small_endgames(...) small enough for plain minimax.
+std::vector<SolvedEndgame> solved_endgames(int count, uint64_t seed, int max_moves) {
+  std::vector<SolvedEndgame> out;
+  for (const Position& start : small_endgames(count * 4, seed, max_moves)) {
     Position p = start;
     uint64_t nodes = 0;
-    int expected;
     try {
-      expected = plain_minimax(p, nodes, 2000000);
+      out.push_back({start, plain_minimax(p, nodes, 2000000)});
     } catch (const std::runtime_error&) {
       continue;
     }
+    if (int(out.size()) == count) break;
+  }
+  return out;
+}
+
+// The final margin after `move`, for the side that played it.
+int margin_after(const Position& pos, const Move& move) {
+  Position after = pos;
+  after.apply(move);
+  uint64_t nodes = 0;
+  return -plain_minimax(after, nodes, 1u << 30);
+}
+
+TEST(AlphaBeta, ExactSolverMatchesPlainMinimaxOnRandomEndgames) {
+  AlphaBeta solver;
+  const auto endgames = solved_endgames(60, 31, 4);
+  EXPECT_GE(endgames.size(), 30u);
+  for (const auto& [start, expected] : endgames) {
     Move best;
     const auto exact = solver.solve_exact(start, 0, &best);
     ASSERT_TRUE(exact.has_value());
     EXPECT_EQ(*exact, expected);
-    // The move it names achieves that margin.
-    Position after = start;
-    after.apply(best);
-    uint64_t n2 = 0;
-    EXPECT_EQ(-plain_minimax(after, n2, 1u << 30), expected);
-    if (++checked == 60) break;
+    EXPECT_EQ(margin_after(start, best), expected);  // the move it names achieves that margin
   }
-  EXPECT_GE(checked, 30);
+}
+
+TEST(AlphaBeta, WindowSolverProvesWinDrawOrLossAndAMoveThatKeepsIt) {
+  int wins = 0, draws = 0, losses = 0;
+  AlphaBeta solver;
+  const auto endgames = solved_endgames(80, 37, 5);
+  EXPECT_GE(endgames.size(), 40u);
+  for (const auto& [start, expected] : endgames) {
+    Move best;
+    const auto outcome = solver.solve_window(start, -1, 1, 0, &best);
+    ASSERT_TRUE(outcome.has_value());
+    // Fail-soft: exact inside the window, a bound on the right side outside it.
+    if (expected >= 1) {
+      EXPECT_GE(*outcome, 1);
+      ++wins;
+    } else if (expected == 0) {
+      EXPECT_EQ(*outcome, 0);
+      ++draws;
+    } else {
+      EXPECT_LE(*outcome, -1);
+      ++losses;
+    }
+    if (expected >= 0) {
+      const int kept = margin_after(start, best);
+      EXPECT_EQ(kept > 0, expected > 0);
+      EXPECT_GE(kept, 0);
+    }
+  }
+  // The sample covers all three outcomes, so each branch above was checked.
+  EXPECT_GT(wins, 0);
+  EXPECT_GT(draws, 0);
+  EXPECT_GT(losses, 0);
 }
 
 TEST(AlphaBeta, ExactSolverGivesUpPastItsNodeLimit) {
