@@ -1364,6 +1364,13 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 
 namespace mushroom {
 
+// When and how a search agent tries to solve the position at its root.
+struct RootSolverConfig {
+  int max_rectangles;       // try when this few rectangles remain
+  double share = 0.25;      // of the move's soft budget
+  bool wdl = false;         // prove win/draw/loss only, not the margin
+};
+
 struct MctsAgentConfig {
   MctsConfig mcts;
   // material | rollout | random. Material is the default: at equal time it
@@ -1375,9 +1382,7 @@ struct MctsAgentConfig {
   std::string agent_name = "mcts";
   int simulations = 0;                // fixed per move; 0: plan from the clock
   bool solver = true;                 // exact endgames at the root and at leaves
-  int root_solver_moves = 14;         // try the root solver when this few rectangles remain
-  double root_solver_share = 0.25;    // of the move's soft budget
-  bool wdl = false;                   // root solver proves win/draw/loss only, not the margin
+  RootSolverConfig root_solver{14};
   int leaf_solver_moves = 3;          // and at leaves with this few...
   uint64_t leaf_solver_nodes = 400;   // ...for at most this many nodes (a failed try costs rollouts)
   double time_scale = 1.0;            // multiplies the planned budget
@@ -1386,7 +1391,8 @@ struct MctsAgentConfig {
 
 class OptionReader;
 // The MCTS options shared by every MCTS-based agent: sims, gumbel, gumbel_k,
-// cpuct, score_weight, solver, time_scale, tail.
+// cpuct, score_weight, solver, solver_moves, solver_share, wdl, time_scale,
+// tail.
 MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed);
 
 class MctsAgent : public Agent {
@@ -1414,9 +1420,7 @@ struct AlphaBetaAgentConfig {
   AlphaBetaConfig search;
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   bool solver = true;
-  int root_solver_moves = 16;
-  double root_solver_share = 0.25;
-  bool wdl = false;
+  RootSolverConfig root_solver{16};
   double time_scale = 1.0;
   TimeConfig time;
 };
@@ -1437,11 +1441,11 @@ class AlphaBetaAgent : public Agent {
 };
 
 // Tries to prove the position's exact margin (or, with wdl, that the side
-// to move wins or draws) within the budget; on success stores the best
-// move. An attempt that failed with k rectangles left (failed_at) is not
-// repeated until fewer remain: the game only gets smaller.
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                bool wdl, Move& best, int& failed_at);
+// to move wins or draws) within config.share of soft_ms; on success stores
+// the best move. An attempt that failed with k rectangles left (failed_at)
+// is not repeated until fewer remain: the game only gets smaller.
+bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+                double soft_ms, Move& best, int& failed_at);
 
 }  // namespace mushroom
 
@@ -3013,22 +3017,20 @@ double ms_since(SteadyClock::time_point t0) {
 }
 }  // namespace
 
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                bool wdl, Move& best, int& failed_at) {
-  if (rectangles > max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
+bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+                double soft_ms, Move& best, int& failed_at) {
+  const double budget_ms = soft_ms * config.share;
+  if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
   const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
-  if (!wdl) {
-    const auto exact = solver.solve_exact(pos, node_limit, &best, deadline);
-    if (!exact) failed_at = rectangles;
-    return exact.has_value();
-  }
   // Window (-1, 1): a result >= 1 is a proven win, 0 a proven draw, and
-  // either way `best` achieves it. A proven loss is left to the heuristic
-  // search, which plays for the opponent's mistakes; it is retried next move.
-  const auto outcome = solver.solve_window(pos, -1, 1, node_limit, &best, deadline);
+  // either way `best` achieves it.
+  const auto outcome = config.wdl ? solver.solve_window(pos, -1, 1, node_limit, &best, deadline)
+                                  : solver.solve_exact(pos, node_limit, &best, deadline);
   if (!outcome) failed_at = rectangles;
-  return outcome && *outcome >= 0;
+  // A loss proven by the window is left to the heuristic search, which plays
+  // for the opponent's mistakes; it is retried next move.
+  return outcome && (!config.wdl || *outcome >= 0);
 }
 
 MctsAgent::MctsAgent(MctsAgentConfig config)
@@ -3072,8 +3074,8 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
-  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves,
-                                   soft_ms * config_.root_solver_share, config_.wdl, solved, root_solver_failed_at_))
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, solved,
+                                   root_solver_failed_at_))
     return solved;
 
   evaluator_->begin_search();
@@ -3109,8 +3111,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
   if (config_.solver &&
-      solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * config_.root_solver_share, config_.wdl,
-                 solved, root_solver_failed_at_)) {
+      solve_root(search_, pos, list.size, config_.root_solver, soft_ms, solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }

@@ -24,10 +24,10 @@ std::string agent_names() {
 }
 
 // solver_moves, solver_share, wdl: when and how the root solver runs.
-static void read_root_solver_options(OptionReader& opts, int& max_rectangles, double& share, bool& wdl) {
-  max_rectangles = opts.get_int("solver_moves", max_rectangles, 0, 64);
-  share = opts.get_double("solver_share", share, 0, 1);
-  wdl = opts.get_bool("wdl", wdl);
+static void read_root_solver_options(OptionReader& opts, RootSolverConfig& c) {
+  c.max_rectangles = opts.get_int("solver_moves", c.max_rectangles, 0, 64);
+  c.share = opts.get_double("solver_share", c.share, 0, 1);
+  c.wdl = opts.get_bool("wdl", c.wdl);
 }
 
 MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed) {
@@ -39,7 +39,7 @@ MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed) {
   c.mcts.c_puct = opts.get_double("cpuct", c.mcts.c_puct, 0, 100);
   c.mcts.score_weight = opts.get_double("score_weight", c.mcts.score_weight, 0, 10);
   c.solver = opts.get_bool("solver", true);
-  read_root_solver_options(opts, c.root_solver_moves, c.root_solver_share, c.wdl);
+  read_root_solver_options(opts, c.root_solver);
   c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
   c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
   return c;
@@ -60,7 +60,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     AlphaBetaAgentConfig c;
     c.depth = opts.get_int("depth", 0, 0, 64);
     c.solver = opts.get_bool("solver", true);
-    read_root_solver_options(opts, c.root_solver_moves, c.root_solver_share, c.wdl);
+    read_root_solver_options(opts, c.root_solver);
     c.search.lmr = opts.get_bool("lmr", true);
     c.search.pvs = opts.get_bool("pvs", true);
     c.search.killers = opts.get_bool("killers", true);

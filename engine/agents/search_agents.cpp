@@ -15,22 +15,20 @@ double ms_since(SteadyClock::time_point t0) {
 }
 }  // namespace
 
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                bool wdl, Move& best, int& failed_at) {
-  if (rectangles > max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
+bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+                double soft_ms, Move& best, int& failed_at) {
+  const double budget_ms = soft_ms * config.share;
+  if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
   const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
-  if (!wdl) {
-    const auto exact = solver.solve_exact(pos, node_limit, &best, deadline);
-    if (!exact) failed_at = rectangles;
-    return exact.has_value();
-  }
   // Window (-1, 1): a result >= 1 is a proven win, 0 a proven draw, and
-  // either way `best` achieves it. A proven loss is left to the heuristic
-  // search, which plays for the opponent's mistakes; it is retried next move.
-  const auto outcome = solver.solve_window(pos, -1, 1, node_limit, &best, deadline);
+  // either way `best` achieves it.
+  const auto outcome = config.wdl ? solver.solve_window(pos, -1, 1, node_limit, &best, deadline)
+                                  : solver.solve_exact(pos, node_limit, &best, deadline);
   if (!outcome) failed_at = rectangles;
-  return outcome && *outcome >= 0;
+  // A loss proven by the window is left to the heuristic search, which plays
+  // for the opponent's mistakes; it is retried next move.
+  return outcome && (!config.wdl || *outcome >= 0);
 }
 
 MctsAgent::MctsAgent(MctsAgentConfig config)
@@ -74,8 +72,8 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
-  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver_moves,
-                                   soft_ms * config_.root_solver_share, config_.wdl, solved, root_solver_failed_at_))
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, solved,
+                                   root_solver_failed_at_))
     return solved;
 
   evaluator_->begin_search();
@@ -111,8 +109,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
   if (config_.solver &&
-      solve_root(search_, pos, list.size, config_.root_solver_moves, soft_ms * config_.root_solver_share, config_.wdl,
-                 solved, root_solver_failed_at_)) {
+      solve_root(search_, pos, list.size, config_.root_solver, soft_ms, solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }

@@ -14,6 +14,13 @@
 
 namespace mushroom {
 
+// When and how a search agent tries to solve the position at its root.
+struct RootSolverConfig {
+  int max_rectangles;       // try when this few rectangles remain
+  double share = 0.25;      // of the move's soft budget
+  bool wdl = false;         // prove win/draw/loss only, not the margin
+};
+
 struct MctsAgentConfig {
   MctsConfig mcts;
   // material | rollout | random. Material is the default: at equal time it
@@ -25,9 +32,7 @@ struct MctsAgentConfig {
   std::string agent_name = "mcts";
   int simulations = 0;                // fixed per move; 0: plan from the clock
   bool solver = true;                 // exact endgames at the root and at leaves
-  int root_solver_moves = 14;         // try the root solver when this few rectangles remain
-  double root_solver_share = 0.25;    // of the move's soft budget
-  bool wdl = false;                   // root solver proves win/draw/loss only, not the margin
+  RootSolverConfig root_solver{14};
   int leaf_solver_moves = 3;          // and at leaves with this few...
   uint64_t leaf_solver_nodes = 400;   // ...for at most this many nodes (a failed try costs rollouts)
   double time_scale = 1.0;            // multiplies the planned budget
@@ -36,7 +41,8 @@ struct MctsAgentConfig {
 
 class OptionReader;
 // The MCTS options shared by every MCTS-based agent: sims, gumbel, gumbel_k,
-// cpuct, score_weight, solver, time_scale, tail.
+// cpuct, score_weight, solver, solver_moves, solver_share, wdl, time_scale,
+// tail.
 MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed);
 
 class MctsAgent : public Agent {
@@ -64,9 +70,7 @@ struct AlphaBetaAgentConfig {
   AlphaBetaConfig search;
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   bool solver = true;
-  int root_solver_moves = 16;
-  double root_solver_share = 0.25;
-  bool wdl = false;
+  RootSolverConfig root_solver{16};
   double time_scale = 1.0;
   TimeConfig time;
 };
@@ -87,10 +91,10 @@ class AlphaBetaAgent : public Agent {
 };
 
 // Tries to prove the position's exact margin (or, with wdl, that the side
-// to move wins or draws) within the budget; on success stores the best
-// move. An attempt that failed with k rectangles left (failed_at) is not
-// repeated until fewer remain: the game only gets smaller.
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, int max_rectangles, double budget_ms,
-                bool wdl, Move& best, int& failed_at);
+// to move wins or draws) within config.share of soft_ms; on success stores
+// the best move. An attempt that failed with k rectangles left (failed_at)
+// is not repeated until fewer remain: the game only gets smaller.
+bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+                double soft_ms, Move& best, int& failed_at);
 
 }  // namespace mushroom
