@@ -7,10 +7,10 @@
 #include "mushroom/playout_positions.h"
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"
-#include "search/alphabeta.h"
+#include "mushroom/alphabeta.h"
 #include "search/mcts.h"
-#include "search/mushroom_evaluators.h"
-#include "search/mushroom_game.h"
+#include "mushroom/mushroom_evaluators.h"
+#include "mushroom/mushroom_game.h"
 #include "util/text.h"
 
 namespace mushroom::cli {

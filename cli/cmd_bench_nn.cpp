@@ -11,7 +11,7 @@
 #include "nn/features.h"
 #include "nn/model_file.h"
 #include "nn/torch_backend.h"
-#include "search/mushroom_game.h"
+#include "mushroom/mushroom_game.h"
 #include "train/loss.h"
 
 namespace mushroom::cli {

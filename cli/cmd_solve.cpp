@@ -2,9 +2,9 @@
 #include <iterator>
 
 #include "cli/command.h"
-#include "games/blockgame.h"
-#include "games/chess_grundy.h"
-#include "games/digits_square_board.h"
+#include "seeds/blockgame_judge.h"
+#include "seeds/chess_grundy.h"
+#include "seeds/digits_square_board.h"
 
 namespace mushroom::cli {
 

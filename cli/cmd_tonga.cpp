@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "cli/command.h"
-#include "games/tonga_match.h"
+#include "seeds/tonga_match.h"
 #include "util/rng.h"
 #include "util/text.h"
 

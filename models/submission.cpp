@@ -167,6 +167,20 @@ std::vector<std::string> split_lines(std::string_view text);
 
 }  // namespace mushroom
 
+// ---- engine/util/parse_error.h ----
+// The error every text reader throws for malformed input (positions, judge
+// input, boards): its message names the source and where the input broke.
+#include <stdexcept>
+
+namespace mushroom {
+
+class ParseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/move.h ----
 // A mushroom-game move: a rectangle (r1,c1)-(r2,c2), 0-based and inclusive,
 // with r1<=r2 and c1<=c2, or the pass.
@@ -375,6 +389,18 @@ int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& lis
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/greedy.h ----
+// The greedy choice: the legal rectangle of largest area, ties to the first
+// in (r1, c1, r2, c2) order; the pass only when no rectangle is legal. The
+// greedy agent plays it, and the searches fall back on it.
+
+namespace mushroom {
+
+Move greedy_move(const Position& pos);
+Move greedy_move(const MoveList& legal);
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/symmetry.h ----
 // The four symmetries of the 10x17 board, acting on positions and moves.
 // Each is its own inverse.
@@ -417,11 +443,6 @@ Position transform(Symmetry s, const Position& pos);
 
 
 namespace mushroom {
-
-class ParseError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // One position, as above.
 Position parse_position(std::string_view text, const std::string& source = "<input>");
@@ -491,14 +512,10 @@ std::string agent_names();
 }  // namespace mushroom
 
 // ---- engine/agents/greedy_agent.h ----
-// The greedy baseline done right: the legal rectangle of largest area, ties
-// to the first in (r1, c1, r2, c2) order; passes only when no move exists.
+// The greedy baseline: plays greedy_move (mushroom/greedy.h), the legal
+// rectangle of largest area.
 
 namespace mushroom {
-
-// The greedy choice for pos (the pass when there is no legal rectangle).
-Move greedy_move(const Position& pos);
-Move greedy_move(const MoveList& legal);
 
 class GreedyAgent : public Agent {
  public:
@@ -632,6 +649,8 @@ class Evaluator {
 #include <limits>
 #include <optional>
 #include <random>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 
@@ -841,29 +860,31 @@ class Mcts {
   Action best_action() const {
     const Node& root = nodes_[root_];
     if (root.num_children == 0) return Action{};
-    int best = -1;
-    double best_key = -std::numeric_limits<double>::infinity();
+    // Each rule ranks children by a key compared element by element; the
+    // first child with the greatest key wins.
+    const Node* best_win = nullptr;
     for (uint32_t i = 0; i < root.num_children; ++i) {
       const Node& c = nodes_[root.first_child + i];
-      if (c.solved == kWin) {
-        const double key = 1e9 + c.solved_margin;
-        if (key > best_key) best_key = key, best = int(i);
-      }
+      if (c.solved == kWin && (!best_win || c.solved_margin > best_win->solved_margin)) best_win = &c;
     }
-    if (best >= 0) return nodes_[root.first_child + uint32_t(best)].action;
+    if (best_win) return best_win->action;
     if (config_.gumbel && gumbel_ready_ && !remaining_.empty()) {
+      uint32_t best = remaining_.front();
+      std::pair<bool, double> best_key{false, -std::numeric_limits<double>::infinity()};
       for (uint32_t child : remaining_) {
-        const double key = gumbel_score(child) - (nodes_[child].solved == kLoss ? 1e6 : 0);
-        if (key > best_key) best_key = key, best = int(child - root.first_child);
+        const std::pair<bool, double> key{nodes_[child].solved != kLoss, gumbel_score(child)};
+        if (key > best_key) best_key = key, best = child;
       }
-      return nodes_[root.first_child + uint32_t(best)].action;
+      return nodes_[best].action;
     }
+    uint32_t best = root.first_child;
+    std::tuple<bool, uint32_t, double> best_key{false, 0, -std::numeric_limits<double>::infinity()};
     for (uint32_t i = 0; i < root.num_children; ++i) {
       const Node& c = nodes_[root.first_child + i];
-      const double key = (c.solved == kLoss ? -1e12 : 0) + c.visits * 1e3 + c.q();
-      if (key > best_key) best_key = key, best = int(i);
+      const std::tuple<bool, uint32_t, double> key{c.solved != kLoss, c.visits, c.q()};
+      if (key > best_key) best_key = key, best = root.first_child + i;
     }
-    return nodes_[root.first_child + uint32_t(best)].action;
+    return nodes_[best].action;
   }
 
   // Visits of the most visited root child minus the runner-up's: when no
@@ -959,15 +980,15 @@ class Mcts {
     const double fpu = parent_q - config_.fpu_reduction * std::sqrt(visited_prior);
     const double sqrt_n = std::sqrt(double(std::max<uint32_t>(1, node.visits)));
     uint32_t best = node.first_child;
-    double best_score = -std::numeric_limits<double>::infinity();
+    // A proven loss only when nothing else is left, then the best PUCT score.
+    std::pair<bool, double> best_key{false, -std::numeric_limits<double>::infinity()};
     for (uint32_t i = 0; i < node.num_children; ++i) {
       const uint32_t child = node.first_child + i;
       const Node& c = nodes_[child];
       if (c.solved == kWin) return child;  // a proven win: nothing better
       const double q = c.visits ? c.q() : fpu;
-      double score = q + config_.c_puct * c.prior * sqrt_n / (1 + c.visits);
-      if (c.solved == kLoss) score -= 1e6;  // only when nothing else is left
-      if (score > best_score) best_score = score, best = child;
+      const std::pair<bool, double> key{c.solved != kLoss, q + config_.c_puct * c.prior * sqrt_n / (1 + c.visits)};
+      if (key > best_key) best_key = key, best = child;
     }
     return best;
   }
@@ -1144,7 +1165,7 @@ class Mcts {
 
 }  // namespace mushroom
 
-// ---- engine/search/mushroom_game.h ----
+// ---- engine/mushroom/mushroom_game.h ----
 // The mushroom game behind the search interface (search/game.h). The pass
 // is always one of the legal actions while the game runs, listed last.
 
@@ -1181,7 +1202,7 @@ MUSHROOM_CHECK_SEARCH_GAME(MushroomGame);
 
 }  // namespace mushroom
 
-// ---- engine/search/mushroom_evaluators.h ----
+// ---- engine/mushroom/mushroom_evaluators.h ----
 // Evaluators for the mushroom game when there is no network.
 #include <cstdint>
 #include <string>
@@ -1226,7 +1247,7 @@ class RandomEvaluator : public Evaluator<MushroomGame> {
 
 }  // namespace mushroom
 
-// ---- engine/search/alphabeta.h ----
+// ---- engine/mushroom/alphabeta.h ----
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
 // and game end are in it), principal-variation search, killer moves, late
@@ -1296,20 +1317,29 @@ class AlphaBeta {
   void clear();
 
  private:
+  // What a transposition-table score says about the true value.
+  enum class Bound : uint8_t { kNone, kExact, kLower, kUpper };
   struct Entry {
     uint64_t key = 0;
     int16_t score = 0;
     uint8_t depth = 0;
-    uint8_t flag = 0;  // 0 empty, 1 exact, 2 lower bound, 3 upper bound
+    Bound bound = Bound::kNone;  // kNone: an empty slot
     Move move;
   };
-  struct Abort {};
 
+  // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
   // Sorts moves best first; steal_counts[i] receives moves[i]'s steals.
-  void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, const Move& tt_move, int ply) const;
+  // tt_move, when given, goes first.
+  void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, std::optional<Move> tt_move,
+                   int ply) const;
+  // Prepares the per-search state (node count, limits, stop flag).
+  void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
+  // The table's move for pos, if the table holds pos.
+  std::optional<Move> table_move(const Position& pos);
   Entry* probe(uint64_t key) { return &table_[key & mask_]; }
   uint64_t table_key(const Position& pos) const;
 
@@ -1317,15 +1347,15 @@ class AlphaBeta {
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;
+  bool stopped_ = false;  // the running search passed its node limit or deadline
   uint64_t nodes_ = 0, node_limit_ = 0;
-  Clock::time_point deadline_;
-  bool has_deadline_ = false;
+  std::optional<Clock::time_point> deadline_;
   Move killers_[128][2];
 };
 
 }  // namespace mushroom
 
-// ---- engine/search/time_manager.h ----
+// ---- engine/mushroom/time_manager.h ----
 // Per-move time budgets from the game's time bank (10 s of CPU per game on
 // one core). More time goes to the middle game, little to forced moves, and
 // a reserve is never touched, so the bot cannot forfeit on time.
@@ -1356,7 +1386,7 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 // ---- engine/agents/search_agents.h ----
 // The search agents: `mcts` (no network; heuristic evaluator) and
 // `alphabeta` (the classical baseline). Both plan their time from the bank
-// (search/time_manager.h) and solve endgames exactly when they can prove the
+// (mushroom/time_manager.h) and solve endgames exactly when they can prove the
 // result within their budget.
 #include <chrono>
 #include <memory>
@@ -1525,7 +1555,7 @@ std::optional<Move> parse_move_words(const std::vector<std::string_view>& words,
 //
 // The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
 // 10 input planes on a 5x5 board (3 in layout 1, nn/features.h), and a policy head of one 1x1 conv C -> 6,
-// a logit per piece orientation per anchor cell (games/blockgame_game.h);
+// a logit per piece orientation per anchor cell (blockgame/blockgame_game.h);
 // no pass. Its value head is the same (a draw never happens), and its score
 // and ownership heads exist but are trained with weight 0.
 #include <cstdint>
@@ -1631,15 +1661,15 @@ constexpr int kInputSize = kInputPlanes * kCells;
 // Writes kInputSize floats.
 void encode_features(const Position& pos, float* out);
 
-// BLOCKGAME (games/blockgame_game.h), 5x5 planes, version 2:
+// BLOCKGAME (blockgame/blockgame_game.h), 5x5 planes, version 2:
 //   0  the cell is filled;  1  the cell is empty;  2  constant 1
 //   3..8  the placement of orientation 0..5 anchored at this cell is legal
-//         (orientations and anchors as games/blockgame_game.h's policy slots)
+//         (orientations and anchors as blockgame/blockgame_game.h's policy slots)
 //   9  the cell is empty but no legal placement covers it (it stays empty)
 // Version 1 had planes 0-2 only: a net had to learn from the filled cells
 // alone which placements still fit, the one thing every answer depends on.
 // The game is impartial: who is to move does not change a position's value.
-// The sizes repeat games/blockgame_game.h's (the exported bot embeds this
+// The sizes repeat blockgame/blockgame_game.h's (the exported bot embeds this
 // file without the games); nn/blockgame_evaluator.cpp checks they agree.
 constexpr int kBlockgameSize = 5;
 constexpr int kBlockgameOrientations = 6;
@@ -2425,6 +2455,25 @@ bool has_any_move(const Position& pos) { return dispatch().any(pos); }
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/greedy.cpp ----
+
+namespace mushroom {
+
+Move greedy_move(const MoveList& legal) {
+  Move best = Move::pass();
+  for (const Move& m : legal)
+    if (m.area() > best.area() || (m.area() == best.area() && m < best)) best = m;
+  return best;
+}
+
+Move greedy_move(const Position& pos) {
+  MoveList list;
+  generate_moves(pos, list);
+  return greedy_move(list);
+}
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/symmetry.cpp ----
 
 #include <algorithm>
@@ -2639,22 +2688,9 @@ Move RandomAgent::choose_move(const Position& pos, const Clock&) {
   return list[int(rng_.uniform(uint32_t(list.size)))];
 }
 
-Move greedy_move(const MoveList& legal) {
-  Move best = Move::pass();
-  for (const Move& m : legal)
-    if (m.area() > best.area() || (m.area() == best.area() && m < best)) best = m;
-  return best;
-}
-
-Move greedy_move(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return greedy_move(list);
-}
-
 }  // namespace mushroom
 
-// ---- engine/search/time_manager.cpp ----
+// ---- engine/mushroom/time_manager.cpp ----
 
 #include <algorithm>
 
@@ -2681,7 +2717,7 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 
 }  // namespace mushroom
 
-// ---- engine/search/mushroom_evaluators.cpp ----
+// ---- engine/mushroom/mushroom_evaluators.cpp ----
 
 #include <cmath>
 
@@ -2755,7 +2791,7 @@ void RandomEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, S
 
 }  // namespace mushroom
 
-// ---- engine/search/alphabeta.cpp ----
+// ---- engine/mushroom/alphabeta.cpp ----
 
 #include <algorithm>
 
@@ -2803,8 +2839,8 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n, const Move& tt_move,
-                            int ply) const {
+void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n,
+                            std::optional<Move> tt_move, int ply) const {
   struct Keyed {
     int key, steals;
     Move move;
@@ -2814,7 +2850,7 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     const Move& m = moves[i];
     const int stolen = steals(pos, m);
     int key;
-    if (m == tt_move) key = 1 << 30;
+    if (tt_move && m == *tt_move) key = 1 << 30;
     else if (m.is_pass()) key = -1;  // searched last
     else {
       key = stolen * 4096 + margin_gain(pos, m) * 16;
@@ -2829,13 +2865,29 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
 void AlphaBeta::count_node() {
   ++nodes_;
   if ((nodes_ & 1023) == 0) {
-    if (node_limit_ && nodes_ > node_limit_) throw Abort{};
-    if (has_deadline_ && Clock::now() > deadline_) throw Abort{};
+    if (node_limit_ && nodes_ > node_limit_) stopped_ = true;
+    if (deadline_ && Clock::now() > *deadline_) stopped_ = true;
   }
+}
+
+void AlphaBeta::start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline) {
+  exact_ = exact;
+  stopped_ = false;
+  deadline_ = deadline;
+  node_limit_ = node_limit;
+  nodes_ = 0;
+}
+
+std::optional<Move> AlphaBeta::table_move(const Position& pos) {
+  const uint64_t key = table_key(pos);
+  const Entry* e = probe(key);
+  if (e->bound == Bound::kNone || e->key != key) return std::nullopt;
+  return e->move;
 }
 
 int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   count_node();
+  if (stopped_) return 0;
   if (pos.game_over()) return kScale * pos.margin_for_side_to_move();
   MoveList list;
   generate_moves(pos, list);
@@ -2863,6 +2915,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
     pos.apply(top[i].move, &undo);
     const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
     pos.undo(undo);
+    if (stopped_) return 0;
     if (score > best) best = score;
     if (score > alpha) alpha = score;
     if (alpha >= beta) break;
@@ -2872,6 +2925,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
 
 int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   count_node();
+  if (stopped_) return 0;
   const int scale = exact_ ? 1 : kScale;
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
   if (!exact_ && depth <= 0)
@@ -2881,16 +2935,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
   const uint64_t key = table_key(pos);
   Entry* entry = probe(key);
-  Move tt_move = Move::pass();
-  bool have_tt_move = false;
-  if (entry->flag && entry->key == key) {
+  std::optional<Move> tt_move;
+  if (entry->bound != Bound::kNone && entry->key == key) {
     tt_move = entry->move;
-    have_tt_move = true;
     if (entry->depth >= want_depth) {
       const int s = entry->score;
-      if (entry->flag == 1) return s;
-      if (entry->flag == 2) alpha = std::max(alpha, s);
-      if (entry->flag == 3) beta = std::min(beta, s);
+      if (entry->bound == Bound::kExact) return s;
+      if (entry->bound == Bound::kLower) alpha = std::max(alpha, s);
+      if (entry->bound == Bound::kUpper) beta = std::min(beta, s);
       if (alpha >= beta) return s;
     }
   }
@@ -2902,7 +2954,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   int n = list.size;
   std::copy(list.begin(), list.end(), moves);
   moves[n++] = Move::pass();
-  order_moves(pos, moves, steal_counts, n, have_tt_move ? tt_move : Move::rect(-2, -2, -2, -2), ply);
+  order_moves(pos, moves, steal_counts, n, tt_move, ply);
 
   int best = -kInf;
   Move best_move = moves[0];
@@ -2922,6 +2974,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
     pos.undo(undo);
+    if (stopped_) return 0;
     if (score > best) {
       best = score;
       best_move = m;
@@ -2938,7 +2991,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   entry->key = key;
   entry->score = int16_t(best);
   entry->depth = want_depth;
-  entry->flag = best <= alpha_start ? 3 : best >= beta ? 2 : 1;
+  entry->bound = best <= alpha_start ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
   entry->move = best_move;
   return best;
 }
@@ -2946,26 +2999,17 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
 AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,
                                   uint64_t node_limit, std::optional<Clock::time_point> soft_deadline) {
   AlphaBetaResult result;
-  exact_ = false;
-  deadline_ = deadline;
-  has_deadline_ = true;
-  node_limit_ = node_limit;
-  nodes_ = 0;
+  start(false, node_limit, deadline);
   MoveList list;
   generate_moves(root, list);
   result.best = greedy_move(list);  // in case not even depth 1 completes
   Position pos = root;
   for (int depth = 1; depth <= max_depth; ++depth) {
-    try {
-      const int score = negamax(pos, depth, -kInf, kInf, 0);
-      const Entry* e = probe(table_key(root));
-      if (e->key == table_key(root)) result.best = e->move;
-      result.score = score;
-      result.depth = depth;
-    } catch (const Abort&) {
-      pos = root;
-      break;
-    }
+    const int score = negamax(pos, depth, -kInf, kInf, 0);
+    if (stopped_) break;  // the unfinished iteration's result is not used
+    if (const std::optional<Move> move = table_move(root)) result.best = *move;
+    result.score = score;
+    result.depth = depth;
     if (Clock::now() > soft_deadline.value_or(deadline)) break;
   }
   result.nodes = nodes_;
@@ -2979,24 +3023,14 @@ std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_li
 
 std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int beta, uint64_t node_limit, Move* best,
                                            std::optional<Clock::time_point> deadline) {
-  exact_ = true;
-  has_deadline_ = deadline.has_value();
-  if (deadline) deadline_ = *deadline;
-  node_limit_ = node_limit;
-  nodes_ = 0;
+  start(true, node_limit, deadline);
   Position pos = root;
-  try {
-    const int score = negamax(pos, 0, alpha, beta, 0);
-    if (best) {
-      const Entry* e = probe(table_key(root));
-      *best = e->key == table_key(root) ? e->move : Move::pass();
-    }
-    exact_ = false;
-    return score;
-  } catch (const Abort&) {
-    exact_ = false;
-    return std::nullopt;
-  }
+  const int score = negamax(pos, 0, alpha, beta, 0);
+  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root);
+  exact_ = false;
+  if (stopped_) return std::nullopt;
+  if (best) *best = move.value_or(Move::pass());
+  return score;
 }
 
 }  // namespace mushroom

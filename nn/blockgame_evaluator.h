@@ -6,7 +6,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "nn/model.h"
 #include "search/evaluator.h"
 

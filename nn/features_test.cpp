@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "mushroom/playout_positions.h"
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "mushroom/symmetry.h"
 #include "util/rng.h"
 

@@ -20,7 +20,7 @@
 //
 // The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
 // 10 input planes on a 5x5 board (3 in layout 1, nn/features.h), and a policy head of one 1x1 conv C -> 6,
-// a logit per piece orientation per anchor cell (games/blockgame_game.h);
+// a logit per piece orientation per anchor cell (blockgame/blockgame_game.h);
 // no pass. Its value head is the same (a draw never happens), and its score
 // and ownership heads exist but are trained with weight 0.
 #pragma once

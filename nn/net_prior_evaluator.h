@@ -1,14 +1,14 @@
 // Network priors at the top of the tree, material values everywhere: the
 // first `net_leaves` leaves of each move's search (the root and the moves
 // the search visits first) take their move priors from the network; every
-// leaf's value is the material evaluation (search/mushroom_evaluators.h).
+// leaf's value is the material evaluation (mushroom/mushroom_evaluators.h).
 // Values keep one scale across the tree, and the search runs at nearly the
 // material evaluator's speed while the net steers where it looks.
 #pragma once
 #include <memory>
 
 #include "nn/nn_evaluator.h"
-#include "search/mushroom_evaluators.h"
+#include "mushroom/mushroom_evaluators.h"
 
 namespace mushroom::nn {
 

@@ -8,7 +8,7 @@
 
 #include "nn/net_eval.h"
 #include "search/evaluator.h"
-#include "search/mushroom_game.h"
+#include "mushroom/mushroom_game.h"
 
 namespace mushroom::nn {
 

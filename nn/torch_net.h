@@ -32,7 +32,7 @@ class TorchNetImpl : public torch::nn::Module {
   // planes: [B, kInputPlanes, 10, 17] float; moves: [B, L] int64 policy
   // indices (Move::index()). Only those L logits per row are computed (the
   // legal moves, typically a few hundred of the 28,901). A blockgame net
-  // takes [B, planes, 5, 5] planes (nn/features.h) and slot indices (games/blockgame_game.h).
+  // takes [B, planes, 5, 5] planes (nn/features.h) and slot indices (blockgame/blockgame_game.h).
   NetOutputs forward(const torch::Tensor& planes, const torch::Tensor& moves);
   // Every policy index: [B, kPolicySize] logits (tests, inspection).
   torch::Tensor full_policy(const torch::Tensor& planes);

@@ -9,6 +9,7 @@ packages=(
   build-essential cmake pkg-config python3
   libgtest-dev libbenchmark-dev        # tests and benchmarks
   libcxxopts-dev libtomlplusplus-dev   # CLI and configs
+  nlohmann-json3-dev                   # run records (JSON)
   libeigen3-dev                        # CPU inference
   libhdf5-dev                          # training data and model files
   libtorch-dev                         # training (LibTorch 1.13, CPU)

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
 #ifdef MUSHROOM_WITH_TORCH

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
 

@@ -23,7 +23,7 @@
 // BLOCKGAME shards (game = "blockgame", configs/blockgame.toml) hold, instead
 // of digits, owners, last_pass, margin and ownership:
 //   /filled          int32 [N]       filled cells, bit r * 5 + c
-// and their policy_moves are slots (games/blockgame_game.h: 0..149); outcome
+// and their policy_moves are slots (blockgame/blockgame_game.h: 0..149); outcome
 // is +1 or -1, never 0.
 #pragma once
 #include <array>

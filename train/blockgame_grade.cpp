@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "nn/blockgame_evaluator.h"
 #include "nn/model_file.h"
 #include "search/mcts.h"

@@ -1,4 +1,4 @@
-// Grading BLOCKGAME nets against the exact solver (games/blockgame.h), and
+// Grading BLOCKGAME nets against the exact solver (blockgame/blockgame.h), and
 // the paired matches that gate blockgame candidates.
 //
 // Grading positions are reachable in play: a playout of uniformly random
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "games/blockgame.h"
+#include "blockgame/blockgame.h"
 #include "nn/model.h"
 #include "search/mcts.h"
 #include "train/match.h"

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <set>
 
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "nn/blockgame_evaluator.h"
 #include "nn/features.h"
 #include "nn/model_file.h"

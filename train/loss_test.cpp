@@ -5,7 +5,7 @@
 #include "mushroom/movegen.h"
 #include "mushroom/playout_positions.h"
 #include "nn/features.h"
-#include "search/mushroom_game.h"
+#include "mushroom/mushroom_game.h"
 #include "train/train_test_util.h"
 
 namespace mushroom::train {

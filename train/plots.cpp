@@ -19,16 +19,18 @@ std::string draw_run_plots(const std::string& dir) {
   const view::RunMetrics run = view::read_run_metrics(dir);
   std::ostringstream training;
   training << "# samples_seen\tloss\tpolicy\tvalue\tscore\townership\tpolicy_entropy\tgeneration\n";
-  for (const view::TrainPoint& p : run.training)
+  for (const view::TrainLine& p : run.training)
     training << p.samples_seen << '\t' << p.loss << '\t' << p.policy << '\t' << p.value << '\t' << p.score << '\t'
              << p.ownership << '\t' << p.policy_entropy << '\t' << p.generation << '\n';
   std::ostringstream generations;
   generations << "# generation\tgate_score\teval_score\tselfplay_games_per_minute\tpromoted\teval_margin"
                  "\tpolicy_accuracy\tmcts_accuracy\tvalue_accuracy\trandom_accuracy\n";
-  for (const view::GenerationRecord& r : run.generations)
-    generations << r.generation << '\t' << r.gate_score << '\t' << r.eval_score << '\t' << r.selfplay_games_per_minute
-                << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\t' << r.policy_accuracy << '\t'
-                << r.mcts_accuracy << '\t' << r.value_accuracy << '\t' << r.random_accuracy << '\n';
+  for (const view::GenerationRecord& r : run.generations) {
+    const view::Accuracies a = view::accuracies_or_nan(r);
+    generations << r.generation << '\t' << r.gate_score << '\t' << view::eval_score_or_nan(r) << '\t'
+                << r.selfplay_games_per_minute << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\t' << a.policy
+                << '\t' << a.mcts << '\t' << a.value << '\t' << a.random << '\n';
+  }
   write_file_atomic((plots / "training.tsv").string(), training.str());
   write_file_atomic((plots / "generations.tsv").string(), generations.str());
 

@@ -4,7 +4,7 @@
 
 #include "mushroom/position.h"
 #include "nn/features.h"
-#include "search/mushroom_game.h"
+#include "mushroom/mushroom_game.h"
 #include "train/loss.h"
 
 namespace mushroom::train {

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "nn/torch_net.h"
+#include "view/run_records.h"
 
 namespace mushroom::train {
 
@@ -152,16 +153,10 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
       mean(stats.ownership, terms.ownership);
       mean(stats.policy_entropy, terms.policy_entropy);
     }
-    if (metrics && log_now) {
-      char line[512];
-      std::snprintf(line, sizeof line,
-                    "{\"generation\": %d, \"step\": %d, \"samples_seen\": %lld, \"lr\": %.6g, \"loss\": %.6f, "
-                    "\"policy\": %.6f, \"value\": %.6f, \"score\": %.6f, \"ownership\": %.6f, "
-                    "\"policy_entropy\": %.6f, \"window\": %zu}\n",
-                    generation, step + 1, (long long)s.samples_seen, lr, stats.step_loss, terms.policy,
-                    terms.value, terms.score, terms.ownership, terms.policy_entropy, window.size());
-      *metrics += line;
-    }
+    if (metrics && log_now)
+      *metrics += view::to_json_line({generation, step + 1, s.samples_seen, lr, stats.step_loss, terms.policy,
+                                      terms.value, terms.score, terms.ownership, terms.policy_entropy,
+                                      int64_t(window.size())});
     if (progress && log_now) progress(stats);
   }
   return stats;

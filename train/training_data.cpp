@@ -4,10 +4,10 @@
 #include <array>
 #include <filesystem>
 
-#include "games/blockgame_game.h"
+#include "blockgame/blockgame_game.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
-#include "search/mushroom_game.h"
+#include "mushroom/mushroom_game.h"
 
 namespace mushroom::train {
 

@@ -97,7 +97,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   const char* terms[] = {"total", "policy", "value", "score", "ownership"};
   for (int t = 0; t < 5; ++t) {
     ChartSeries s{.label = terms[t], .x = {}, .y = {}, .points = false};
-    for (const TrainPoint& p : run.training) {
+    for (const TrainLine& p : run.training) {
       s.x.push_back(p.samples_seen);
       const double values[] = {p.loss, p.policy, p.value, p.score, p.ownership};
       s.y.push_back(values[t]);
@@ -116,7 +116,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   ChartSeries evals_per_second{.label = "leaf evaluations / s", .x = {}, .y = {}, .points = true};
   for (const GenerationRecord& r : run.generations) {
     greedy.x.push_back(r.generation);
-    greedy.y.push_back(r.eval_score);
+    greedy.y.push_back(eval_score_or_nan(r));
     gate.x.push_back(r.generation);
     gate.y.push_back(r.gate_score);
     // Resumed generations report no self-play time; the bootstrap one uses no net.
@@ -135,7 +135,8 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
     for (int k = 0; k < 4; ++k) {
       ChartSeries s{.label = labels[k], .x = {}, .y = {}, .points = true};
       for (const GenerationRecord& r : run.generations) {
-        const double values[] = {r.mcts_accuracy, r.policy_accuracy, r.value_accuracy, r.random_accuracy};
+        const Accuracies a = accuracies_or_nan(r);
+        const double values[] = {a.mcts, a.policy, a.value, a.random};
         s.x.push_back(r.generation);
         s.y.push_back(values[k]);
       }
@@ -150,14 +151,16 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
                       (graded ? "<th>policy acc.</th><th>mcts acc.</th><th>value acc.</th><th>random policy</th>"
                               : "<th>vs greedy</th><th>margin vs greedy</th>") +
                       "<th>self-play games/min</th><th>training s</th></tr></thead><tbody>";
-  for (const GenerationRecord& r : run.generations)
+  for (const GenerationRecord& r : run.generations) {
+    const Accuracies a = accuracies_or_nan(r);
     table += std::string("<tr") + (r.promoted ? " class=\"promoted\"" : "") + "><td>" + std::to_string(r.generation) +
              "</td><td>" + (r.promoted ? "yes" : "no") + "</td><td>" + cell(r.gate_score, 3) + "</td><td>" +
-             (graded ? cell(r.policy_accuracy, 4) + "</td><td>" + cell(r.mcts_accuracy, 4) + "</td><td>" +
-                           cell(r.value_accuracy, 4) + "</td><td>" + cell(r.random_accuracy, 4)
-                     : cell(r.eval_score, 3) + "</td><td>" + cell(r.eval_margin, 1)) +
+             (graded ? cell(a.policy, 4) + "</td><td>" + cell(a.mcts, 4) + "</td><td>" + cell(a.value, 4) +
+                           "</td><td>" + cell(a.random, 4)
+                     : cell(eval_score_or_nan(r), 3) + "</td><td>" + cell(r.eval_margin, 1)) +
              "</td><td>" + cell(r.selfplay_seconds > 0 ? r.selfplay_games_per_minute : std::nan(""), 1) + "</td><td>" +
              cell(r.train_seconds, 1) + "</td></tr>";
+  }
   table += "</tbody></table>";
 
   const std::string name = html_escape(root.filename().string());

@@ -1,41 +1,29 @@
-// The per-generation records and training-loss lines a run directory holds
-// (metrics/gen-NNNN.json, metrics/train-gen-NNNN.jsonl), read for the plots
-// and the dashboard. Absent fields read as NaN.
+// Everything a run directory has recorded so far (view/run_records.h), read
+// together for the plots and the dashboard.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "view/run_records.h"
+
 namespace mushroom::view {
 
-struct TrainPoint {
-  int generation = 0;
-  double samples_seen = 0, loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
-};
-
-struct GenerationRecord {
-  int generation = 0;
-  bool promoted = false;
-  double gate_score = 0;
-  double eval_score = 0;   // vs greedy; NaN when not evaluated
-  double eval_margin = 0;
-  double selfplay_games_per_minute = 0;
-  double nn_positions = 0, selfplay_seconds = 0;
-  double train_seconds = 0;
-  // Blockgame runs (graded by the exact solver): winning-move accuracies on
-  // held-out positions and the value head's won/lost accuracy; NaN otherwise.
-  double policy_accuracy = 0, mcts_accuracy = 0, value_accuracy = 0, random_accuracy = 0;
-};
-
 struct RunMetrics {
-  std::vector<TrainPoint> training;           // oldest first
+  std::vector<TrainLine> training;            // oldest first
   std::vector<GenerationRecord> generations;  // by generation
   bool graded() const;  // a blockgame run: some generation has accuracies
 };
 
+// Throws RecordError naming the first record file that does not parse.
 RunMetrics read_run_metrics(const std::string& dir);
 
-// The number after "key": in one of our flat JSON records; NaN when absent
-// or not a number.
-double json_number(const std::string& line, const std::string& key);
+// Plot and table helpers: the value, or NaN where there is none.
+double eval_score_or_nan(const GenerationRecord& r);
+// The grade's accuracies in the order mcts, policy, value, random (NaN when
+// the generation was not graded).
+struct Accuracies {
+  double mcts, policy, value, random;
+};
+Accuracies accuracies_or_nan(const GenerationRecord& r);
 
 }  // namespace mushroom::view

@@ -132,10 +132,82 @@ TEST(RunMetrics, ReadsRecordsAndMarksMissingEvaluations) {
   ASSERT_EQ(run.generations.size(), 2u);
   ASSERT_EQ(run.training.size(), 2u);
   EXPECT_TRUE(run.generations[0].promoted);
-  EXPECT_DOUBLE_EQ(run.generations[0].eval_score, 0.9);
-  EXPECT_TRUE(std::isnan(run.generations[1].eval_score));
+  ASSERT_TRUE(run.generations[0].eval_score.has_value());
+  EXPECT_DOUBLE_EQ(*run.generations[0].eval_score, 0.9);
+  EXPECT_FALSE(run.generations[1].eval_score.has_value());
   EXPECT_DOUBLE_EQ(run.training[1].samples_seen, 5120);
   EXPECT_DOUBLE_EQ(run.training[1].policy, 2.7);
+}
+
+TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
+  GenerationRecord r;
+  r.generation = 7;
+  r.promoted = true;
+  r.selfplay_games = 400;
+  r.selfplay_seconds = 61.5;
+  r.selfplay_games_per_minute = 390.2;
+  r.batch_fill = 0.8;
+  r.train_steps = 1000;
+  r.loss = std::nan("");  // a diverged loss is written as null and read as NaN
+  r.gate_score = 0.55;
+  r.eval_score = 1.0;
+  r.grade = GradeRecord{0.9, 0.95, 0.99, 0.3, 2000};
+  const GenerationRecord back = parse_generation_record(to_json(r), "test");
+  EXPECT_EQ(back.generation, 7);
+  EXPECT_TRUE(back.promoted);
+  EXPECT_EQ(back.selfplay_games, 400);
+  EXPECT_DOUBLE_EQ(back.selfplay_seconds, 61.5);
+  EXPECT_DOUBLE_EQ(back.batch_fill, 0.8);
+  EXPECT_EQ(back.train_steps, 1000);
+  EXPECT_TRUE(std::isnan(back.loss));
+  EXPECT_DOUBLE_EQ(back.gate_score, 0.55);
+  ASSERT_TRUE(back.eval_score.has_value());
+  EXPECT_DOUBLE_EQ(*back.eval_score, 1.0);
+  ASSERT_TRUE(back.grade.has_value());
+  EXPECT_DOUBLE_EQ(back.grade->mcts_accuracy, 0.95);
+  EXPECT_EQ(back.grade->positions, 2000);
+  r.eval_score.reset();
+  r.grade.reset();
+  const GenerationRecord plain = parse_generation_record(to_json(r), "test");
+  EXPECT_FALSE(plain.eval_score.has_value());
+  EXPECT_FALSE(plain.grade.has_value());
+}
+
+TEST(RunRecords, TrainLineRoundTripsThroughJson) {
+  TrainLine t{3, 250, 64000, 0.001, 4.2, 3.1, 0.9, 0.1, 0.1, 2.8, 5000};
+  const TrainLine back = parse_train_line(to_json_line(t), "test");
+  EXPECT_EQ(back.generation, 3);
+  EXPECT_EQ(back.step, 250);
+  EXPECT_EQ(back.samples_seen, 64000);
+  EXPECT_DOUBLE_EQ(back.lr, 0.001);
+  EXPECT_DOUBLE_EQ(back.policy_entropy, 2.8);
+  EXPECT_EQ(back.window, 5000);
+}
+
+TEST(RunRecords, BadRecordsNameTheFileAndTheProblem) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_generation_record(text, "metrics/gen-0003.json");
+    } catch (const RecordError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("{\"generation\": 3, \"promoted\": ").find("metrics/gen-0003.json: not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(message("[1, 2]").find("metrics/gen-0003.json: a record must be a JSON object"), std::string::npos);
+  EXPECT_NE(message("{\"generation\": 3, \"gate_score\": \"high\"}").find("field 'gate_score' is not a number"),
+            std::string::npos);
+  EXPECT_NE(message("{\"promoted\": 1}").find("no positive 'generation'"), std::string::npos);
+  const fs::path dir = scratch("bad-metrics");
+  write_run(dir);
+  write_file_atomic((dir / "metrics" / "gen-0002.json").string(), "{\"generation\": 2, ");
+  try {
+    read_run_metrics(dir.string());
+    FAIL() << "a truncated record was read";
+  } catch (const RecordError& e) {
+    EXPECT_NE(std::string(e.what()).find("gen-0002.json"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Dashboard, ShowsCurvesTablesAndLinksSampleGames) {

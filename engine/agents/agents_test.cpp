@@ -5,7 +5,7 @@
 #include "agents/random_agent.h"
 #include "agents/agent_options.h"
 #include "agents/search_agents.h"
-#include "search/alphabeta.h"
+#include "mushroom/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/reference_movegen.h"

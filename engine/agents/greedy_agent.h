@@ -1,14 +1,10 @@
-// The greedy baseline done right: the legal rectangle of largest area, ties
-// to the first in (r1, c1, r2, c2) order; passes only when no move exists.
+// The greedy baseline: plays greedy_move (mushroom/greedy.h), the legal
+// rectangle of largest area.
 #pragma once
 #include "agents/agent.h"
-#include "mushroom/movegen.h"
+#include "mushroom/greedy.h"
 
 namespace mushroom {
-
-// The greedy choice for pos (the pass when there is no legal rectangle).
-Move greedy_move(const Position& pos);
-Move greedy_move(const MoveList& legal);
 
 class GreedyAgent : public Agent {
  public:

@@ -1,6 +1,6 @@
 #include "agents/search_agents.h"
 
-#include "search/mushroom_evaluators.h"
+#include "mushroom/mushroom_evaluators.h"
 
 namespace mushroom {
 

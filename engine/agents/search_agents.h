@@ -1,16 +1,16 @@
 // The search agents: `mcts` (no network; heuristic evaluator) and
 // `alphabeta` (the classical baseline). Both plan their time from the bank
-// (search/time_manager.h) and solve endgames exactly when they can prove the
+// (mushroom/time_manager.h) and solve endgames exactly when they can prove the
 // result within their budget.
 #pragma once
 #include <chrono>
 #include <memory>
 
 #include "agents/agent.h"
-#include "search/alphabeta.h"
+#include "mushroom/alphabeta.h"
 #include "search/mcts.h"
-#include "search/mushroom_game.h"
-#include "search/time_manager.h"
+#include "mushroom/mushroom_game.h"
+#include "mushroom/time_manager.h"
 
 namespace mushroom {
 

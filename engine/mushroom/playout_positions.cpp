@@ -1,6 +1,6 @@
 #include "mushroom/playout_positions.h"
 
-#include "agents/greedy_agent.h"
+#include "mushroom/greedy.h"
 #include "mushroom/board_gen.h"
 #include "util/rng.h"
 

@@ -15,13 +15,9 @@
 #include <vector>
 
 #include "mushroom/position.h"
+#include "util/parse_error.h"
 
 namespace mushroom {
-
-class ParseError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // One position, as above.
 Position parse_position(std::string_view text, const std::string& source = "<input>");

@@ -21,6 +21,8 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "search/evaluator.h"
@@ -232,29 +234,31 @@ class Mcts {
   Action best_action() const {
     const Node& root = nodes_[root_];
     if (root.num_children == 0) return Action{};
-    int best = -1;
-    double best_key = -std::numeric_limits<double>::infinity();
+    // Each rule ranks children by a key compared element by element; the
+    // first child with the greatest key wins.
+    const Node* best_win = nullptr;
     for (uint32_t i = 0; i < root.num_children; ++i) {
       const Node& c = nodes_[root.first_child + i];
-      if (c.solved == kWin) {
-        const double key = 1e9 + c.solved_margin;
-        if (key > best_key) best_key = key, best = int(i);
-      }
+      if (c.solved == kWin && (!best_win || c.solved_margin > best_win->solved_margin)) best_win = &c;
     }
-    if (best >= 0) return nodes_[root.first_child + uint32_t(best)].action;
+    if (best_win) return best_win->action;
     if (config_.gumbel && gumbel_ready_ && !remaining_.empty()) {
+      uint32_t best = remaining_.front();
+      std::pair<bool, double> best_key{false, -std::numeric_limits<double>::infinity()};
       for (uint32_t child : remaining_) {
-        const double key = gumbel_score(child) - (nodes_[child].solved == kLoss ? 1e6 : 0);
-        if (key > best_key) best_key = key, best = int(child - root.first_child);
+        const std::pair<bool, double> key{nodes_[child].solved != kLoss, gumbel_score(child)};
+        if (key > best_key) best_key = key, best = child;
       }
-      return nodes_[root.first_child + uint32_t(best)].action;
+      return nodes_[best].action;
     }
+    uint32_t best = root.first_child;
+    std::tuple<bool, uint32_t, double> best_key{false, 0, -std::numeric_limits<double>::infinity()};
     for (uint32_t i = 0; i < root.num_children; ++i) {
       const Node& c = nodes_[root.first_child + i];
-      const double key = (c.solved == kLoss ? -1e12 : 0) + c.visits * 1e3 + c.q();
-      if (key > best_key) best_key = key, best = int(i);
+      const std::tuple<bool, uint32_t, double> key{c.solved != kLoss, c.visits, c.q()};
+      if (key > best_key) best_key = key, best = root.first_child + i;
     }
-    return nodes_[root.first_child + uint32_t(best)].action;
+    return nodes_[best].action;
   }
 
   // Visits of the most visited root child minus the runner-up's: when no
@@ -350,15 +354,15 @@ class Mcts {
     const double fpu = parent_q - config_.fpu_reduction * std::sqrt(visited_prior);
     const double sqrt_n = std::sqrt(double(std::max<uint32_t>(1, node.visits)));
     uint32_t best = node.first_child;
-    double best_score = -std::numeric_limits<double>::infinity();
+    // A proven loss only when nothing else is left, then the best PUCT score.
+    std::pair<bool, double> best_key{false, -std::numeric_limits<double>::infinity()};
     for (uint32_t i = 0; i < node.num_children; ++i) {
       const uint32_t child = node.first_child + i;
       const Node& c = nodes_[child];
       if (c.solved == kWin) return child;  // a proven win: nothing better
       const double q = c.visits ? c.q() : fpu;
-      double score = q + config_.c_puct * c.prior * sqrt_n / (1 + c.visits);
-      if (c.solved == kLoss) score -= 1e6;  // only when nothing else is left
-      if (score > best_score) best_score = score, best = child;
+      const std::pair<bool, double> key{c.solved != kLoss, q + config_.c_puct * c.prior * sqrt_n / (1 + c.visits)};
+      if (key > best_key) best_key = key, best = child;
     }
     return best;
   }

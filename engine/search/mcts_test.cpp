@@ -4,9 +4,6 @@
 
 #include <numeric>
 
-#include "mushroom/board_gen.h"
-#include "search/mushroom_evaluators.h"
-#include "search/mushroom_game.h"
 #include "search/tree_game_test_util.h"
 
 namespace mushroom {
@@ -170,48 +167,6 @@ TEST(Mcts, GumbelSequentialHalvingByHand) {
   const auto policy = mcts.improved_policy();
   EXPECT_NEAR(std::accumulate(policy.begin(), policy.end(), 0.0), 1.0, 1e-5);
   EXPECT_EQ(std::max_element(policy.begin(), policy.end()) - policy.begin(), 3);
-}
-
-TEST(Mcts, GumbelPlaysSensiblyWithFewSimulations) {
-  // A nearly empty board: a 9+1 pair far apart spans a big rectangle, or a
-  // lone 5+5 pair gives two cells. The big one is clearly better.
-  Position p;
-  p.set_digit(0, 0, 9);
-  p.set_digit(6, 10, 1);
-  p.set_digit(9, 15, 5);
-  p.set_digit(9, 16, 5);
-  for (int sims : {2, 4, 8, 16}) {
-    MctsConfig c;
-    c.gumbel = true;
-    c.seed = uint64_t(sims);
-    Mcts<MushroomGame> mcts(c);
-    mcts.reset(p);
-    MaterialEvaluator eval;
-    mcts.begin_search(sims);
-    mcts.run(eval, sims + 1);
-    EXPECT_EQ(mcts.best_action(), Move::rect(0, 0, 6, 10)) << sims << " simulations";
-  }
-}
-
-TEST(Mcts, BatchedStepInterfaceMatchesRun) {
-  // Driving the search leaf by leaf (as a batching driver does) gives the
-  // same tree as run() with the same evaluator.
-  const Position start = random_board(21);
-  RandomEvaluator eval(5);
-  Mcts<MushroomGame> a, b;
-  a.reset(start);
-  b.reset(start);
-  a.run(eval, 200);
-  std::vector<EvalResult> results(1);
-  for (int i = 0; i < 200; ++i) {
-    if (!b.select_leaf()) continue;
-    const EvalRequest<MushroomGame> req = b.leaf_request();
-    eval.evaluate(Span<const EvalRequest<MushroomGame>>(&req, 1), results);
-    b.finish_leaf(results[0]);
-  }
-  EXPECT_EQ(a.best_action(), b.best_action());
-  EXPECT_EQ(a.root().visits, b.root().visits);
-  EXPECT_EQ(a.tree_size(), b.tree_size());
 }
 
 }  // namespace

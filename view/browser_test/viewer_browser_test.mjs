@@ -100,7 +100,9 @@ async function checkGame(log, index) {
   // Play runs by itself and stops at the end.
   await page.keyboard.press("Home");
   await page.keyboard.press(" ");
-  await page.waitForFunction(() => Number(document.body.dataset.ply) >= 2, null, { timeout: 5000 });
+  // Generous: under a loaded CI machine Chromium may play slowly; this waits
+  // for playback to happen at all, it times nothing.
+  await page.waitForFunction(() => Number(document.body.dataset.ply) >= 2, null, { timeout: 30000 });
   await page.keyboard.press(" ");
   const paused = Number(await page.locator("body").getAttribute("data-ply"));
   await page.waitForTimeout(900);

@@ -1,0 +1,246 @@
+#include "mushroom/alphabeta.h"
+
+#include <algorithm>
+#include "util/bits.h"
+
+#include "mushroom/greedy.h"
+#include "mushroom/mushroom_evaluators.h"
+
+namespace mushroom {
+
+namespace {
+constexpr int kInf = 30000;
+constexpr int kScale = 16;           // heuristic units per cell
+constexpr uint8_t kExactDepth = 255; // "searched to the end"
+// Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
+// table: exact-mode keys carry this salt.
+constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
+
+int steals(const Position& pos, const Move& m) {
+  if (m.is_pass()) return 0;
+  const uint32_t span = column_span(m.c1, m.c2);
+  int n = 0;
+  for (int r = m.r1; r <= m.r2; ++r) n += popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
+  return n;
+}
+
+// The static evaluation once the best immediate gain is known.
+int static_score(const Position& pos, int best_gain) {
+  return kScale * pos.margin_for_side_to_move() + kScale * best_gain / 2;
+}
+}  // namespace
+
+int evaluate(const Position& pos) {
+  MoveList list;
+  generate_moves(pos, list);
+  return static_score(pos, best_margin_gain(pos, list.begin(), list.size));
+}
+
+AlphaBeta::AlphaBeta(AlphaBetaConfig config) : config_(config) {
+  table_.resize(size_t(1) << config_.tt_bits);
+  mask_ = table_.size() - 1;
+  clear();
+}
+
+uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.hash() ^ kExactSalt : pos.hash(); }
+
+void AlphaBeta::clear() {
+  std::fill(table_.begin(), table_.end(), Entry{});
+  for (auto& k : killers_) k[0] = k[1] = Move::pass();
+}
+
+void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n,
+                            std::optional<Move> tt_move, int ply) const {
+  struct Keyed {
+    int key, steals;
+    Move move;
+  };
+  Keyed keyed[kMaxMoves + 1];
+  for (int i = 0; i < n; ++i) {
+    const Move& m = moves[i];
+    const int stolen = steals(pos, m);
+    int key;
+    if (tt_move && m == *tt_move) key = 1 << 30;
+    else if (m.is_pass()) key = -1;  // searched last
+    else {
+      key = stolen * 4096 + margin_gain(pos, m) * 16;
+      if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
+    }
+    keyed[i] = {key, stolen, m};
+  }
+  std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
+  for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
+}
+
+void AlphaBeta::count_node() {
+  ++nodes_;
+  if ((nodes_ & 1023) == 0) {
+    if (node_limit_ && nodes_ > node_limit_) stopped_ = true;
+    if (deadline_ && Clock::now() > *deadline_) stopped_ = true;
+  }
+}
+
+void AlphaBeta::start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline) {
+  exact_ = exact;
+  stopped_ = false;
+  deadline_ = deadline;
+  node_limit_ = node_limit;
+  nodes_ = 0;
+}
+
+std::optional<Move> AlphaBeta::table_move(const Position& pos) {
+  const uint64_t key = table_key(pos);
+  const Entry* e = probe(key);
+  if (e->bound == Bound::kNone || e->key != key) return std::nullopt;
+  return e->move;
+}
+
+int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
+  count_node();
+  if (stopped_) return 0;
+  if (pos.game_over()) return kScale * pos.margin_for_side_to_move();
+  MoveList list;
+  generate_moves(pos, list);
+  struct Gain {
+    int gain;
+    Move move;
+  };
+  Gain top[8];
+  const int keep = std::min(config_.quiescence_moves, 8);
+  int kept = 0;
+  for (const Move& m : list) {
+    const int g = margin_gain(pos, m);
+    if (kept < keep) top[kept++] = {g, m};
+    else if (g <= top[kept - 1].gain) continue;
+    else top[kept - 1] = {g, m};
+    for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
+  }
+  const int stand = static_score(pos, kept ? top[0].gain : 0);  // evaluate(pos), without a second move list
+  if (depth_left <= 0 || stand >= beta) return stand;
+  int best = stand;
+  alpha = std::max(alpha, stand);
+  Undo undo;
+  for (int i = 0; i < kept; ++i) {
+    if (steals(pos, top[i].move) == 0) continue;  // only captures can overturn the estimate
+    pos.apply(top[i].move, &undo);
+    const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
+    pos.undo(undo);
+    if (stopped_) return 0;
+    if (score > best) best = score;
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+
+int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
+  count_node();
+  if (stopped_) return 0;
+  const int scale = exact_ ? 1 : kScale;
+  if (pos.game_over()) return scale * pos.margin_for_side_to_move();
+  if (!exact_ && depth <= 0)
+    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth) : evaluate(pos);
+
+  const int alpha_start = alpha;
+  const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
+  const uint64_t key = table_key(pos);
+  Entry* entry = probe(key);
+  std::optional<Move> tt_move;
+  if (entry->bound != Bound::kNone && entry->key == key) {
+    tt_move = entry->move;
+    if (entry->depth >= want_depth) {
+      const int s = entry->score;
+      if (entry->bound == Bound::kExact) return s;
+      if (entry->bound == Bound::kLower) alpha = std::max(alpha, s);
+      if (entry->bound == Bound::kUpper) beta = std::min(beta, s);
+      if (alpha >= beta) return s;
+    }
+  }
+
+  MoveList list;
+  generate_moves(pos, list);
+  Move moves[kMaxMoves + 1];
+  int steal_counts[kMaxMoves + 1];
+  int n = list.size;
+  std::copy(list.begin(), list.end(), moves);
+  moves[n++] = Move::pass();
+  order_moves(pos, moves, steal_counts, n, tt_move, ply);
+
+  int best = -kInf;
+  Move best_move = moves[0];
+  Undo undo;
+  for (int i = 0; i < n; ++i) {
+    const Move& m = moves[i];
+    const bool quiet = steal_counts[i] == 0;  // the pass steals nothing
+    pos.apply(m, &undo);
+    int score;
+    if (i == 0 || !config_.pvs) {
+      score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+    } else {
+      int reduction = 0;
+      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduction = 1;
+      score = -negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && reduction) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+    }
+    pos.undo(undo);
+    if (stopped_) return 0;
+    if (score > best) {
+      best = score;
+      best_move = m;
+    }
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) {
+      if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
+        killers_[ply][1] = killers_[ply][0];
+        killers_[ply][0] = m;
+      }
+      break;
+    }
+  }
+  entry->key = key;
+  entry->score = int16_t(best);
+  entry->depth = want_depth;
+  entry->bound = best <= alpha_start ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
+  entry->move = best_move;
+  return best;
+}
+
+AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,
+                                  uint64_t node_limit, std::optional<Clock::time_point> soft_deadline) {
+  AlphaBetaResult result;
+  start(false, node_limit, deadline);
+  MoveList list;
+  generate_moves(root, list);
+  result.best = greedy_move(list);  // in case not even depth 1 completes
+  Position pos = root;
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    const int score = negamax(pos, depth, -kInf, kInf, 0);
+    if (stopped_) break;  // the unfinished iteration's result is not used
+    if (const std::optional<Move> move = table_move(root)) result.best = *move;
+    result.score = score;
+    result.depth = depth;
+    if (Clock::now() > soft_deadline.value_or(deadline)) break;
+  }
+  result.nodes = nodes_;
+  return result;
+}
+
+std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
+                                          std::optional<Clock::time_point> deadline) {
+  return solve_window(root, -kInf, kInf, node_limit, best, deadline);
+}
+
+std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int beta, uint64_t node_limit, Move* best,
+                                           std::optional<Clock::time_point> deadline) {
+  start(true, node_limit, deadline);
+  Position pos = root;
+  const int score = negamax(pos, 0, alpha, beta, 0);
+  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root);
+  exact_ = false;
+  if (stopped_) return std::nullopt;
+  if (best) *best = move.value_or(Move::pass());
+  return score;
+}
+
+}  // namespace mushroom

@@ -1,0 +1,108 @@
+// Alpha-beta for the mushroom game: negamax with iterative deepening, a
+// transposition table keyed by the Zobrist hash (side to move, pass state
+// and game end are in it), principal-variation search, killer moves, late
+// move reductions, and move ordering with steals first. The pass is searched
+// as an ordinary move.
+//
+// Two modes share the code:
+//  - heuristic: depth-limited, leaves scored by evaluate();
+//  - exact (the endgame solver): searches to the end of the game on the
+//    final score margin, so its value is the true margin under best play.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "mushroom/movegen.h"
+
+namespace mushroom {
+
+struct AlphaBetaConfig {
+  int tt_bits = 20;  // 2^20 entries of 16 bytes
+  bool pvs = true;
+  bool killers = true;
+  bool lmr = true;
+  // Heuristic mode only: at the depth limit, keep searching the mover's
+  // biggest-gain moves (steals first) for this many more plies, taking the
+  // static evaluation as a floor ("standing pat"), so a capture that is
+  // answered by a bigger recapture is not scored as a clean gain. 0: the
+  // static evaluation alone.
+  int quiescence_depth = 0;
+  int quiescence_moves = 3;  // moves searched per quiescence node
+};
+
+struct AlphaBetaResult {
+  Move best = Move::pass();
+  int score = 0;           // heuristic units (16 per cell of margin) or exact margin
+  int depth = 0;           // last completed iteration
+  uint64_t nodes = 0;
+  bool exact = false;      // the score is the proven final margin
+};
+
+// Static evaluation for the side to move, in 1/16 cells: the margin plus
+// half the best immediate gain (the side to move can take it first).
+int evaluate(const Position& pos);
+
+class AlphaBeta {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit AlphaBeta(AlphaBetaConfig config = {});
+
+  // Iterative deepening: no new iteration starts after soft_deadline, and
+  // the running one is abandoned at deadline (its partial result unused).
+  // max_depth and node_limit (0: none) bound it too.
+  AlphaBetaResult search(const Position& root, Clock::time_point deadline, int max_depth = 64,
+                         uint64_t node_limit = 0, std::optional<Clock::time_point> soft_deadline = std::nullopt);
+
+  // The exact final margin for the side to move, if proven within
+  // node_limit nodes (0: no limit) and before the deadline (if any); best
+  // receives a move that achieves it.
+  std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr,
+                                 std::optional<Clock::time_point> deadline = std::nullopt);
+  // The same search on a window (alpha, beta) of final margins: the result
+  // is exact inside it and a bound outside (fail-soft). (-1, 1) proves only
+  // win, draw or loss, far faster than the exact margin.
+  std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
+                                  Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
+
+  void clear();
+
+ private:
+  // What a transposition-table score says about the true value.
+  enum class Bound : uint8_t { kNone, kExact, kLower, kUpper };
+  struct Entry {
+    uint64_t key = 0;
+    int16_t score = 0;
+    uint8_t depth = 0;
+    Bound bound = Bound::kNone;  // kNone: an empty slot
+    Move move;
+  };
+
+  // Both return 0 once stopped_ is set; callers discard that value.
+  int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // Counts a node; sets stopped_ when the node limit or deadline is passed.
+  void count_node();
+  // Sorts moves best first; steal_counts[i] receives moves[i]'s steals.
+  // tt_move, when given, goes first.
+  void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, std::optional<Move> tt_move,
+                   int ply) const;
+  // Prepares the per-search state (node count, limits, stop flag).
+  void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
+  // The table's move for pos, if the table holds pos.
+  std::optional<Move> table_move(const Position& pos);
+  Entry* probe(uint64_t key) { return &table_[key & mask_]; }
+  uint64_t table_key(const Position& pos) const;
+
+  AlphaBetaConfig config_;
+  std::vector<Entry> table_;
+  uint64_t mask_;
+  bool exact_ = false;
+  bool stopped_ = false;  // the running search passed its node limit or deadline
+  uint64_t nodes_ = 0, node_limit_ = 0;
+  std::optional<Clock::time_point> deadline_;
+  Move killers_[128][2];
+};
+
+}  // namespace mushroom

@@ -1,0 +1,227 @@
+#include "mushroom/alphabeta.h"
+
+#include <gtest/gtest.h>
+
+#include "mushroom/playout_positions.h"
+#include "mushroom/mushroom_evaluators.h"
+#include "util/rng.h"
+
+namespace mushroom {
+namespace {
+
+// Random small endgames: playout positions with mushrooms cleared at random
+// until at most max_moves rectangles and 30 mushrooms remain.
+std::vector<Position> small_endgames(int count, uint64_t seed, int max_moves) {
+  std::vector<Position> out;
+  Rng rng(seed);
+  for (Position p : playout_positions(count * 3, seed)) {
+    MoveList list;
+    while (generate_moves(p, list) > max_moves || p.mushrooms_left() > 30) {
+      const int cell = int(rng.uniform(kCells));
+      p.set_digit(cell / kCols, cell % kCols, 0);
+    }
+    out.push_back(p);
+    if (int(out.size()) == count) break;
+  }
+  return out;
+}
+
+// Plain minimax on the final margin: no table, no pruning, no ordering.
+int plain_minimax(Position& pos, uint64_t& nodes, uint64_t cap) {
+  if (++nodes > cap) throw std::runtime_error("too big");
+  if (pos.game_over()) return pos.margin_for_side_to_move();
+  MoveList list;
+  generate_moves(pos, list);
+  int best = -1000;
+  Undo undo;
+  auto visit = [&](const Move& m) {
+    pos.apply(m, &undo);
+    best = std::max(best, -plain_minimax(pos, nodes, cap));
+    pos.undo(undo);
+  };
+  for (const Move& m : list) visit(m);
+  visit(Move::pass());
+  return best;
+}
+
+struct SolvedEndgame {
+  Position position;
+  int margin;  // plain minimax, for the side to move
+};
+
+// Up to `count` of small_endgames(...) small enough for plain minimax.
+std::vector<SolvedEndgame> solved_endgames(int count, uint64_t seed, int max_moves) {
+  std::vector<SolvedEndgame> out;
+  for (const Position& start : small_endgames(count * 4, seed, max_moves)) {
+    Position p = start;
+    uint64_t nodes = 0;
+    try {
+      out.push_back({start, plain_minimax(p, nodes, 2000000)});
+    } catch (const std::runtime_error&) {
+      continue;
+    }
+    if (int(out.size()) == count) break;
+  }
+  return out;
+}
+
+// The final margin after `move`, for the side that played it.
+int margin_after(const Position& pos, const Move& move) {
+  Position after = pos;
+  after.apply(move);
+  uint64_t nodes = 0;
+  return -plain_minimax(after, nodes, 1u << 30);
+}
+
+TEST(AlphaBeta, ExactSolverMatchesPlainMinimaxOnRandomEndgames) {
+  AlphaBeta solver;
+  const auto endgames = solved_endgames(60, 31, 4);
+  EXPECT_GE(endgames.size(), 30u);
+  for (const auto& [start, expected] : endgames) {
+    Move best;
+    const auto exact = solver.solve_exact(start, 0, &best);
+    ASSERT_TRUE(exact.has_value());
+    EXPECT_EQ(*exact, expected);
+    EXPECT_EQ(margin_after(start, best), expected);  // the move it names achieves that margin
+  }
+}
+
+TEST(AlphaBeta, WindowSolverProvesWinDrawOrLossAndAMoveThatKeepsIt) {
+  int wins = 0, draws = 0, losses = 0;
+  AlphaBeta solver;
+  const auto endgames = solved_endgames(80, 37, 5);
+  EXPECT_GE(endgames.size(), 40u);
+  for (const auto& [start, expected] : endgames) {
+    Move best;
+    const auto outcome = solver.solve_window(start, -1, 1, 0, &best);
+    ASSERT_TRUE(outcome.has_value());
+    // Fail-soft: exact inside the window, a bound on the right side outside it.
+    if (expected >= 1) {
+      EXPECT_GE(*outcome, 1);
+      ++wins;
+    } else if (expected == 0) {
+      EXPECT_EQ(*outcome, 0);
+      ++draws;
+    } else {
+      EXPECT_LE(*outcome, -1);
+      ++losses;
+    }
+    if (expected >= 0) {
+      const int kept = margin_after(start, best);
+      EXPECT_EQ(kept > 0, expected > 0);
+      EXPECT_GE(kept, 0);
+    }
+  }
+  // The sample covers all three outcomes, so each branch above was checked.
+  EXPECT_GT(wins, 0);
+  EXPECT_GT(draws, 0);
+  EXPECT_GT(losses, 0);
+}
+
+TEST(AlphaBeta, ExactSolverGivesUpPastItsNodeLimit) {
+  const auto positions = playout_positions(50, 2);
+  AlphaBeta solver;
+  EXPECT_FALSE(solver.solve_exact(positions[0], 2000).has_value());  // an opening: far too big
+}
+
+TEST(AlphaBeta, ExactSolverStopsAtItsDeadline) {
+  const auto positions = playout_positions(50, 2);
+  AlphaBeta solver;
+  const auto t0 = AlphaBeta::Clock::now();
+  EXPECT_FALSE(solver.solve_exact(positions[0], 0, nullptr, t0 + std::chrono::milliseconds(30)).has_value());
+  // Checked every 1,024 nodes: well under a millisecond past the deadline.
+  EXPECT_LT(AlphaBeta::Clock::now() - t0, std::chrono::milliseconds(500));
+}
+
+TEST(AlphaBeta, DepthOneSearchTakesTheBestStaticReply) {
+  for (const Position& start : playout_positions(300, 41)) {
+    if (start.game_over()) continue;
+    MoveList list;
+    generate_moves(start, list);
+    int best = -100000;
+    Undo undo;
+    Position p = start;
+    auto try_move = [&](const Move& m) {
+      p.apply(m, &undo);
+      const int s = p.game_over() ? 16 * p.margin_for_side_to_move() : evaluate(p);
+      best = std::max(best, -s);
+      p.undo(undo);
+    };
+    for (const Move& m : list) try_move(m);
+    try_move(Move::pass());
+    AlphaBeta search;
+    const auto r = search.search(start, AlphaBeta::Clock::now() + std::chrono::hours(1), 1);
+    EXPECT_EQ(r.score, best);
+    EXPECT_EQ(r.depth, 1);
+  }
+}
+
+// The quiescence value written out plainly: the static evaluation as a
+// floor, then the `keep` biggest-gain moves (first generated wins a tie)
+// that steal, searched to `depth` more plies.
+int plain_quiescence(Position& pos, int depth, int keep) {
+  if (pos.game_over()) return 16 * pos.margin_for_side_to_move();
+  MoveList list;
+  generate_moves(pos, list);
+  std::vector<std::pair<int, Move>> by_gain;
+  for (const Move& m : list) by_gain.push_back({margin_gain(pos, m), m});
+  std::stable_sort(by_gain.begin(), by_gain.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  by_gain.resize(std::min<size_t>(by_gain.size(), size_t(keep)));
+  int best = evaluate(pos);
+  if (depth == 0) return best;
+  Undo undo;
+  for (const auto& [gain, m] : by_gain) {
+    int stolen = 0;
+    for (int r = m.r1; r <= m.r2; ++r)
+      for (int c = m.c1; c <= m.c2; ++c) stolen += pos.owner(r, c) == (pos.to_move() == kFirst ? Owner::kSecond : Owner::kFirst);
+    if (stolen == 0) continue;
+    pos.apply(m, &undo);
+    best = std::max(best, -plain_quiescence(pos, depth - 1, keep));
+    pos.undo(undo);
+  }
+  return best;
+}
+
+TEST(AlphaBeta, QuiescenceSearchesTheBiggestStealsBeyondTheDepthLimit) {
+  int differs = 0, checked = 0;
+  for (const Position& start : playout_positions(200, 43)) {
+    if (start.game_over()) continue;
+    MoveList list;
+    generate_moves(start, list);
+    int expected = -100000;
+    Position p = start;
+    Undo undo;
+    auto try_move = [&](const Move& m) {
+      p.apply(m, &undo);
+      const int q = plain_quiescence(p, 2, 3);
+      differs += q != (p.game_over() ? 16 * p.margin_for_side_to_move() : evaluate(p));
+      expected = std::max(expected, -q);
+      p.undo(undo);
+    };
+    for (const Move& m : list) try_move(m);
+    try_move(Move::pass());
+    AlphaBeta search(AlphaBetaConfig{.tt_bits = 16, .quiescence_depth = 2, .quiescence_moves = 3});
+    const auto r = search.search(start, AlphaBeta::Clock::now() + std::chrono::hours(1), 1);
+    EXPECT_EQ(r.score, expected);
+    ++checked;
+  }
+  EXPECT_GE(checked, 150);
+  EXPECT_GT(differs, 100);  // the extension changes many leaf values
+}
+
+TEST(AlphaBeta, PruningOptionsKeepTheExactValue) {
+  // PVS and killers change the order and the windows, never the exact value.
+  int checked = 0;
+  for (const Position& start : small_endgames(100, 51, 7)) {
+    AlphaBeta full, bare(AlphaBetaConfig{.tt_bits = 16, .pvs = false, .killers = false, .lmr = false});
+    const auto a = full.solve_exact(start, 300000);
+    const auto b = bare.solve_exact(start, 300000);
+    if (!a || !b) continue;
+    EXPECT_EQ(*a, *b);
+    if (++checked == 40) break;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+}  // namespace
+}  // namespace mushroom

@@ -1,0 +1,63 @@
+#include "train/actor.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "nn/model_file.h"
+#include "selfplay/blockgame_selfplay.h"
+#include "train/training_data.h"
+
+namespace mushroom::train {
+
+namespace fs = std::filesystem;
+
+ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const std::string& model,
+                      const StageLog& log) {
+  const bool blockgame = config.game() == nn::GameKind::kBlockgame;
+  const fs::path data_dir = run.data(g);
+  fs::create_directories(data_dir);
+  ActorReport report;
+  // Game ids are unique across the run: generation g numbers from g * 10^8,
+  // and a resumed actor continues after the highest id already written.
+  int64_t next_id = int64_t(g) * 100'000'000;
+  for (const std::string& shard_path : find_shards(data_dir.string())) {
+    selfplay::ShardMeta meta;
+    if (blockgame) {
+      for (const auto& s : selfplay::read_blockgame_shard(shard_path, &meta)) next_id = std::max(next_id, s.game_id + 1);
+    } else {
+      const selfplay::Shard shard = selfplay::read_shard(shard_path);
+      meta = shard.meta;
+      for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
+    }
+    report.games_before += int(meta.games);
+  }
+  if (report.games_before >= config.selfplay.games) {
+    log("selfplay: already complete (" + std::to_string(report.games_before) + " games)");
+    return report;
+  }
+  selfplay::SelfplayJob job;
+  job.config = config.selfplay;
+  if (!model.empty()) {
+    job.model = std::make_shared<nn::Model>(nn::load_model(model));
+    job.model_id = model;
+  } else {
+    job.model_id = "bootstrap-" + config.selfplay.bootstrap;
+  }
+  job.config_hash = config.hash;
+  job.out_dir = data_dir.string();
+  job.games = config.selfplay.games - report.games_before;
+  job.first_game_id = next_id;
+  job.progress = [&](const selfplay::SelfplayProgress& p) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "selfplay: %d/%d games, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, %lld samples",
+                  p.games_done, p.games_total, p.seconds > 0 ? p.games_done * 60.0 / p.seconds : 0, p.mean_game_plies,
+                  100 * p.batch_fill, (long long)p.samples);
+    log(line);
+  };
+  report.played = blockgame ? selfplay::run_blockgame_selfplay(job) : selfplay::run_selfplay(job);
+  return report;
+}
+
+}  // namespace mushroom::train

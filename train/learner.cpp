@@ -1,0 +1,53 @@
+#include "train/learner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "nn/model_file.h"
+#include "util/text.h"
+
+namespace mushroom::train {
+
+namespace fs = std::filesystem;
+
+TrainStats run_learner(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
+                       const StageLog& log) {
+  TrainStats stats;
+  if (fs::exists(run.model(g))) return stats;
+  nn::Model start;
+  if (g > 1 && fs::exists(run.model(g - 1))) start = nn::load_model(run.model(g - 1).string());
+  else if (!init_model.empty()) start = nn::load_model(init_model);
+  else start = nn::random_model(config.net, config.seed);
+  if (!(start.config == config.net))
+    throw std::runtime_error("the run's previous model is a " + nn::describe(start.config) +
+                             " net but the config asks for " + nn::describe(config.net));
+  const TrainingWindow window = load_window(find_shards(run.data().string()), config.train.window_samples,
+                                            [&](const std::string& w) { log("train: " + w); }, config.game());
+  log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
+      " shards, " + std::to_string(config.train.steps) + " steps");
+  Trainer trainer(config.train, start, run.optimizer().string());
+  std::string metrics;
+  stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
+                        [&](const TrainStats& s) {
+                          char line[200];
+                          std::snprintf(line, sizeof line, "train: step %d/%d, %.1f steps/s", s.steps,
+                                        config.train.steps, s.steps / std::max(1e-9, s.seconds));
+                          log(line);
+                        });
+  write_file_atomic(run.train_metrics(g).string(), metrics);
+  trainer.save_optimizer();
+  // The candidate goes last: its presence marks the stage as finished.
+  nn::save_model(trainer.model({{"model_id", generation_name(g)},
+                                {"generation", std::to_string(g)},
+                                {"config_hash", config.hash},
+                                {"train_steps", std::to_string(stats.steps)}}),
+                 run.model(g).string());
+  char line[200];
+  std::snprintf(line, sizeof line, "train: loss %.4f (policy %.4f, value %.4f, score %.4f, ownership %.4f)", stats.loss,
+                stats.policy, stats.value, stats.score, stats.ownership);
+  log(line);
+  return stats;
+}
+
+}  // namespace mushroom::train

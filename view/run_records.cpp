@@ -1,0 +1,175 @@
+#include "view/run_records.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "util/text.h"
+
+namespace mushroom::view {
+
+using nlohmann::json;
+
+namespace {
+
+// Readers for one field of a record object; `source` names the record.
+struct FieldReader {
+  const json& object;
+  const std::string& source;
+
+  const json* find(const char* key) const {
+    const auto it = object.find(key);
+    return it == object.end() || it->is_null() ? nullptr : &*it;
+  }
+  [[noreturn]] void wrong(const char* key, const char* expected) const {
+    throw RecordError(source + ": field '" + key + "' is not " + expected);
+  }
+  // Missing or null: NaN (a value that was not finite when written).
+  double number(const char* key) const {
+    const json* v = find(key);
+    if (!v) return std::nan("");
+    if (!v->is_number()) wrong(key, "a number");
+    return v->get<double>();
+  }
+  int64_t count(const char* key) const {
+    const json* v = find(key);
+    if (!v) return 0;
+    if (!v->is_number()) wrong(key, "a number");
+    return v->is_number_integer() ? v->get<int64_t>() : int64_t(std::llround(v->get<double>()));
+  }
+  bool flag(const char* key) const {
+    const json* v = find(key);
+    if (!v) return false;
+    if (v->is_boolean()) return v->get<bool>();
+    if (!v->is_number()) wrong(key, "a number or a boolean");
+    return v->get<double>() > 0;
+  }
+};
+
+json parse_object(const std::string& text, const std::string& source) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw RecordError(source + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!j.is_object()) throw RecordError(source + ": a record must be a JSON object");
+  return j;
+}
+
+}  // namespace
+
+std::string to_json_line(const TrainLine& t) {
+  const json j = {{"generation", t.generation},
+                  {"step", t.step},
+                  {"samples_seen", t.samples_seen},
+                  {"lr", t.lr},
+                  {"loss", t.loss},
+                  {"policy", t.policy},
+                  {"value", t.value},
+                  {"score", t.score},
+                  {"ownership", t.ownership},
+                  {"policy_entropy", t.policy_entropy},
+                  {"window", t.window}};
+  return j.dump() + "\n";
+}
+
+TrainLine parse_train_line(const std::string& text, const std::string& source) {
+  const json j = parse_object(text, source);
+  const FieldReader f{j, source};
+  TrainLine t;
+  t.generation = int(f.count("generation"));
+  t.step = int(f.count("step"));
+  t.samples_seen = f.count("samples_seen");
+  t.lr = f.number("lr");
+  t.loss = f.number("loss");
+  t.policy = f.number("policy");
+  t.value = f.number("value");
+  t.score = f.number("score");
+  t.ownership = f.number("ownership");
+  t.policy_entropy = f.number("policy_entropy");
+  t.window = f.count("window");
+  return t;
+}
+
+std::string to_json(const GenerationRecord& r) {
+  json j = {{"generation", r.generation},
+            {"promoted", r.promoted ? 1 : 0},
+            {"selfplay_games", r.selfplay_games},
+            {"selfplay_seconds", r.selfplay_seconds},
+            {"selfplay_games_per_minute", r.selfplay_games_per_minute},
+            {"selfplay_samples", r.selfplay_samples},
+            {"mean_game_plies", r.mean_game_plies},
+            {"batch_fill", r.batch_fill},
+            {"nn_positions", r.nn_positions},
+            {"train_steps", r.train_steps},
+            {"train_seconds", r.train_seconds},
+            {"loss", r.loss},
+            {"samples_seen", r.samples_seen},
+            {"gate_games", r.gate_games},
+            {"gate_score", r.gate_score},
+            {"eval_games", r.eval_games},
+            {"eval_score", r.eval_score ? json(*r.eval_score) : json(nullptr)},
+            {"eval_margin", r.eval_margin}};
+  if (r.grade) {
+    j["policy_accuracy"] = r.grade->policy_accuracy;
+    j["mcts_accuracy"] = r.grade->mcts_accuracy;
+    j["value_accuracy"] = r.grade->value_accuracy;
+    j["random_accuracy"] = r.grade->random_accuracy;
+    j["grade_positions"] = r.grade->positions;
+  }
+  return j.dump() + "\n";
+}
+
+GenerationRecord parse_generation_record(const std::string& text, const std::string& source) {
+  const json j = parse_object(text, source);
+  const FieldReader f{j, source};
+  GenerationRecord r;
+  r.generation = int(f.count("generation"));
+  if (r.generation <= 0) throw RecordError(source + ": no positive 'generation' field");
+  r.promoted = f.flag("promoted");
+  r.selfplay_games = f.count("selfplay_games");
+  r.selfplay_seconds = f.number("selfplay_seconds");
+  r.selfplay_games_per_minute = f.number("selfplay_games_per_minute");
+  r.selfplay_samples = f.count("selfplay_samples");
+  r.mean_game_plies = f.number("mean_game_plies");
+  r.batch_fill = f.number("batch_fill");
+  r.nn_positions = f.number("nn_positions");
+  r.train_steps = int(f.count("train_steps"));
+  r.train_seconds = f.number("train_seconds");
+  r.loss = f.number("loss");
+  r.samples_seen = f.count("samples_seen");
+  r.gate_games = int(f.count("gate_games"));
+  r.gate_score = f.number("gate_score");
+  r.eval_games = int(f.count("eval_games"));
+  const double eval_score = f.number("eval_score");
+  // Records before the typed form wrote -1 for "not evaluated".
+  if (!std::isnan(eval_score) && eval_score >= 0) r.eval_score = eval_score;
+  r.eval_margin = f.number("eval_margin");
+  if (f.find("mcts_accuracy")) {
+    GradeRecord g;
+    g.policy_accuracy = f.number("policy_accuracy");
+    g.mcts_accuracy = f.number("mcts_accuracy");
+    g.value_accuracy = f.number("value_accuracy");
+    g.random_accuracy = f.number("random_accuracy");
+    g.positions = int(f.count("grade_positions"));
+    r.grade = g;
+  }
+  return r;
+}
+
+GenerationRecord read_generation_record(const std::string& path) {
+  return parse_generation_record(read_file(path), path);
+}
+
+std::vector<TrainLine> read_train_lines(const std::string& path) {
+  std::vector<TrainLine> out;
+  int number = 0;
+  for (const std::string& line : split_lines(read_file(path))) {
+    ++number;
+    if (trim(line).empty()) continue;
+    out.push_back(parse_train_line(line, path + ":" + std::to_string(number)));
+  }
+  return out;
+}
+
+}  // namespace mushroom::view

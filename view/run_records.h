@@ -1,0 +1,73 @@
+// The records a run directory keeps, as typed structs, and their one JSON
+// form (written and read with nlohmann/json, inside run_records.cpp only):
+//   metrics/gen-NNNN.json        one GenerationRecord per finished generation
+//   metrics/train-gen-NNNN.jsonl one TrainLine per logged training step
+// A number that is not finite is written as null and read back as NaN; a
+// field missing from an older record reads as NaN (or 0 for counts).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mushroom::view {
+
+class RecordError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One logged training step.
+struct TrainLine {
+  int generation = 0;
+  int step = 0;
+  int64_t samples_seen = 0;  // over the model's whole life
+  double lr = 0;
+  double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
+  int64_t window = 0;  // samples in the training window
+};
+
+// BLOCKGAME runs: the candidate graded against the exact solver.
+struct GradeRecord {
+  double policy_accuracy = 0, mcts_accuracy = 0, value_accuracy = 0, random_accuracy = 0;
+  int positions = 0;
+};
+
+// What one generation of `mushroom run` did: self-play, training, gating
+// and evaluation.
+struct GenerationRecord {
+  int generation = 0;
+  bool promoted = false;
+  // Self-play (actor).
+  int64_t selfplay_games = 0;  // finished games in the generation, earlier sessions included
+  double selfplay_seconds = 0, selfplay_games_per_minute = 0;
+  int64_t selfplay_samples = 0;
+  double mean_game_plies = 0, batch_fill = 0;
+  double nn_positions = 0;
+  // Training (learner).
+  int train_steps = 0;
+  double train_seconds = 0, loss = 0;
+  int64_t samples_seen = 0;
+  // Gating and evaluation (gatekeeper).
+  int gate_games = 0;
+  double gate_score = 0;
+  int eval_games = 0;
+  std::optional<double> eval_score;  // against greedy; none when not evaluated
+  double eval_margin = 0;
+  std::optional<GradeRecord> grade;
+};
+
+std::string to_json_line(const TrainLine& line);  // one line, '\n' ended
+TrainLine parse_train_line(const std::string& text, const std::string& source);
+
+std::string to_json(const GenerationRecord& record);  // one line, '\n' ended
+// Throws RecordError naming source when the text is not a JSON object or a
+// field has the wrong type.
+GenerationRecord parse_generation_record(const std::string& text, const std::string& source);
+
+// Reads one record file / every line of a .jsonl file (blank lines skipped).
+GenerationRecord read_generation_record(const std::string& path);
+std::vector<TrainLine> read_train_lines(const std::string& path);
+
+}  // namespace mushroom::view
