@@ -10,7 +10,9 @@ int cmd_bot(int argc, char** argv) {
                         "Play one game over the contest protocol on stdin/stdout (READY, INIT, TIME, OPP, "
                         "FINISH). Only OK and moves are printed on stdout; warnings go to stderr. With no arguments it plays "
                         "the contest bot: the nn agent with the default model (models/default.h5), planning each "
-                        "move from the 10 s CPU-time bank.");
+                        "move from the 10 s CPU-time bank.\n\nAgent options (--opt key=value), each with its default, "
+                        "range and help:\n" +
+                            agent_options_help());
   opts.add_options()("agent", "agent: " + agent_names(), cxxopts::value<std::string>()->default_value("nn"))(
       "opt", "agent option key=value (repeatable)", cxxopts::value<std::vector<std::string>>())(
       "model", "model file for the nn agent (same as --opt model=FILE)", cxxopts::value<std::string>())(

@@ -37,7 +37,7 @@ int cmd_distill(int argc, char** argv) {
   const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
   if (steps < 1) throw std::invalid_argument("--steps must be positive");
   const nn::Model start =
-      args.count("init") ? nn::load_model(args["init"].as<std::string>()) : nn::random_model(config.net, config.seed);
+      args.count("init") ? nn::load_model(args["init"].as<std::string>()) : nn::random_model(config.net, config.seed());
 
   const auto window = train::load_window(train::find_shards(data), config.train.window_samples,
                                          [](const std::string& w) { std::printf("distill: %s\n", w.c_str()); });

@@ -10,7 +10,9 @@ namespace mushroom::cli {
 int cmd_play(int argc, char** argv) {
   cxxopts::Options opts("mushroom play",
                         "Play one game between two in-process agents on a seeded random board and print it "
-                        "move by move.");
+                        "move by move.\n\nAgent options (--first-opt/--second-opt key=value), each with its "
+                        "default, range and help:\n" +
+                            agent_options_help());
   opts.add_options()("first", "agent moving first (" + agent_names() + ")",
                      cxxopts::value<std::string>()->default_value("greedy"))(
       "second", "agent moving second", cxxopts::value<std::string>()->default_value("random"))(

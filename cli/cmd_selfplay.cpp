@@ -1,5 +1,4 @@
-// `mushroom selfplay`, `mushroom train` and `mushroom run`: the training
-// pipeline's commands (LibTorch builds).
+// `mushroom selfplay`: self-play games into shards (LibTorch builds).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -14,13 +13,6 @@
 #include "util/text.h"
 
 namespace mushroom::cli {
-
-namespace {
-void print_line(const std::string& line) {
-  std::printf("%s\n", line.c_str());
-  std::fflush(stdout);
-}
-}  // namespace
 
 int cmd_selfplay(int argc, char** argv) {
   cxxopts::Options opts("mushroom selfplay",
@@ -56,80 +48,6 @@ int cmd_selfplay(int argc, char** argv) {
   };
   if (config.game() == nn::GameKind::kBlockgame) selfplay::run_blockgame_selfplay(job);
   else selfplay::run_selfplay(job);
-  return 0;
-}
-
-int cmd_train(int argc, char** argv) {
-  cxxopts::Options opts("mushroom train",
-                        "Trains on the newest train.window_samples samples of the shards under --data (a shard that "
-                        "fails its check is named and skipped) and writes --out/model.h5, --out/optimizer.pt and "
-                        "--out/metrics.jsonl. Starts from --init, or from --out/model.h5 when it exists (so a second "
-                        "call continues), or from random weights of the [net] size.");
-  opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
-      "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
-      "out", "output directory", cxxopts::value<std::string>())(
-      "init", "model to start from", cxxopts::value<std::string>())(
-      "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())("h,help", "show this help");
-  cxxopts::ParseResult args;
-  if (parse_or_help(opts, argc, argv, args)) return 0;
-  const train::RunConfig config = train::load_run_config(required(args, "config"));
-  const std::filesystem::path out = required(args, "out");
-  std::filesystem::create_directories(out);
-  const std::string model_path = (out / "model.h5").string();
-  nn::Model start;
-  if (args.count("init")) start = nn::load_model(args["init"].as<std::string>());
-  else if (std::filesystem::exists(model_path)) start = nn::load_model(model_path);
-  else start = nn::random_model(config.net, config.seed);
-  const auto window = train::load_window(train::find_shards(required(args, "data")), config.train.window_samples,
-                                         [](const std::string& w) { print_line("train: " + w); }, config.game());
-  const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
-  if (steps < 1) throw std::invalid_argument("--steps must be positive");
-  print_line("train: " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
-             " shards, " + std::to_string(steps) + " steps, net " + nn::describe(start.config));
-  train::Trainer trainer(config.train, start, (out / "optimizer.pt").string());
-  std::string metrics;
-  const train::TrainStats stats =
-      trainer.train(window, steps, 0, &metrics, std::max(1, steps / 20), [&](const train::TrainStats& s) {
-        char line[200];
-        std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, %.1f steps/s", s.steps, steps, s.step_loss,
-                      s.steps / std::max(1e-9, s.seconds));
-        print_line(line);
-      });
-  const std::string metrics_path = (out / "metrics.jsonl").string();
-  std::string previous = std::filesystem::exists(metrics_path) ? read_file(metrics_path) : "";
-  write_file_atomic(metrics_path, previous + metrics);
-  trainer.save_optimizer();
-  nn::save_model(trainer.model({{"model_id", "train-" + std::to_string(stats.samples_seen)}, {"config_hash", config.hash}}),
-                 model_path);
-  std::printf("train: loss %.4f (policy %.4f, value %.4f, score %.4f, ownership %.4f); %.0f samples/s; wrote %s\n",
-              stats.loss, stats.policy, stats.value, stats.score, stats.ownership,
-              stats.steps * double(config.train.batch_size) / std::max(1e-9, stats.seconds), model_path.c_str());
-  return 0;
-}
-
-int cmd_run(int argc, char** argv) {
-  cxxopts::Options opts("mushroom run",
-                        "Runs the whole loop (self-play, train, gate, evaluate, plot) for the config's generations in "
-                        "--dir. Killed at any moment and started again with the same command, it resumes where it "
-                        "was. Writes --dir/plots/run.png and per-generation records in --dir/metrics/.");
-  opts.add_options()("config", "run config (TOML), e.g. configs/cpu-small.toml", cxxopts::value<std::string>())(
-      "dir", "run directory, e.g. runs/NAME", cxxopts::value<std::string>())(
-      "generations", "stop after this many generations (default: run.generations)", cxxopts::value<int>())(
-      "threads", "threads for gating/evaluation games", cxxopts::value<int>()->default_value("2"))(
-      "init", "start from this model (e.g. models/default.h5) instead of from nothing", cxxopts::value<std::string>())(
-      "h,help", "show this help");
-  cxxopts::ParseResult args;
-  if (parse_or_help(opts, argc, argv, args)) return 0;
-  train::RunOptions options;
-  options.config_path = required(args, "config");
-  options.dir = required(args, "dir");
-  options.generations = args.count("generations") ? args["generations"].as<int>() : 0;
-  if (options.generations < 0) throw std::invalid_argument("--generations must be positive");
-  options.threads = std::max(1, args["threads"].as<int>());
-  options.log = print_line;
-  if (args.count("init")) options.init_model = args["init"].as<std::string>();
-  train::run_training_loop(options);
-  print_line("plot: " + (std::filesystem::path(options.dir) / "plots" / "run.png").string());
   return 0;
 }
 

@@ -22,6 +22,9 @@ const std::vector<Command>& commands();
 // returns true when --help was given; throws cxxopts exceptions on bad input.
 bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out);
 
+// Prints a progress line on stdout and flushes it (long jobs).
+void print_line(const std::string& line);
+
 // A required option's value; throws std::invalid_argument naming it.
 std::string required(const cxxopts::ParseResult& args, const std::string& name);
 
@@ -47,6 +50,7 @@ int cmd_bench_nn(int argc, char** argv);
 int cmd_selfplay(int argc, char** argv);
 int cmd_train(int argc, char** argv);
 int cmd_run(int argc, char** argv);
+int cmd_config(int argc, char** argv);
 int cmd_distill(int argc, char** argv);
 int cmd_grade(int argc, char** argv);
 

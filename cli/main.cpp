@@ -1,4 +1,5 @@
 // The `mushroom` command line: one binary, one subcommand per job.
+#include <cstdio>
 #include <iostream>
 #include <string>
 #if defined(__GLIBC__)  // defined by the headers above on glibc systems
@@ -41,6 +42,7 @@ const std::vector<Command>& commands() {
       {"selfplay", "play self-play games into HDF5 training shards", cmd_selfplay},
       {"train", "train the network on self-play shards", cmd_train},
       {"run", "the whole resumable loop: self-play, train, gate, evaluate, plot", cmd_run},
+      {"config", "print every run-config key at its default, with its range and help", cmd_config},
       {"distill", "train a small student net on a teacher's outputs (for export-bot)", cmd_distill},
       {"grade", "grade a blockgame net against the exact solver (winning-move and value accuracy)", cmd_grade},
 #endif
@@ -57,6 +59,11 @@ bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::Parse
   if (!out.unmatched().empty())
     throw std::invalid_argument("unexpected argument '" + out.unmatched().front() + "'");
   return false;
+}
+
+void print_line(const std::string& line) {
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
 }
 
 std::string required(const cxxopts::ParseResult& args, const std::string& name) {

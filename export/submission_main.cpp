@@ -30,10 +30,9 @@ nn::Model load_weights() {
 // The engine's `nn` agent with its defaults: PUCT MCTS on the network,
 // exact endgames, time planned from the CPU-time bank.
 std::unique_ptr<Agent> make_bot_agent() {
-  MctsAgentConfig c;
+  MctsAgentConfig c;  // the declared defaults (agents/search_agents.h), as `nn` without options
   c.agent_name = "mushroom-export";
   c.mcts.seed = 1;
-  c.time.solved_tail_moves = 5;
   try {
     const nn::Model model = load_weights();
     c.custom_evaluator = std::make_shared<nn::NnEvaluator>(std::make_shared<nn::PlainNet>(model));

@@ -181,6 +181,312 @@ class ParseError : public std::runtime_error {
 
 }  // namespace mushroom
 
+// ---- engine/util/settings.h ----
+// Settings declared once. A SettingsTable<Config> lists a config struct's
+// settings, each with its key, kind, range or choices and one line of help;
+// the default is whatever the struct's member initializer says, so it is
+// written in exactly one place. The same table reads a TOML table (run
+// configs), key=value options (agents), prints --help and writes the
+// commented defaults file (`mushroom config`).
+//
+// Plain C++17 with no dependencies: the exported bot embeds it.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace mushroom {
+
+// A value as a source has it: typed (TOML) or text to be parsed (options).
+struct SettingValue {
+  enum class Type { kInteger, kReal, kBool, kString, kText };
+  Type type = Type::kText;
+  int64_t integer = 0;
+  double real = 0;
+  bool flag = false;
+  std::string text;  // kString and kText
+};
+
+// Where values come from. take() hands out a key's value once; the table
+// reports a bad value through reject(), which throws with the source's own
+// naming of the setting.
+class SettingSource {
+ public:
+  virtual ~SettingSource() = default;
+  virtual std::optional<SettingValue> take(const std::string& key) = 0;
+  [[noreturn]] virtual void reject(const std::string& key, const SettingValue& value, const std::string& problem) const = 0;
+};
+
+enum class SettingKind { kInteger, kReal, kBool, kChoice, kText, kDevice };
+
+// One declared setting of Config.
+template <class Config>
+struct Setting {
+  std::string key;
+  SettingKind kind = SettingKind::kText;
+  double lo = 0, hi = 0;             // kInteger, kReal
+  std::vector<std::string> choices;  // kChoice
+  std::string help;
+  // Reads the member's current value as text (for defaults) and writes a
+  // checked value into it.
+  std::function<std::string(const Config&)> show;
+  std::function<void(Config&, const SettingValue&, const SettingSource&)> store;
+  // kInteger and kReal: the member's value, to check a config made elsewhere
+  // (a model file's header) against the declared range.
+  std::function<double(const Config&)> number;
+};
+
+namespace settings_detail {
+inline std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  std::string s = buf;
+  return s;
+}
+inline std::string real_text(double v) {
+  std::string s = number_text(v);
+  if (s.find_first_of(".einn") == std::string::npos) s += ".0";  // TOML keeps it a float
+  return s;
+}
+inline std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+inline std::string range_text(double lo, double hi) { return "[" + number_text(lo) + ", " + number_text(hi) + "]"; }
+
+// Parses a whole-string integer or number from option text.
+inline bool parse_integer(const std::string& text, int64_t& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end) return false;
+  out = v;
+  return true;
+}
+inline bool parse_real(const std::string& text, double& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end) return false;
+  out = v;
+  return true;
+}
+}  // namespace settings_detail
+
+template <class Config>
+class SettingsTable {
+ public:
+  explicit SettingsTable(std::string name) : name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  const std::vector<Setting<Config>>& settings() const { return settings_; }
+
+  // field(c) returns a reference to the member, e.g. [](auto& c) -> auto& { return c.mcts.c_puct; }
+  template <class Field>
+  SettingsTable& integer(const char* key, Field field, int64_t lo, int64_t hi, const char* help) {
+    Setting<Config> s = make(key, SettingKind::kInteger, double(lo), double(hi), {}, help);
+    s.show = [field](const Config& c) { return std::to_string(int64_t(field(c))); };
+    s.number = [field](const Config& c) { return double(field(c)); };
+    s.store = [field, lo, hi, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
+      int64_t x = 0;
+      if (v.type == SettingValue::Type::kInteger) x = v.integer;
+      else if (!(v.type == SettingValue::Type::kText && settings_detail::parse_integer(v.text, x)))
+        source.reject(key, v, "must be an integer in " + settings_detail::range_text(double(lo), double(hi)));
+      if (x < lo || x > hi)
+        source.reject(key, v, "is " + std::to_string(x) + ", outside the range " +
+                                    settings_detail::range_text(double(lo), double(hi)));
+      using T = std::decay_t<decltype(field(c))>;
+      field(c) = T(x);
+    };
+    settings_.push_back(std::move(s));
+    return *this;
+  }
+  template <class Field>
+  SettingsTable& real(const char* key, Field field, double lo, double hi, const char* help) {
+    Setting<Config> s = make(key, SettingKind::kReal, lo, hi, {}, help);
+    s.show = [field](const Config& c) { return settings_detail::real_text(double(field(c))); };
+    s.number = [field](const Config& c) { return double(field(c)); };
+    s.store = [field, lo, hi, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
+      double x = 0;
+      if (v.type == SettingValue::Type::kReal) x = v.real;
+      else if (v.type == SettingValue::Type::kInteger) x = double(v.integer);
+      else if (!(v.type == SettingValue::Type::kText && settings_detail::parse_real(v.text, x)))
+        source.reject(key, v, "must be a number in " + settings_detail::range_text(lo, hi));
+      if (!(x >= lo && x <= hi))
+        source.reject(key, v, "is " + settings_detail::number_text(x) + ", outside the range " +
+                                    settings_detail::range_text(lo, hi));
+      field(c) = x;
+    };
+    settings_.push_back(std::move(s));
+    return *this;
+  }
+  template <class Field>
+  SettingsTable& flag(const char* key, Field field, const char* help) {
+    Setting<Config> s = make(key, SettingKind::kBool, 0, 1, {}, help);
+    s.show = [field](const Config& c) { return std::string(field(c) ? "true" : "false"); };
+    s.store = [field, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
+      if (v.type == SettingValue::Type::kBool) {
+        field(c) = v.flag;
+        return;
+      }
+      if (v.type == SettingValue::Type::kText) {
+        if (v.text == "1" || v.text == "true" || v.text == "on") return void(field(c) = true);
+        if (v.text == "0" || v.text == "false" || v.text == "off") return void(field(c) = false);
+      }
+      source.reject(key, v, "must be true or false");
+    };
+    settings_.push_back(std::move(s));
+    return *this;
+  }
+  template <class Field>
+  SettingsTable& choice(const char* key, Field field, std::vector<std::string> choices, const char* help) {
+    Setting<Config> s = make(key, SettingKind::kChoice, 0, 0, choices, help);
+    s.show = [field](const Config& c) { return settings_detail::quoted(field(c)); };
+    s.store = [field, choices, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
+      std::string list;
+      for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
+      if (v.type != SettingValue::Type::kString && v.type != SettingValue::Type::kText)
+        source.reject(key, v, "must be one of: " + list);
+      for (const std::string& choice : choices)
+        if (v.text == choice) return void(field(c) = v.text);
+      source.reject(key, v, "is \"" + v.text + "\", expected one of: " + list);
+    };
+    settings_.push_back(std::move(s));
+    return *this;
+  }
+  template <class Field>
+  SettingsTable& text(const char* key, Field field, const char* help) {
+    Setting<Config> s = make(key, SettingKind::kText, 0, 0, {}, help);
+    s.show = [field](const Config& c) { return settings_detail::quoted(field(c)); };
+    s.store = [field, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
+      if (v.type != SettingValue::Type::kString && v.type != SettingValue::Type::kText)
+        source.reject(key, v, "must be a string");
+      field(c) = v.text;
+    };
+    settings_.push_back(std::move(s));
+    return *this;
+  }
+  // A LibTorch device name: cpu, cuda or cuda:N.
+  template <class Field>
+  SettingsTable& device(const char* key, Field field, const char* help) {
+    Setting<Config> s = make(key, SettingKind::kDevice, 0, 0, {"cpu", "cuda", "cuda:N"}, help);
+    s.show = [field](const Config& c) { return settings_detail::quoted(field(c)); };
+    s.store = [field, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
+      const bool text = v.type == SettingValue::Type::kString || v.type == SettingValue::Type::kText;
+      int64_t n = 0;
+      if (!text || !(v.text == "cpu" || v.text == "cuda" ||
+                     (v.text.rfind("cuda:", 0) == 0 && settings_detail::parse_integer(v.text.substr(5), n) && n >= 0)))
+        source.reject(key, v, (text ? "is \"" + v.text + "\", " : std::string()) + "expected cpu, cuda or cuda:N");
+      field(c) = v.text;
+    };
+    settings_.push_back(std::move(s));
+    return *this;
+  }
+
+  // Reads every declared key the source has into config; keys it lacks keep
+  // their current value. The source decides what an unread key means.
+  void read(SettingSource& source, Config& config) const {
+    for (const Setting<Config>& s : settings_)
+      if (std::optional<SettingValue> v = source.take(s.key)) s.store(config, *v, source);
+  }
+
+  // The declared defaults: a default-constructed Config's values.
+  std::string default_text(const std::string& key) const {
+    for (const Setting<Config>& s : settings_)
+      if (s.key == key) return s.show(Config{});
+    throw std::invalid_argument("no setting '" + key + "' in " + name_);
+  }
+
+  // One line per setting: key, default, range or choices, help.
+  std::string help_text(const std::string& indent = "  ") const {
+    std::string out;
+    const Config defaults{};
+    for (const Setting<Config>& s : settings_)
+      out += indent + s.key + "=" + s.show(defaults) + "  " + domain(s) + "  " + s.help + "\n";
+    return out;
+  }
+
+  // The table as TOML: [name], then each key at its default with its domain
+  // and help as a comment.
+  std::string toml_text() const {
+    std::string out = "[" + name_ + "]\n";
+    const Config defaults{};
+    for (const Setting<Config>& s : settings_) {
+      std::string line = s.key + " = " + s.show(defaults);
+      if (line.size() < 30) line.resize(30, ' ');
+      out += line + "  # " + domain(s) + " " + s.help + "\n";
+    }
+    return out;
+  }
+
+ private:
+  static Setting<Config> make(const char* key, SettingKind kind, double lo, double hi, std::vector<std::string> choices,
+                              const char* help) {
+    Setting<Config> s;
+    s.key = key;
+    s.kind = kind;
+    s.lo = lo;
+    s.hi = hi;
+    s.choices = std::move(choices);
+    s.help = help;
+    return s;
+  }
+  static std::string domain(const Setting<Config>& s) {
+    switch (s.kind) {
+      case SettingKind::kInteger:
+      case SettingKind::kReal: return settings_detail::range_text(s.lo, s.hi);
+      case SettingKind::kBool: return "(true/false)";
+      case SettingKind::kText: return "(text)";
+      case SettingKind::kChoice:
+      case SettingKind::kDevice: {
+        std::string list;
+        for (const std::string& c : s.choices) list += (list.empty() ? "" : "|") + c;
+        return "(" + list + ")";
+      }
+    }
+    return "";
+  }
+
+  std::string name_;
+  std::vector<Setting<Config>> settings_;
+};
+
+// key=value options (agents, `--opt`): every value is text; a key no table
+// reads is an error the caller raises through unread().
+class OptionSource : public SettingSource {
+ public:
+  OptionSource(std::string owner, std::vector<std::pair<std::string, std::string>> values)
+      : owner_(std::move(owner)), values_(std::move(values)) {}
+
+  std::optional<SettingValue> take(const std::string& key) override {
+    for (auto it = values_.begin(); it != values_.end(); ++it)
+      if (it->first == key) {
+        SettingValue v;
+        v.text = it->second;
+        values_.erase(it);
+        return v;
+      }
+    return std::nullopt;
+  }
+  [[noreturn]] void reject(const std::string& key, const SettingValue& value, const std::string& problem) const override {
+    throw std::invalid_argument(owner_ + " option " + key + "=" + value.text + ": " + problem);
+  }
+  // The first key nothing read, if any.
+  std::optional<std::string> unread() const {
+    if (values_.empty()) return std::nullopt;
+    return values_.front().first;
+  }
+
+ private:
+  std::string owner_;
+  std::vector<std::pair<std::string, std::string>> values_;
+};
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/move.h ----
 // A mushroom-game move: a rectangle (r1,c1)-(r2,c2), 0-based and inclusive,
 // with r1<=r2 and c1<=c2, or the pass.
@@ -497,17 +803,20 @@ struct AgentOptions {
   std::map<std::string, std::string> values;
 };
 
-class OptionReader;
+class OptionSource;
 // Later stages add agents (e.g. nn/ adds `nn`) by registering a maker at
-// start-up; the maker reads its options from the reader.
-using AgentMaker = std::function<std::unique_ptr<Agent>(OptionReader& opts, const AgentOptions& options)>;
-void register_agent(const std::string& name, AgentMaker maker);
+// start-up; the maker reads its options from the source (through its
+// settings tables, util/settings.h), and options_help lists them.
+using AgentMaker = std::function<std::unique_ptr<Agent>(OptionSource& opts, const AgentOptions& options)>;
+void register_agent(const std::string& name, AgentMaker maker, std::string options_help);
 
 // Known names: random, greedy, mcts, alphabeta and registered ones. Throws std::invalid_argument naming an unknown
 // agent or option.
 std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options);
 // The names make_agent accepts, for --help texts.
 std::string agent_names();
+// Every agent's options with their defaults, ranges and help.
+std::string agent_options_help();
 
 }  // namespace mushroom
 
@@ -1416,14 +1725,17 @@ struct MctsAgentConfig {
   int leaf_solver_moves = 3;          // and at leaves with this few...
   uint64_t leaf_solver_nodes = 400;   // ...for at most this many nodes (a failed try costs rollouts)
   double time_scale = 1.0;            // multiplies the planned budget
+  double tail = 5;                    // own moves at the end the solver proves (time.solved_tail_moves when solver is on)
   TimeConfig time;
 };
 
-class OptionReader;
-// The MCTS options shared by every MCTS-based agent: sims, gumbel, gumbel_k,
-// cpuct, score_weight, solver, solver_moves, solver_share, wdl, time_scale,
-// tail.
-MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed);
+// The options every MCTS-based agent reads (mcts, nn, the exported bot),
+// declared once with their ranges and help; the defaults are the
+// initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
+// solver_moves, solver_share, wdl, time_scale, tail.
+const SettingsTable<MctsAgentConfig>& mcts_search_settings();
+// A config at the declared defaults with the given options read over them.
+MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
 
 class MctsAgent : public Agent {
  public:
@@ -1452,12 +1764,17 @@ struct AlphaBetaAgentConfig {
   bool solver = true;
   RootSolverConfig root_solver{16};
   double time_scale = 1.0;
+  double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
 };
 
+// The alphabeta agent's options: depth, solver, solver_moves, solver_share,
+// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail.
+const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
+
 class AlphaBetaAgent : public Agent {
  public:
-  explicit AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {}
+  explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
   Move choose_move(const Position& pos, const Clock& clock) override;
@@ -1563,6 +1880,7 @@ std::optional<Move> parse_move_words(const std::vector<std::string_view>& words,
 #include <string>
 #include <vector>
 
+
 namespace mushroom::nn {
 
 // The score head predicts margin / kScoreScale (cells).
@@ -1594,6 +1912,8 @@ struct NetConfig {
 int newest_feature_version(GameKind game);
 int feature_version_of(const NetConfig& config);  // resolves 0 to the newest
 int input_planes(const NetConfig& config);
+// The [net] settings of a run config: keys, defaults (NetConfig's), ranges.
+const SettingsTable<NetConfig>& net_settings();
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);
 std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom,
@@ -3070,6 +3390,7 @@ bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const Ro
 MctsAgent::MctsAgent(MctsAgentConfig config)
     : config_(std::move(config)), mcts_(config_.mcts), root_solver_(AlphaBetaConfig{.tt_bits = 20}),
       leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
+  config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
   if (config_.custom_evaluator) evaluator_ = config_.custom_evaluator;
   else if (config_.evaluator == "rollout") evaluator_ = std::make_unique<RolloutEvaluator>();
   else if (config_.evaluator == "material") evaluator_ = std::make_unique<MaterialEvaluator>();
@@ -3135,6 +3456,10 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double spent = ms_since(search_start);
   if (spent > 1 && last_simulations_ > 16) sims_per_ms_ = last_simulations_ / spent;
   return mcts_.best_action();
+}
+
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {
+  config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
@@ -3410,16 +3735,26 @@ bool NetConfig::operator==(const NetConfig& o) const {
          value_hidden == o.value_hidden && game == o.game && feature_version_of(*this) == feature_version_of(o);
 }
 
+const SettingsTable<NetConfig>& net_settings() {
+  static const SettingsTable<NetConfig> table =
+      SettingsTable<NetConfig>("net")
+          .integer("blocks", [](auto& c) -> auto& { return c.blocks; }, 0, 64, "residual blocks in the trunk")
+          .integer("channels", [](auto& c) -> auto& { return c.channels; }, 1, 512, "convolution channels")
+          .integer("policy_dim", [](auto& c) -> auto& { return c.policy_dim; }, 1, 256,
+                   "size of the U/V per-cell embeddings of the policy head")
+          .integer("value_hidden", [](auto& c) -> auto& { return c.value_hidden; }, 1, 1024,
+                   "hidden units of the value/score head");
+  return table;
+}
+
 void validate(const NetConfig& c) {
-  auto check = [](const char* name, int v, int lo, int hi) {
-    if (v < lo || v > hi)
-      throw std::invalid_argument(std::string("net config: ") + name + " = " + std::to_string(v) +
-                                  " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  };
-  check("blocks", c.blocks, 0, 64);
-  check("channels", c.channels, 1, 512);
-  check("policy_dim", c.policy_dim, 1, 256);
-  check("value_hidden", c.value_hidden, 1, 1024);
+  // The declared ranges (net_settings), checked on the values a file holds.
+  for (const Setting<NetConfig>& s : net_settings().settings()) {
+    const int v = int(s.number(c));
+    if (v < s.lo || v > s.hi)
+      throw std::invalid_argument("net config: " + s.key + " = " + std::to_string(v) + " is out of range [" +
+                                  std::to_string(int(s.lo)) + ", " + std::to_string(int(s.hi)) + "]");
+  }
   if (c.feature_version != 0 && input_planes(c) == 0)
     throw std::invalid_argument("net config: feature_version = " + std::to_string(c.feature_version) +
                                 " is not a " + game_name(c.game) + " input layout this build knows (newest: " +
@@ -4803,10 +5138,9 @@ nn::Model load_weights() {
 // The engine's `nn` agent with its defaults: PUCT MCTS on the network,
 // exact endgames, time planned from the CPU-time bank.
 std::unique_ptr<Agent> make_bot_agent() {
-  MctsAgentConfig c;
+  MctsAgentConfig c;  // the declared defaults (agents/search_agents.h), as `nn` without options
   c.agent_name = "mushroom-export";
   c.mcts.seed = 1;
-  c.time.solved_tail_moves = 5;
   try {
     const nn::Model model = load_weights();
     c.custom_evaluator = std::make_shared<nn::NnEvaluator>(std::make_shared<nn::PlainNet>(model));

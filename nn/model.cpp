@@ -39,16 +39,26 @@ bool NetConfig::operator==(const NetConfig& o) const {
          value_hidden == o.value_hidden && game == o.game && feature_version_of(*this) == feature_version_of(o);
 }
 
+const SettingsTable<NetConfig>& net_settings() {
+  static const SettingsTable<NetConfig> table =
+      SettingsTable<NetConfig>("net")
+          .integer("blocks", [](auto& c) -> auto& { return c.blocks; }, 0, 64, "residual blocks in the trunk")
+          .integer("channels", [](auto& c) -> auto& { return c.channels; }, 1, 512, "convolution channels")
+          .integer("policy_dim", [](auto& c) -> auto& { return c.policy_dim; }, 1, 256,
+                   "size of the U/V per-cell embeddings of the policy head")
+          .integer("value_hidden", [](auto& c) -> auto& { return c.value_hidden; }, 1, 1024,
+                   "hidden units of the value/score head");
+  return table;
+}
+
 void validate(const NetConfig& c) {
-  auto check = [](const char* name, int v, int lo, int hi) {
-    if (v < lo || v > hi)
-      throw std::invalid_argument(std::string("net config: ") + name + " = " + std::to_string(v) +
-                                  " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  };
-  check("blocks", c.blocks, 0, 64);
-  check("channels", c.channels, 1, 512);
-  check("policy_dim", c.policy_dim, 1, 256);
-  check("value_hidden", c.value_hidden, 1, 1024);
+  // The declared ranges (net_settings), checked on the values a file holds.
+  for (const Setting<NetConfig>& s : net_settings().settings()) {
+    const int v = int(s.number(c));
+    if (v < s.lo || v > s.hi)
+      throw std::invalid_argument("net config: " + s.key + " = " + std::to_string(v) + " is out of range [" +
+                                  std::to_string(int(s.lo)) + ", " + std::to_string(int(s.hi)) + "]");
+  }
   if (c.feature_version != 0 && input_planes(c) == 0)
     throw std::invalid_argument("net config: feature_version = " + std::to_string(c.feature_version) +
                                 " is not a " + game_name(c.game) + " input layout this build knows (newest: " +

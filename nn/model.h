@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "util/settings.h"
+
 namespace mushroom::nn {
 
 // The score head predicts margin / kScoreScale (cells).
@@ -60,6 +62,8 @@ struct NetConfig {
 int newest_feature_version(GameKind game);
 int feature_version_of(const NetConfig& config);  // resolves 0 to the newest
 int input_planes(const NetConfig& config);
+// The [net] settings of a run config: keys, defaults (NetConfig's), ranges.
+const SettingsTable<NetConfig>& net_settings();
 // Throws std::invalid_argument naming the field when out of range.
 void validate(const NetConfig& config);
 std::string describe(const NetConfig& config);  // "6x32 (policy 32, value 64)", game named unless mushroom,

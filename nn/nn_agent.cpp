@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "agents/agent_options.h"
 #include "agents/search_agents.h"
 #include "nn/cpu_net.h"
 #include "nn/model_file.h"
@@ -22,24 +21,51 @@ std::string default_model_path() {
                            "; pass model=FILE");
 }
 
+namespace {
+
+// The nn agent's own options, beside the shared MCTS ones.
+struct NnAgentOptions {
+  std::string model;        // "": default_model_path()
+  std::string sym = "none";
+  int cache = NnEvaluatorConfig{}.cache_entries;
+  int net_leaves = 0;       // > 0: the net gives priors to this many leaves per move, material gives every value
+};
+
+const SettingsTable<NnAgentOptions>& nn_agent_settings() {
+#define FIELD(name) [](auto& c) -> auto& { return c.name; }
+  static const SettingsTable<NnAgentOptions> table =
+      SettingsTable<NnAgentOptions>("nn")
+          .text("model", FIELD(model), "model file (default: $MUSHROOM_MODEL, else models/default.h5)")
+          .choice("sym", FIELD(sym), {"none", "random", "all"}, "board symmetries of each evaluation")
+          .integer("cache", FIELD(cache), 0, 1 << 24, "evaluation cache entries")
+          .integer("net_leaves", FIELD(net_leaves), 0, 1 << 20,
+                   "> 0: net priors for this many leaves per move, material values for all");
+#undef FIELD
+  return table;
+}
+
+}  // namespace
+
 void register_nn_agent() {
-  register_agent("nn", [](OptionReader& opts, const AgentOptions& options) -> std::unique_ptr<Agent> {
-    MctsAgentConfig c = read_mcts_options(opts, options.seed);
-    c.agent_name = "nn";
-    std::string path = opts.get_string("model", "");
-    NnEvaluatorConfig ec;
-    ec.symmetry = parse_symmetry_mode(opts.get_choice("sym", "none", {"none", "random", "all"}));
-    ec.cache_entries = opts.get_int("cache", 1 << 16, 0, 1 << 24);
-    // > 0: the net gives priors to this many leaves per move, material gives every value.
-    const int net_leaves = opts.get_int("net_leaves", 0, 0, 1 << 20);
-    opts.finish();  // a misspelt option is reported before any model search
-    if (path.empty()) path = default_model_path();
-    const Model model = load_model(path);
-    auto net = std::make_shared<NnEvaluator>(std::make_shared<CpuNet>(model), ec);
-    if (net_leaves > 0) c.custom_evaluator = std::make_shared<NetPriorEvaluator>(net, net_leaves);
-    else c.custom_evaluator = net;
-    return std::make_unique<MctsAgent>(c);
-  });
+  register_agent(
+      "nn",
+      [](OptionSource& opts, const AgentOptions& options) -> std::unique_ptr<Agent> {
+        MctsAgentConfig c = read_mcts_search_options(opts, options.seed);
+        c.agent_name = "nn";
+        NnAgentOptions own;
+        nn_agent_settings().read(opts, own);
+        // A misspelt option is reported before any model search.
+        if (const auto key = opts.unread()) throw std::invalid_argument("agent 'nn' has no option '" + *key + "'");
+        NnEvaluatorConfig ec;
+        ec.symmetry = parse_symmetry_mode(own.sym);
+        ec.cache_entries = own.cache;
+        const Model model = load_model(own.model.empty() ? default_model_path() : own.model);
+        auto net = std::make_shared<NnEvaluator>(std::make_shared<CpuNet>(model), ec);
+        if (own.net_leaves > 0) c.custom_evaluator = std::make_shared<NetPriorEvaluator>(net, own.net_leaves);
+        else c.custom_evaluator = net;
+        return std::make_unique<MctsAgent>(c);
+      },
+      mcts_search_settings().help_text() + nn_agent_settings().help_text());
 }
 
 }  // namespace mushroom::nn

@@ -1,8 +1,11 @@
-// Self-play settings (the [selfplay] table of a run config; see
-// configs/cpu-small.toml for what each one means).
+// Self-play settings (the [selfplay] table of a run config). The member
+// initializers are the defaults; selfplay_settings() declares each key's
+// range and help (configs/defaults.toml lists them all).
 #pragma once
 #include <cstdint>
 #include <string>
+
+#include "util/settings.h"
 
 namespace mushroom::selfplay {
 
@@ -30,7 +33,9 @@ struct SelfplayConfig {
   int random_opening_plies = 0;  // each game starts with k uniformly random moves (not recorded), k drawn from 0..this
   double proven_sample_fraction = 1.0;  // share of searches with a proven root (won, lost or drawn) that are recorded
   int sample_games = 4;  // the job's first games also saved as annotated logs in OUT/games/ (for the viewer)
-  uint64_t seed = 1;
+  uint64_t seed = 1;  // from [run] seed
 };
+
+const SettingsTable<SelfplayConfig>& selfplay_settings();
 
 }  // namespace mushroom::selfplay

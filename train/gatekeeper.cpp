@@ -23,14 +23,14 @@ GateReport Gatekeeper::judge(int g, const std::string& candidate, const std::str
   const bool blockgame = config_.game() == nn::GameKind::kBlockgame;
   GateReport report;
   if (config_.gate.enabled && blockgame) {
-    report.gate = play_blockgame_match(candidate, best, config_.gate.boards, config_.seed * 1000 + uint64_t(g),
+    report.gate = play_blockgame_match(candidate, best, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
                                        config_.gate.sims, config_.selfplay.device);
   } else if (config_.gate.enabled) {
     const AgentMaker opponent = best.empty()
                                     ? builtin_agent_maker("mcts", {{"sims", std::to_string(config_.gate.sims)}})
                                     : nn_agent_maker(best, config_.gate.sims);
     report.gate = play_paired_match(nn_agent_maker(candidate, config_.gate.sims), opponent, config_.gate.boards,
-                                    config_.seed * 1000 + uint64_t(g), threads_);
+                                    config_.seed() * 1000 + uint64_t(g), threads_);
   }
   if (config_.gate.enabled) {
     report.promoted = report.gate.score() > config_.gate.promote_score;
@@ -60,7 +60,7 @@ GateReport Gatekeeper::judge(int g, const std::string& candidate, const std::str
     log_(line);
   } else {
     report.eval = play_paired_match(nn_agent_maker(candidate, config_.eval.sims), builtin_agent_maker("greedy"),
-                                    config_.eval.boards, config_.seed * 7777 + uint64_t(g), threads_);
+                                    config_.eval.boards, config_.seed() * 7777 + uint64_t(g), threads_);
     char line[160];
     std::snprintf(line, sizeof line, "eval: candidate scores %.3f against greedy (mean margin %+.1f)",
                   report.eval.score(), report.eval.mean_margin);

@@ -18,7 +18,7 @@ TrainStats run_learner(const RunConfig& config, const RunDir& run, int g, const 
   nn::Model start;
   if (g > 1 && fs::exists(run.model(g - 1))) start = nn::load_model(run.model(g - 1).string());
   else if (!init_model.empty()) start = nn::load_model(init_model);
-  else start = nn::random_model(config.net, config.seed);
+  else start = nn::random_model(config.net, config.seed());
   if (!(start.config == config.net))
     throw std::runtime_error("the run's previous model is a " + nn::describe(start.config) +
                              " net but the config asks for " + nn::describe(config.net));

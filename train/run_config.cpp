@@ -3,7 +3,6 @@
 #include <toml++/toml.h>
 
 #include <cstdio>
-#include <initializer_list>
 #include <set>
 
 #include "util/rng.h"
@@ -13,71 +12,27 @@ namespace mushroom::train {
 
 namespace {
 
-// Reads one table's keys with type and range checks, and remembers which
-// keys were read so that any other key can be reported.
-class TableReader {
+// One TOML table as a source of settings. It remembers which keys were
+// read, so that finish() can name any other key as unknown.
+class TomlTableSource : public SettingSource {
  public:
-  TableReader(const toml::table* table, std::string section, std::string source)
+  TomlTableSource(const toml::table* table, std::string section, std::string source)
       : table_(table), section_(std::move(section)), source_(std::move(source)) {}
 
-  void read(const char* key, int& out, int lo, int hi) {
-    if (auto node = find(key)) {
-      const auto v = node->value<int64_t>();
-      if (!v || !node->is_integer()) fail(key, "must be an integer");
-      if (*v < lo || *v > hi) fail(key, range_text(double(*v), lo, hi));
-      out = int(*v);
-    }
+  std::optional<SettingValue> take(const std::string& key) override {
+    used_.insert(key);
+    const toml::node* node = table_ ? table_->get(key) : nullptr;
+    if (!node) return std::nullopt;
+    SettingValue v;
+    if (node->is_integer()) v.type = SettingValue::Type::kInteger, v.integer = *node->value<int64_t>();
+    else if (node->is_floating_point()) v.type = SettingValue::Type::kReal, v.real = *node->value<double>();
+    else if (node->is_boolean()) v.type = SettingValue::Type::kBool, v.flag = *node->value<bool>();
+    else if (node->is_string()) v.type = SettingValue::Type::kString, v.text = *node->value<std::string>();
+    else v.type = SettingValue::Type::kText, v.text = "(a TOML array, table or date)";
+    return v;
   }
-  void read(const char* key, uint64_t& out) {
-    int v = int(out);
-    read(key, v, 0, 2'000'000'000);
-    out = uint64_t(v);
-  }
-  void read(const char* key, double& out, double lo, double hi) {
-    if (auto node = find(key)) {
-      if (!node->is_number()) fail(key, "must be a number");
-      const double v = *node->value<double>();
-      if (!(v >= lo && v <= hi)) fail(key, range_text(v, lo, hi));
-      out = v;
-    }
-  }
-  void read(const char* key, bool& out) {
-    if (auto node = find(key)) {
-      if (!node->is_boolean()) fail(key, "must be true or false");
-      out = *node->value<bool>();
-    }
-  }
-  void read(const char* key, std::string& out, std::initializer_list<const char*> choices) {
-    if (auto node = find(key)) {
-      if (!node->is_string()) fail(key, "must be a string");
-      const std::string v = *node->value<std::string>();
-      std::string list;
-      for (const char* c : choices) {
-        if (v == c) {
-          out = v;
-          return;
-        }
-        list += (list.empty() ? "" : ", ") + std::string(c);
-      }
-      fail(key, "is \"" + v + "\", expected one of: " + list);
-    }
-  }
-  void read_text(const char* key, std::string& out) {
-    if (auto node = find(key)) {
-      if (!node->is_string()) fail(key, "must be a string");
-      out = *node->value<std::string>();
-    }
-  }
-  // Device names are open-ended: cpu, cuda, cuda:N.
-  void read_device(const char* key, std::string& out) {
-    if (auto node = find(key)) {
-      if (!node->is_string()) fail(key, "must be a string");
-      const std::string v = *node->value<std::string>();
-      int n = 0;
-      if (v != "cpu" && v != "cuda" && !(v.rfind("cuda:", 0) == 0 && parse_int(v.substr(5), n) && n >= 0))
-        fail(key, "is \"" + v + "\", expected cpu, cuda or cuda:N");
-      out = v;
-    }
+  [[noreturn]] void reject(const std::string& key, const SettingValue&, const std::string& problem) const override {
+    throw ConfigError(source_ + ": " + section_ + "." + key + " " + problem);
   }
   void finish() const {
     if (!table_) return;
@@ -87,24 +42,92 @@ class TableReader {
   }
 
  private:
-  const toml::node* find(const char* key) {
-    used_.insert(key);
-    return table_ ? table_->get(key) : nullptr;
-  }
-  static std::string range_text(double v, double lo, double hi) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "is %g, outside the range [%g, %g]", v, lo, hi);
-    return buf;
-  }
-  [[noreturn]] void fail(const char* key, const std::string& what) const {
-    throw ConfigError(source_ + ": " + section_ + "." + key + " " + what);
-  }
   const toml::table* table_;
   std::string section_, source_;
   std::set<std::string> used_;
 };
 
+// Reads [name] into config through its declared table.
+template <class Config>
+void read_table(const toml::table& root, const SettingsTable<Config>& settings, const std::string& source,
+                Config& config) {
+  TomlTableSource table(root[settings.name()].as_table(), settings.name(), source);
+  settings.read(table, config);
+  table.finish();
+}
+
 }  // namespace
+
+const SettingsTable<RunSection>& run_settings() {
+  static const SettingsTable<RunSection> table =
+      SettingsTable<RunSection>("run")
+          .choice("game", [](auto& c) -> auto& { return c.game; }, {"mushroom", "blockgame"},
+                  "mushroom, or blockgame (the learning check: configs/blockgame.toml)")
+          .integer("generations", [](auto& c) -> auto& { return c.generations; }, 1, 1'000'000,
+                   "the loop stops after this many generations")
+          .integer("seed", [](auto& c) -> auto& { return c.seed; }, 0, 2'000'000'000,
+                   "seeds boards, search noise, training order and matches");
+  return table;
+}
+
+std::string defaults_toml() {
+  return nn::net_settings().toml_text() + "\n" + selfplay::selfplay_settings().toml_text() + "\n" +
+         train_settings().toml_text() + "\n" + gate_settings().toml_text() + "\n" + eval_settings().toml_text() +
+         "\n" + distill_settings().toml_text() + "\n" + run_settings().toml_text();
+}
+
+std::string defaults_file_text() {
+  return "# defaults.toml: every key of a run config at its default, with its range\n"
+         "# or choices and what it does. Written by `mushroom config --out\n"
+         "# configs/defaults.toml` from the settings' one declaration (the structs'\n"
+         "# initializers and the *_settings() tables); a test fails when this file\n"
+         "# is stale. A run config may leave any key out to get the value shown.\n\n" +
+         defaults_toml();
+}
+
+std::vector<std::string> false_default_marks(const std::string& text, const std::string& source) {
+  // The same value in TOML terms: numbers by value (20 and 20.0 agree).
+  auto same = [](const toml::node* a, const toml::node* b) {
+    if (!a || !b) return false;
+    if (a->is_number() && b->is_number()) return *a->value<double>() == *b->value<double>();
+    if (a->is_string() && b->is_string()) return *a->value<std::string>() == *b->value<std::string>();
+    if (a->is_boolean() && b->is_boolean()) return *a->value<bool>() == *b->value<bool>();
+    return false;
+  };
+  std::vector<std::string> problems;
+  std::string section;
+  int number = 0;
+  for (const std::string& raw : split_lines(text)) {
+    ++number;
+    const std::string line(trim(raw));
+    if (line.size() > 2 && line.front() == '[' && line.back() == ']') section = line.substr(1, line.size() - 2);
+    const size_t hash = line.find('#'), eq = line.find('=');
+    if (hash == std::string::npos || eq == std::string::npos || eq > hash) continue;
+    if (line.find("(default)", hash) == std::string::npos) continue;
+    const std::string key(trim(line.substr(0, eq)));
+    const std::string where = source + ":" + std::to_string(number) + ": " + section + "." + key;
+    try {
+      const toml::table written = toml::parse("x = " + line.substr(eq + 1, hash - eq - 1));
+      const toml::table declared = toml::parse("x = " + default_text(section, key));
+      if (!same(written.get("x"), declared.get("x")))
+        problems.push_back(where + " is marked (default) but the default is " + default_text(section, key));
+    } catch (const std::exception& e) {
+      problems.push_back(where + ": " + e.what());
+    }
+  }
+  return problems;
+}
+
+std::string default_text(const std::string& section, const std::string& key) {
+  if (section == "net") return nn::net_settings().default_text(key);
+  if (section == "selfplay") return selfplay::selfplay_settings().default_text(key);
+  if (section == "train") return train_settings().default_text(key);
+  if (section == "gate") return gate_settings().default_text(key);
+  if (section == "eval") return eval_settings().default_text(key);
+  if (section == "distill") return distill_settings().default_text(key);
+  if (section == "run") return run_settings().default_text(key);
+  throw std::invalid_argument("no settings table [" + section + "]");
+}
 
 RunConfig parse_run_config(const std::string& text, const std::string& source) {
   toml::table root;
@@ -121,101 +144,19 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     if (!sections.count(name)) throw ConfigError(source + ": unknown table '" + name + "'");
     if (!node.is_table()) throw ConfigError(source + ": '" + name + "' must be a table ([" + name + "])");
   }
-  auto table = [&](const char* name) { return TableReader(root[name].as_table(), name, source); };
-
   RunConfig c;
-  {
-    TableReader t = table("net");
-    t.read("blocks", c.net.blocks, 0, 64);
-    t.read("channels", c.net.channels, 1, 512);
-    t.read("policy_dim", c.net.policy_dim, 1, 256);
-    t.read("value_hidden", c.net.value_hidden, 1, 1024);
-    t.finish();
-  }
-  {
-    auto& s = c.selfplay;
-    TableReader t = table("selfplay");
-    t.read("games", s.games, 1, 10'000'000);
-    t.read("workers", s.workers, 1, 256);
-    t.read("games_in_flight", s.games_in_flight, 1, 100'000);
-    t.read("full_sims", s.full_sims, 1, 1'000'000);
-    t.read("cheap_sims", s.cheap_sims, 1, 1'000'000);
-    t.read("full_search_fraction", s.full_search_fraction, 0.0, 1.0);
-    t.read("exploration", s.exploration, {"dirichlet", "gumbel"});
-    t.read("dirichlet_alpha", s.dirichlet_alpha, 0.0, 10.0);
-    t.read("dirichlet_fraction", s.dirichlet_fraction, 0.0, 1.0);
-    t.read("gumbel_k", s.gumbel_k, 1, 1024);
-    t.read("temperature_start", s.temperature_start, 0.0, 10.0);
-    t.read("temperature_end", s.temperature_end, 0.0, 10.0);
-    t.read("temperature_halflife", s.temperature_halflife, 0.1, 1000.0);
-    t.read("cpuct", s.cpuct, 0.0, 100.0);
-    t.read("score_weight", s.score_weight, 0.0, 10.0);
-    t.read("solver", s.solver);
-    t.read("backend", s.backend, {"cpu", "torch"});
-    t.read_device("device", s.device);
-    t.read("bootstrap", s.bootstrap, {"material", "uniform"});
-    t.read("samples_per_shard", s.samples_per_shard, 1, 10'000'000);
-    t.read("sample_games", s.sample_games, 0, 1000);
-    t.read("random_opening_plies", s.random_opening_plies, 0, 1000);
-    t.read("proven_sample_fraction", s.proven_sample_fraction, 0.0, 1.0);
-    t.finish();
-    if (s.cheap_sims > s.full_sims) throw ConfigError(source + ": selfplay.cheap_sims exceeds selfplay.full_sims");
-  }
-  {
-    auto& tr = c.train;
-    TableReader t = table("train");
-    t.read_device("device", tr.device);
-    t.read("threads", tr.threads, 0, 256);
-    t.read("batch_size", tr.batch_size, 1, 65536);
-    t.read("steps", tr.steps, 1, 10'000'000);
-    t.read("optimizer", tr.optimizer, {"sgd", "adam"});
-    t.read("learning_rate", tr.learning_rate, 1e-7, 10.0);
-    t.read("momentum", tr.momentum, 0.0, 0.999);
-    t.read("weight_decay", tr.weight_decay, 0.0, 1.0);
-    t.read("lr_schedule", tr.lr_schedule, {"constant", "cosine"});
-    t.read("lr_decay_generation", tr.lr_decay_generation, 0, 1'000'000);
-    t.read("lr_decay_factor", tr.lr_decay_factor, 1e-6, 1.0);
-    t.read("window_samples", tr.window_samples, 1, 1'000'000'000);
-    t.read("policy_weight", tr.loss.policy, 0.0, 100.0);
-    t.read("value_weight", tr.loss.value, 0.0, 100.0);
-    t.read("score_weight", tr.loss.score, 0.0, 100.0);
-    t.read("ownership_weight", tr.loss.ownership, 0.0, 100.0);
-    t.finish();
-  }
-  {
-    TableReader t = table("gate");
-    t.read("enabled", c.gate.enabled);
-    t.read("boards", c.gate.boards, 1, 100'000);
-    t.read("sims", c.gate.sims, 1, 1'000'000);
-    t.read("promote_score", c.gate.promote_score, 0.0, 1.0);
-    t.finish();
-  }
-  {
-    TableReader t = table("eval");
-    t.read("every", c.eval.every, 0, 1'000'000);
-    t.read("boards", c.eval.boards, 1, 100'000);
-    t.read("sims", c.eval.sims, 1, 1'000'000);
-    t.read("positions", c.eval.positions, 1, 1'000'000);
-    t.finish();
-  }
-  {
-    TableReader t = table("distill");
-    t.read("teacher_policy", c.distill.teacher_policy, 0.0, 1.0);
-    t.read("teacher_value", c.distill.teacher_value, 0.0, 1.0);
-    t.read_text("data", c.distill.data);
-    t.finish();
-  }
-  {
-    TableReader t = table("run");
-    t.read("generations", c.generations, 1, 1'000'000);
-    t.read("seed", c.seed);
-    std::string game = "mushroom";
-    t.read("game", game, {"mushroom", "blockgame"});
-    c.net.game = nn::parse_game_kind(game);
-    t.finish();
-  }
-  c.selfplay.seed = c.seed;
-  c.train.seed = c.seed;
+  read_table(root, nn::net_settings(), source, c.net);
+  read_table(root, selfplay::selfplay_settings(), source, c.selfplay);
+  if (c.selfplay.cheap_sims > c.selfplay.full_sims)
+    throw ConfigError(source + ": selfplay.cheap_sims exceeds selfplay.full_sims");
+  read_table(root, train_settings(), source, c.train);
+  read_table(root, gate_settings(), source, c.gate);
+  read_table(root, eval_settings(), source, c.eval);
+  read_table(root, distill_settings(), source, c.distill);
+  read_table(root, run_settings(), source, c.run);
+  c.net.game = nn::parse_game_kind(c.run.game);
+  c.selfplay.seed = c.run.seed;
+  c.train.seed = c.run.seed;
   uint64_t h = 0x6d757368726f6f6dull;
   for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ull;
   char buf[17];

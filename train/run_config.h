@@ -1,10 +1,14 @@
 // A run configuration: one TOML file with the tables [net], [selfplay],
-// [train], [gate], [eval] and [run]. Every key is optional (defaults in the
-// structs); an unknown table or key, a wrong type or an out-of-range value
-// is an error that names the key. configs/cpu-small.toml documents them all.
+// [train], [gate], [eval], [distill] and [run]. Every key is optional: the
+// structs' member initializers are the defaults, and each table's settings
+// (key, range, help) are declared once (util/settings.h), in the
+// *_settings() functions. An unknown table or key, a wrong type or an
+// out-of-range value is an error that names the key. configs/defaults.toml,
+// written by `mushroom config`, lists every key at its default.
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "nn/model.h"
 #include "selfplay/selfplay_config.h"
@@ -17,20 +21,39 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// [run]
+struct RunSection {
+  std::string game = "mushroom";  // also kept in the net's config
+  int generations = 10;           // the loop stops after this many
+  uint64_t seed = 1;              // seeds self-play, training and matches
+};
+const SettingsTable<RunSection>& run_settings();
+
 struct RunConfig {
   nn::NetConfig net;
   selfplay::SelfplayConfig selfplay;
   TrainConfig train;
   GateConfig gate;
   EvalConfig eval;
-  DistillConfig distill;  // [distill], for `mushroom distill` only
-  int generations = 10;  // [run] the loop stops after this many
-  nn::GameKind game() const { return net.game; }  // [run] game, kept in the net's config
-  uint64_t seed = 1;     // [run] seeds self-play, training and matches
-  std::string hash;      // of the file's text, recorded in the data's metadata
+  DistillConfig distill;  // for `mushroom distill` only
+  RunSection run;
+  nn::GameKind game() const { return net.game; }
+  uint64_t seed() const { return run.seed; }
+  std::string hash;  // of the file's text, recorded in the data's metadata
 };
 
 RunConfig load_run_config(const std::string& path);
 RunConfig parse_run_config(const std::string& text, const std::string& source_name);
+
+// Every table at its defaults, as commented TOML, and the whole of
+// configs/defaults.toml (a header, then that).
+std::string defaults_toml();
+std::string defaults_file_text();
+// A config file's lines whose comment says "(default)" while their value is
+// not the declared default: one message per line, naming file, line and key.
+std::vector<std::string> false_default_marks(const std::string& text, const std::string& source);
+// The declared default of section.key as TOML text ("200", "\"adam\"",
+// "0.001"); throws std::invalid_argument for an unknown key.
+std::string default_text(const std::string& section, const std::string& key);
 
 }  // namespace mushroom::train

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "util/text.h"
+
 namespace mushroom::train {
 namespace {
 
@@ -57,6 +61,46 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[selfplay]\nfull_sims = 10\ncheap_sims = 20\n", {"cheap_sims"});
   expect_error("[net\nblocks = 1\n", {"test.toml:1"});
   expect_error("[run]\ngame = \"go\"\n", {"run.game", "mushroom, blockgame"});
+}
+
+TEST(RunConfig, DefaultsFileIsTheDeclaration) {
+  // configs/defaults.toml is written from the declared settings; when this
+  // fails, run `build/mushroom config --out configs/defaults.toml`.
+  EXPECT_EQ(read_file("configs/defaults.toml"), defaults_file_text());
+  // It loads, and every value in it is the default: the same config as none.
+  const RunConfig all = load_run_config("configs/defaults.toml");
+  const RunConfig none = parse_run_config("", "empty.toml");
+  EXPECT_EQ(all.net, none.net);
+  EXPECT_EQ(all.selfplay.games, none.selfplay.games);
+  EXPECT_EQ(all.train.optimizer, none.train.optimizer);
+  EXPECT_EQ(all.train.learning_rate, none.train.learning_rate);
+  EXPECT_EQ(all.train.steps, none.train.steps);
+  EXPECT_EQ(all.run.generations, none.run.generations);
+  EXPECT_EQ(false_default_marks(read_file("configs/defaults.toml"), "defaults.toml").size(), 0u);
+}
+
+TEST(RunConfig, ShippedConfigsCallDefaultOnlyWhatIsTheDefault) {
+  int marked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("configs")) {
+    if (entry.path().extension() != ".toml") continue;
+    const std::string path = entry.path().string();
+    const std::string text = read_file(path);
+    EXPECT_NO_THROW(load_run_config(path)) << path;
+    for (const std::string& problem : false_default_marks(text, path)) ADD_FAILURE() << problem;
+    for (size_t at = text.find("(default)"); at != std::string::npos; at = text.find("(default)", at + 1)) ++marked;
+  }
+  EXPECT_GT(marked, 50);  // the check has something to check
+}
+
+TEST(RunConfig, AFalseDefaultMarkIsReportedByLineAndKey) {
+  const std::string text = "[train]\nsteps = 400    # (default) right\noptimizer = \"adam\"  # (default) wrong\n"
+                           "[selfplay]\ngames = 200.0  # (default) a float of the same value counts\n";
+  const std::vector<std::string> problems = false_default_marks(text, "x.toml");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("x.toml:3: train.optimizer is marked (default) but the default is \"sgd\""),
+            std::string::npos)
+      << problems[0];
+  EXPECT_EQ(false_default_marks("[net]\nbogus = 1  # (default)\n", "y.toml").size(), 1u);
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ void run_training_loop(const RunOptions& options) {
   if (fs::exists(run.config_copy()) && read_file(run.config_copy().string()) != config_text)
     log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");
   write_file_atomic(run.config_copy().string(), config_text);
-  const int generations = options.generations > 0 ? options.generations : config.generations;
+  const int generations = options.generations > 0 ? options.generations : config.run.generations;
   const bool blockgame = config.game() == nn::GameKind::kBlockgame;
   Gatekeeper gatekeeper(config, options.threads, log);
 

@@ -1,9 +1,12 @@
-// Training, gating and evaluation settings (the [train], [gate] and [eval]
-// tables of a run config; see configs/cpu-small.toml).
+// Training, gating, evaluation and distillation settings (the [train],
+// [gate], [eval] and [distill] tables of a run config). The member
+// initializers are the defaults; the *_settings() tables declare each key's
+// range and help (configs/defaults.toml lists them all).
 #pragma once
 #include <cstdint>
 #include <string>
 
+#include "util/settings.h"
 
 namespace mushroom::train {
 
@@ -56,5 +59,10 @@ struct EvalConfig {
   int sims = 64;
   int positions = 500;       // blockgame: evaluation grades this many held-out positions instead
 };
+
+const SettingsTable<TrainConfig>& train_settings();
+const SettingsTable<GateConfig>& gate_settings();
+const SettingsTable<EvalConfig>& eval_settings();
+const SettingsTable<DistillConfig>& distill_settings();
 
 }  // namespace mushroom::train

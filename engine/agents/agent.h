@@ -35,16 +35,19 @@ struct AgentOptions {
   std::map<std::string, std::string> values;
 };
 
-class OptionReader;
+class OptionSource;
 // Later stages add agents (e.g. nn/ adds `nn`) by registering a maker at
-// start-up; the maker reads its options from the reader.
-using AgentMaker = std::function<std::unique_ptr<Agent>(OptionReader& opts, const AgentOptions& options)>;
-void register_agent(const std::string& name, AgentMaker maker);
+// start-up; the maker reads its options from the source (through its
+// settings tables, util/settings.h), and options_help lists them.
+using AgentMaker = std::function<std::unique_ptr<Agent>(OptionSource& opts, const AgentOptions& options)>;
+void register_agent(const std::string& name, AgentMaker maker, std::string options_help);
 
 // Known names: random, greedy, mcts, alphabeta and registered ones. Throws std::invalid_argument naming an unknown
 // agent or option.
 std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options);
 // The names make_agent accepts, for --help texts.
 std::string agent_names();
+// Every agent's options with their defaults, ranges and help.
+std::string agent_options_help();
 
 }  // namespace mushroom

@@ -2,79 +2,130 @@
 
 #include "agents/agent.h"
 #include "agents/greedy_agent.h"
-#include "agents/agent_options.h"
 #include "agents/random_agent.h"
 #include "agents/search_agents.h"
 
 namespace mushroom {
 
 namespace {
-std::map<std::string, AgentMaker>& registry() {
-  static std::map<std::string, AgentMaker> makers;
+
+struct Registered {
+  AgentMaker maker;
+  std::string options_help;
+};
+
+std::map<std::string, Registered>& registry() {
+  static std::map<std::string, Registered> makers;
   return makers;
 }
+
+#define FIELD(name) [](auto& c) -> auto& { return c.name; }
+
+// solver_moves, solver_share, wdl: when and how the root solver runs.
+template <class Config>
+SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
+  return table
+      .integer("solver_moves", FIELD(root_solver.max_rectangles), 0, 64, "the root solver starts at this few rectangles")
+      .real("solver_share", FIELD(root_solver.share), 0, 1, "share of a move's budget the root solver may use")
+      .flag("wdl", FIELD(root_solver.wdl), "the root solver proves only win, draw or loss, not the margin");
+}
+
+// The `mcts` agent's own option, beside the shared MCTS ones.
+const SettingsTable<MctsAgentConfig>& mcts_evaluator_settings() {
+  static const SettingsTable<MctsAgentConfig> table = SettingsTable<MctsAgentConfig>("mcts").choice(
+      "evaluator", FIELD(evaluator), {"material", "rollout", "random"}, "leaf values without a network");
+  return table;
+}
+
+// A made agent must have read every option it was given.
+void reject_unread(const std::string& name, const OptionSource& opts) {
+  if (const auto key = opts.unread()) throw std::invalid_argument("agent '" + name + "' has no option '" + *key + "'");
+}
+
 }  // namespace
 
-void register_agent(const std::string& name, AgentMaker maker) { registry()[name] = std::move(maker); }
+const SettingsTable<MctsAgentConfig>& mcts_search_settings() {
+  static const SettingsTable<MctsAgentConfig> table = [] {
+    SettingsTable<MctsAgentConfig> t("mcts-search");
+    t.integer("sims", FIELD(simulations), 0, 10'000'000, "simulations per move (0: plan from the clock)")
+        .flag("gumbel", FIELD(mcts.gumbel), "Gumbel root with sequential halving instead of PUCT")
+        .integer("gumbel_k", FIELD(mcts.gumbel_k), 1, 1024, "root candidates of the Gumbel root")
+        .real("cpuct", FIELD(mcts.c_puct), 0, 100, "PUCT exploration constant")
+        .real("score_weight", FIELD(mcts.score_weight), 0, 10, "weight of the expected margin in the utility")
+        .flag("solver", FIELD(solver), "exact endgames at the root and at leaves");
+    add_root_solver_settings(t)
+        .real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
+        .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)");
+    return t;
+  }();
+  return table;
+}
+
+const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
+  static const SettingsTable<AlphaBetaAgentConfig> table = [] {
+    SettingsTable<AlphaBetaAgentConfig> t("alphabeta");
+    t.integer("depth", FIELD(depth), 0, 64, "fixed depth (0: iterative deepening on the clock)")
+        .flag("solver", FIELD(solver), "exact endgames at the root");
+    add_root_solver_settings(t)
+        .flag("lmr", FIELD(search.lmr), "late move reductions")
+        .flag("pvs", FIELD(search.pvs), "principal-variation search")
+        .flag("killers", FIELD(search.killers), "killer moves in the ordering")
+        .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
+        .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
+        .real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
+        .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)");
+    return t;
+  }();
+  return table;
+}
+
+#undef FIELD
+
+void register_agent(const std::string& name, AgentMaker maker, std::string options_help) {
+  registry()[name] = {std::move(maker), std::move(options_help)};
+}
 
 std::string agent_names() {
   std::string names = "random, greedy, mcts, alphabeta";
-  for (const auto& [name, maker] : registry()) names += ", " + name;
+  for (const auto& [name, entry] : registry()) names += ", " + name;
   return names;
 }
 
-// solver_moves, solver_share, wdl: when and how the root solver runs.
-static void read_root_solver_options(OptionReader& opts, RootSolverConfig& c) {
-  c.max_rectangles = opts.get_int("solver_moves", c.max_rectangles, 0, 64);
-  c.share = opts.get_double("solver_share", c.share, 0, 1);
-  c.wdl = opts.get_bool("wdl", c.wdl);
+std::string agent_options_help() {
+  std::string out = "random, greedy: no options\nmcts:\n" + mcts_search_settings().help_text() +
+                    mcts_evaluator_settings().help_text() + "alphabeta:\n" + alphabeta_settings().help_text();
+  for (const auto& [name, entry] : registry()) out += name + ":\n" + entry.options_help;
+  return out;
 }
 
-MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed) {
+MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed) {
   MctsAgentConfig c;
   c.mcts.seed = seed;
-  c.simulations = opts.get_int("sims", 0, 0, 10'000'000);
-  c.mcts.gumbel = opts.get_bool("gumbel", false);
-  c.mcts.gumbel_k = opts.get_int("gumbel_k", 16, 1, 1024);
-  c.mcts.c_puct = opts.get_double("cpuct", c.mcts.c_puct, 0, 100);
-  c.mcts.score_weight = opts.get_double("score_weight", c.mcts.score_weight, 0, 10);
-  c.solver = opts.get_bool("solver", true);
-  read_root_solver_options(opts, c.root_solver);
-  c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
-  c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
+  mcts_search_settings().read(opts, c);
   return c;
 }
 
 std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& options) {
-  OptionReader opts(name, options.values);
+  OptionSource opts("agent '" + name + "'", {options.values.begin(), options.values.end()});
   std::unique_ptr<Agent> agent;
   if (name == "random") {
     agent = std::make_unique<RandomAgent>(options.seed);
   } else if (name == "greedy") {
     agent = std::make_unique<GreedyAgent>();
   } else if (name == "mcts") {
-    MctsAgentConfig c = read_mcts_options(opts, options.seed);
-    c.evaluator = opts.get_choice("evaluator", "material", {"material", "rollout", "random"});
+    MctsAgentConfig c = read_mcts_search_options(opts, options.seed);
+    mcts_evaluator_settings().read(opts, c);
     agent = std::make_unique<MctsAgent>(c);
   } else if (name == "alphabeta") {
     AlphaBetaAgentConfig c;
-    c.depth = opts.get_int("depth", 0, 0, 64);
-    c.solver = opts.get_bool("solver", true);
-    read_root_solver_options(opts, c.root_solver);
-    c.search.lmr = opts.get_bool("lmr", true);
-    c.search.pvs = opts.get_bool("pvs", true);
-    c.search.killers = opts.get_bool("killers", true);
-    c.search.quiescence_depth = opts.get_int("qdepth", 0, 0, 16);
-    c.search.quiescence_moves = opts.get_int("qmoves", 3, 1, 8);
-    c.time_scale = opts.get_double("time_scale", 1.0, 0.01, 10);
-    c.time.solved_tail_moves = c.solver ? opts.get_double("tail", 5, 0, 20) : 0;
+    alphabeta_settings().read(opts, c);
     agent = std::make_unique<AlphaBetaAgent>(c);
   } else if (auto it = registry().find(name); it != registry().end()) {
-    agent = it->second(opts, options);
+    agent = it->second.maker(opts, options);
   } else {
     throw std::invalid_argument("unknown agent '" + name + "' (known: " + agent_names() + ")");
   }
-  opts.finish();
+  reject_unread(name, opts);
   return agent;
 }
 

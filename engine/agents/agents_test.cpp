@@ -3,7 +3,6 @@
 #include "agents/greedy_agent.h"
 #include "agents/local_match.h"
 #include "agents/random_agent.h"
-#include "agents/agent_options.h"
 #include "agents/search_agents.h"
 #include "mushroom/alphabeta.h"
 #include "mushroom/board_gen.h"

@@ -34,6 +34,7 @@ bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const Ro
 MctsAgent::MctsAgent(MctsAgentConfig config)
     : config_(std::move(config)), mcts_(config_.mcts), root_solver_(AlphaBetaConfig{.tt_bits = 20}),
       leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
+  config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
   if (config_.custom_evaluator) evaluator_ = config_.custom_evaluator;
   else if (config_.evaluator == "rollout") evaluator_ = std::make_unique<RolloutEvaluator>();
   else if (config_.evaluator == "material") evaluator_ = std::make_unique<MaterialEvaluator>();
@@ -99,6 +100,10 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double spent = ms_since(search_start);
   if (spent > 1 && last_simulations_ > 16) sims_per_ms_ = last_simulations_ / spent;
   return mcts_.best_action();
+}
+
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {
+  config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {

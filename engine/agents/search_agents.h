@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "agents/agent.h"
+#include "util/settings.h"
 #include "mushroom/alphabeta.h"
 #include "search/mcts.h"
 #include "mushroom/mushroom_game.h"
@@ -36,14 +37,17 @@ struct MctsAgentConfig {
   int leaf_solver_moves = 3;          // and at leaves with this few...
   uint64_t leaf_solver_nodes = 400;   // ...for at most this many nodes (a failed try costs rollouts)
   double time_scale = 1.0;            // multiplies the planned budget
+  double tail = 5;                    // own moves at the end the solver proves (time.solved_tail_moves when solver is on)
   TimeConfig time;
 };
 
-class OptionReader;
-// The MCTS options shared by every MCTS-based agent: sims, gumbel, gumbel_k,
-// cpuct, score_weight, solver, solver_moves, solver_share, wdl, time_scale,
-// tail.
-MctsAgentConfig read_mcts_options(OptionReader& opts, uint64_t seed);
+// The options every MCTS-based agent reads (mcts, nn, the exported bot),
+// declared once with their ranges and help; the defaults are the
+// initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
+// solver_moves, solver_share, wdl, time_scale, tail.
+const SettingsTable<MctsAgentConfig>& mcts_search_settings();
+// A config at the declared defaults with the given options read over them.
+MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
 
 class MctsAgent : public Agent {
  public:
@@ -72,12 +76,17 @@ struct AlphaBetaAgentConfig {
   bool solver = true;
   RootSolverConfig root_solver{16};
   double time_scale = 1.0;
+  double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
 };
 
+// The alphabeta agent's options: depth, solver, solver_moves, solver_share,
+// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail.
+const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
+
 class AlphaBetaAgent : public Agent {
  public:
-  explicit AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {}
+  explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
   Move choose_move(const Position& pos, const Clock& clock) override;

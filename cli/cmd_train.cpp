@@ -1,0 +1,65 @@
+// `mushroom train`: trains on the newest shards (LibTorch builds).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.h"
+#include "nn/model_file.h"
+#include "selfplay/blockgame_selfplay.h"
+#include "selfplay/selfplay_runner.h"
+#include "train/run_config.h"
+#include "train/run_loop.h"
+#include "train/trainer.h"
+#include "util/text.h"
+
+namespace mushroom::cli {
+
+int cmd_train(int argc, char** argv) {
+  cxxopts::Options opts("mushroom train",
+                        "Trains on the newest train.window_samples samples of the shards under --data (a shard that "
+                        "fails its check is named and skipped) and writes --out/model.h5, --out/optimizer.pt and "
+                        "--out/metrics.jsonl. Starts from --init, or from --out/model.h5 when it exists (so a second "
+                        "call continues), or from random weights of the [net] size.");
+  opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
+      "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
+      "out", "output directory", cxxopts::value<std::string>())(
+      "init", "model to start from", cxxopts::value<std::string>())(
+      "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())("h,help", "show this help");
+  cxxopts::ParseResult args;
+  if (parse_or_help(opts, argc, argv, args)) return 0;
+  const train::RunConfig config = train::load_run_config(required(args, "config"));
+  const std::filesystem::path out = required(args, "out");
+  std::filesystem::create_directories(out);
+  const std::string model_path = (out / "model.h5").string();
+  nn::Model start;
+  if (args.count("init")) start = nn::load_model(args["init"].as<std::string>());
+  else if (std::filesystem::exists(model_path)) start = nn::load_model(model_path);
+  else start = nn::random_model(config.net, config.seed());
+  const auto window = train::load_window(train::find_shards(required(args, "data")), config.train.window_samples,
+                                         [](const std::string& w) { print_line("train: " + w); }, config.game());
+  const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
+  if (steps < 1) throw std::invalid_argument("--steps must be positive");
+  print_line("train: " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
+             " shards, " + std::to_string(steps) + " steps, net " + nn::describe(start.config));
+  train::Trainer trainer(config.train, start, (out / "optimizer.pt").string());
+  std::string metrics;
+  const train::TrainStats stats =
+      trainer.train(window, steps, 0, &metrics, std::max(1, steps / 20), [&](const train::TrainStats& s) {
+        char line[200];
+        std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, %.1f steps/s", s.steps, steps, s.step_loss,
+                      s.steps / std::max(1e-9, s.seconds));
+        print_line(line);
+      });
+  const std::string metrics_path = (out / "metrics.jsonl").string();
+  std::string previous = std::filesystem::exists(metrics_path) ? read_file(metrics_path) : "";
+  write_file_atomic(metrics_path, previous + metrics);
+  trainer.save_optimizer();
+  nn::save_model(trainer.model({{"model_id", "train-" + std::to_string(stats.samples_seen)}, {"config_hash", config.hash}}),
+                 model_path);
+  std::printf("train: loss %.4f (policy %.4f, value %.4f, score %.4f, ownership %.4f); %.0f samples/s; wrote %s\n",
+              stats.loss, stats.policy, stats.value, stats.score, stats.ownership,
+              stats.steps * double(config.train.batch_size) / std::max(1e-9, stats.seconds), model_path.c_str());
+  return 0;
+}
+
+}  // namespace mushroom::cli
