@@ -55,7 +55,7 @@ struct Record {
   Rng rng{1};
   int64_t id = -1;
   bool full = false;
-  std::vector<BlockgameSample> samples;
+  std::vector<Sample> samples;
   explicit Record(const MctsConfig& c) : search(c) {}
 };
 
@@ -121,8 +121,7 @@ class Worker {
     const auto children = g.search.mcts.root_children();
     uint8_t move = g.search.mcts.best_action();
     if (g.full && keep_search_sample(g.search, config_, g.rng)) {
-      BlockgameSample s;
-      s.filled = g.state.filled;
+      Sample s = blockgame_sample(g.state.filled);
       s.to_move = g.state.to_move;
       s.ply = g.state.ply;
       s.game_id = g.id;
@@ -144,7 +143,7 @@ class Worker {
 
   // The side to move at the end has lost.
   void finish_game(Record& g) {
-    for (BlockgameSample& s : g.samples) {
+    for (Sample& s : g.samples) {
       s.outcome = s.to_move == g.state.to_move ? -1 : 1;
       pending_.samples.push_back(std::move(s));
     }
@@ -157,9 +156,7 @@ class Worker {
   }
 
   void flush(bool final) {
-    pending_.flush(final, counters_, index_, [](const std::string& path, const ShardMeta& meta, const auto& samples) {
-      write_blockgame_shard(path, meta, samples);
-    });
+    pending_.flush(final, counters_, index_);
   }
 
   SelfplayCounters& counters_;
@@ -167,7 +164,7 @@ class Worker {
   const SelfplayConfig& config_;
   std::unique_ptr<Evaluator<BlockGame>> evaluator_;
   std::vector<std::unique_ptr<Record>> games_;
-  PendingShard<BlockgameSample> pending_;
+  PendingShard pending_{"blockgame", {}, 0};
 };
 
 }  // namespace

@@ -26,11 +26,10 @@ class BlockgameSelfplayTest : public ::testing::Test {
   fs::path dir_;
 };
 
-std::vector<BlockgameSample> some_samples() {
-  std::vector<BlockgameSample> out;
+std::vector<Sample> some_samples() {
+  std::vector<Sample> out;
   for (int k = 0; k < 5; ++k) {
-    BlockgameSample s;
-    s.filled = blockgame::placements()[size_t(k * 7)];
+    Sample s = blockgame_sample(blockgame::placements()[size_t(k * 7)]);
     s.to_move = uint8_t(k % 2);
     s.ply = int16_t(k);
     s.policy = {{blockgame::slot_of_placement(90), 0.25f}, {blockgame::slot_of_placement(95), 0.75f}};
@@ -44,15 +43,16 @@ std::vector<BlockgameSample> some_samples() {
 
 TEST_F(BlockgameSelfplayTest, ShardsRoundTrip) {
   const auto samples = some_samples();
-  write_blockgame_shard(path("b.h5"), ShardMeta{"m", "h", 3, 2}, samples);
-  ShardMeta meta;
-  const auto back = read_blockgame_shard(path("b.h5"), &meta);
+  write_shard(path("b.h5"), ShardMeta{"m", "h", 3, 2, "blockgame"}, samples);
+  const Shard shard = read_shard(path("b.h5"), "blockgame");
+  const ShardMeta& meta = shard.meta;
+  const auto& back = shard.samples;
   EXPECT_EQ(meta.game, "blockgame");
   EXPECT_EQ(meta.model_id, "m");
   EXPECT_EQ(meta.games, 2);
   ASSERT_EQ(back.size(), samples.size());
   for (size_t i = 0; i < samples.size(); ++i) {
-    EXPECT_EQ(back[i].filled, samples[i].filled);
+    EXPECT_EQ(filled_of(back[i]), filled_of(samples[i]));
     EXPECT_EQ(back[i].to_move, samples[i].to_move);
     EXPECT_EQ(back[i].ply, samples[i].ply);
     EXPECT_EQ(back[i].policy, samples[i].policy);
@@ -62,7 +62,7 @@ TEST_F(BlockgameSelfplayTest, ShardsRoundTrip) {
 }
 
 TEST_F(BlockgameSelfplayTest, EachReaderRefusesTheOtherGamesShardsByName) {
-  write_blockgame_shard(path("b.h5"), ShardMeta{}, some_samples());
+  write_shard(path("b.h5"), ShardMeta{"", "", 0, 0, "blockgame"}, some_samples());
   try {
     read_shard(path("b.h5"));
     FAIL() << "a blockgame shard was read as mushroom data";
@@ -71,24 +71,24 @@ TEST_F(BlockgameSelfplayTest, EachReaderRefusesTheOtherGamesShardsByName) {
         << e.what();
   }
   write_shard(path("m.h5"), ShardMeta{}, {});
-  EXPECT_THROW(read_blockgame_shard(path("m.h5")), ShardError);
+  EXPECT_THROW(read_shard(path("m.h5"), "blockgame"), ShardError);
 }
 
 TEST_F(BlockgameSelfplayTest, BadValuesAreNamed) {
   auto samples = some_samples();
   samples[1].outcome = 0;
-  write_blockgame_shard(path("o.h5"), ShardMeta{}, samples);
+  write_shard(path("o.h5"), ShardMeta{"", "", 0, 0, "blockgame"}, samples);
   try {
-    read_blockgame_shard(path("o.h5"));
+    read_shard(path("o.h5"), "blockgame");
     FAIL();
   } catch (const ShardError& e) {
     EXPECT_NE(std::string(e.what()).find("outcome of 0 (sample 1)"), std::string::npos) << e.what();
   }
   samples = some_samples();
   samples[2].policy = {{blockgame::kPolicySlots, 1.0f}};
-  write_blockgame_shard(path("p.h5"), ShardMeta{}, samples);
+  write_shard(path("p.h5"), ShardMeta{"", "", 0, 0, "blockgame"}, samples);
   try {
-    read_blockgame_shard(path("p.h5"));
+    read_shard(path("p.h5"), "blockgame");
     FAIL();
   } catch (const ShardError& e) {
     EXPECT_NE(std::string(e.what()).find("out of range (sample 2)"), std::string::npos) << e.what();
@@ -122,16 +122,15 @@ TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
   int64_t games = 0, samples = 0;
   std::set<int64_t> ids;
   for (const auto& e : fs::directory_iterator(dir_)) {
-    ShardMeta meta;
-    const auto shard = read_blockgame_shard(e.path().string(), &meta);
-    games += meta.games;
-    for (const BlockgameSample& s : shard) {
+    const Shard shard = read_shard(e.path().string(), "blockgame");
+    games += shard.meta.games;
+    for (const Sample& s : shard.samples) {
       ++samples;
       ids.insert(s.game_id);
       EXPECT_GE(s.game_id, 500);
       EXPECT_LT(s.game_id, 520);
       uint8_t legal[blockgame::kPlacements];
-      const int n = blockgame::legal_placements(s.filled, legal);
+      const int n = blockgame::legal_placements(filled_of(s), legal);
       ASSERT_GT(n, 0) << "a sample of a finished position";
       std::set<int> legal_slots;
       for (int i = 0; i < n; ++i) legal_slots.insert(blockgame::slot_of_placement(legal[i]));
@@ -145,7 +144,7 @@ TEST_F(BlockgameSelfplayTest, GamesProduceConsistentSamples) {
   // Within one game, the two sides' outcomes are opposite.
   std::map<std::pair<int64_t, int>, int> outcome_by_game_side;
   for (const auto& e : fs::directory_iterator(dir_))
-    for (const BlockgameSample& s : read_blockgame_shard(e.path().string())) {
+    for (const Sample& s : read_shard(e.path().string(), "blockgame").samples) {
       auto [it, fresh] = outcome_by_game_side.emplace(std::make_pair(s.game_id, int(s.to_move)), s.outcome);
       EXPECT_EQ(it->second, s.outcome) << "game " << s.game_id;
       auto other = outcome_by_game_side.find({s.game_id, 1 - s.to_move});
@@ -192,12 +191,12 @@ int64_t samples_one_placement_from_the_end(const fs::path& dir, int64_t* total) 
   int64_t count = 0;
   *total = 0;
   for (const auto& e : fs::directory_iterator(dir))
-    for (const BlockgameSample& s : read_blockgame_shard(e.path().string())) {
+    for (const Sample& s : read_shard(e.path().string(), "blockgame").samples) {
       ++*total;
       uint8_t legal[blockgame::kPlacements], next[blockgame::kPlacements];
-      const int n = blockgame::legal_placements(s.filled, legal);
+      const int n = blockgame::legal_placements(filled_of(s), legal);
       for (int i = 0; i < n; ++i)
-        if (blockgame::legal_placements(s.filled | blockgame::placements()[legal[i]], next) == 0) {
+        if (blockgame::legal_placements(filled_of(s) | blockgame::placements()[legal[i]], next) == 0) {
           ++count;
           break;
         }

@@ -73,7 +73,7 @@ struct Game {
   AlphaBeta solver{AlphaBetaConfig{.tt_bits = 14}};
   Rng rng{1};
   int64_t id = -1;
-  std::vector<TrainingSample> samples;
+  std::vector<Sample> samples;
   bool full = false;
   std::optional<GameLog> log;  // kept for the job's first sample_games games
   SteadyClock::time_point move_start;
@@ -177,7 +177,7 @@ class Worker {
     Move move = forced ? *forced : g.search.mcts.best_action();
     if (g.full && !forced && keep_search_sample(g.search, config_, g.rng)) {
       const std::vector<float> target = g.search.mcts.improved_policy();
-      TrainingSample s = sample_from_position(g.pos);
+      Sample s = sample_from_position(g.pos);
       s.game_id = g.id;
       for (size_t i = 0; i < children.size(); ++i)
         if (target[i] > 0) s.policy.emplace_back(children[i].action.index(), target[i]);
@@ -230,16 +230,18 @@ class Worker {
   void finish_game(Game& g) {
     if (g.log) write_log(g);
     const int first_margin = g.pos.score(kFirst) - g.pos.score(kSecond);
-    for (TrainingSample& s : g.samples) {
+    for (Sample& s : g.samples) {
       const int sign = s.to_move == kFirst ? 1 : -1;
-      s.margin = int16_t(sign * first_margin);
-      s.outcome = int8_t((s.margin > 0) - (s.margin < 0));
+      const int margin = sign * first_margin;
+      int8_t ownership[kCells];
       for (int r = 0; r < kRows; ++r)
         for (int c = 0; c < kCols; ++c) {
           const Owner o = g.pos.owner(r, c);
           const int owner_sign = o == Owner::kNone ? 0 : (o == Owner::kFirst ? 1 : -1);
-          s.ownership[r * kCols + c] = int8_t(owner_sign * sign);
+          ownership[r * kCols + c] = int8_t(owner_sign * sign);
         }
+      set_final_result(s, margin, ownership);
+      s.outcome = int8_t((margin > 0) - (margin < 0));
       pending_.samples.push_back(std::move(s));
     }
     shared_.samples += int64_t(g.samples.size());
@@ -251,9 +253,7 @@ class Worker {
   }
 
   void flush(bool final) {
-    pending_.flush(final, shared_, index_, [](const std::string& path, const ShardMeta& meta, const auto& samples) {
-      write_shard(path, meta, samples);
-    });
+    pending_.flush(final, shared_, index_);
   }
 
   SelfplayCounters& shared_;
@@ -261,7 +261,7 @@ class Worker {
   const SelfplayConfig& config_;
   std::unique_ptr<Evaluator<MushroomGame>> evaluator_;
   std::vector<std::unique_ptr<Game>> games_;
-  PendingShard<TrainingSample> pending_;
+  PendingShard pending_{"mushroom", {}, 0};
 };
 
 }  // namespace

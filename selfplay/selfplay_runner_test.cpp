@@ -40,7 +40,7 @@ void check_shards(const std::string& dir, int expected_games) {
     if (e.path().extension() != ".h5") continue;  // games/ holds the sample logs
     const Shard shard = read_shard(e.path().string());
     games += int(shard.meta.games);
-    for (const TrainingSample& s : shard.samples) {
+    for (const Sample& s : shard.samples) {
       ++samples;
       ids.insert(s.game_id);
       const Position p = position_of(s);
@@ -50,10 +50,11 @@ void check_shards(const std::string& dir, int expected_games) {
         EXPECT_TRUE(m.is_pass() || p.is_legal(m)) << to_string(m);
         EXPECT_GT(prob, 0.0f);
       }
-      EXPECT_EQ(s.outcome, (s.margin > 0) - (s.margin < 0));
+      const int margin = margin_of(s);
+      EXPECT_EQ(s.outcome, (margin > 0) - (margin < 0));
       int own = 0;
-      for (int8_t o : s.ownership) own += o;
-      EXPECT_EQ(own, s.margin) << "final ownership must add up to the final margin";
+      for (int cell = 0; cell < kCells; ++cell) own += ownership_of(s, cell);
+      EXPECT_EQ(own, margin) << "final ownership must add up to the final margin";
     }
   }
   EXPECT_EQ(games, expected_games);

@@ -136,25 +136,24 @@ Action sample_by_visits(const std::vector<Stats>& children, int ply, const Selfp
 }
 
 // A worker's finished games waiting to be written as one shard.
-template <typename Sample>
 struct PendingShard {
+  std::string game;  // the samples' schema (selfplay/sample.h)
   std::vector<Sample> samples;
   int64_t games = 0;
 
   // Writes them when `final` or once samples_per_shard are held, as
-  // OUT/shard-<first game id>-w<worker>.h5 through write(path, meta, samples).
-  template <typename Write>
-  void flush(bool final, SelfplayCounters& counters, int worker, Write write) {
+  // OUT/shard-<first game id>-w<worker>.h5.
+  void flush(bool final, SelfplayCounters& counters, int worker) {
     const SelfplayJob& job = counters.job;
     if (samples.empty() && games == 0) return;
     if (!final && int(samples.size()) < job.config.samples_per_shard) return;
     int64_t first_id = INT64_MAX;
     for (const auto& s : samples) first_id = std::min(first_id, s.game_id);
     if (samples.empty()) first_id = job.first_game_id + worker;  // games without full searches
-    const ShardMeta meta{job.model_id, job.config_hash, job.config.seed, games};
+    const ShardMeta meta{job.model_id, job.config_hash, job.config.seed, games, game};
     char name[64];
     std::snprintf(name, sizeof name, "shard-%012lld-w%02d.h5", (long long)first_id, worker);
-    write((std::filesystem::path(job.out_dir) / name).string(), meta, samples);
+    write_shard((std::filesystem::path(job.out_dir) / name).string(), meta, samples);
     samples.clear();
     games = 0;
   }

@@ -15,8 +15,6 @@ using nn::Hdf5File;
 
 namespace {
 constexpr const char* kFormat = "mushroom-selfplay";
-constexpr int kBlockgamePolicySlots = nn::kBlockgamePolicySize;
-constexpr uint32_t kBlockgameFull = (1u << (nn::kBlockgameSize * nn::kBlockgameSize)) - 1;
 
 std::string utc_now() {
   char buf[32];
@@ -26,38 +24,10 @@ std::string utc_now() {
 }
 }  // namespace
 
-TrainingSample sample_from_position(const Position& pos) {
-  TrainingSample s;
-  for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) {
-      s.digits[r * kCols + c] = uint8_t(pos.digit(r, c));
-      s.owners[r * kCols + c] = uint8_t(pos.owner(r, c));
-    }
-  s.to_move = uint8_t(pos.to_move());
-  s.last_pass = pos.last_move_was_pass() ? 1 : 0;
-  s.ply = int16_t(pos.ply());
-  return s;
-}
-
-Position position_of(const TrainingSample& s) {
-  Position p;
-  for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) {
-      p.set_digit(r, c, s.digits[r * kCols + c]);
-      p.set_owner(r, c, Owner(s.owners[r * kCols + c]));
-    }
-  p.set_to_move(Player(s.to_move));
-  p.set_last_pass(s.last_pass != 0);
-  p.set_ply(s.ply);
-  return p;
-}
-
 namespace {
 
-// The datasets and attributes every game's shard has. S is TrainingSample
-// or BlockgameSample (the same field names).
-template <typename S>
-void write_common(Hdf5File& f, const ShardMeta& meta, const std::string& game, const std::vector<S>& samples) {
+// The datasets and attributes every game's shard has.
+void write_common(Hdf5File& f, const ShardMeta& meta, const std::vector<Sample>& samples) {
   const uint64_t N = samples.size();
   std::vector<uint8_t> to_move;
   std::vector<int16_t> ply;
@@ -65,7 +35,7 @@ void write_common(Hdf5File& f, const ShardMeta& meta, const std::string& game, c
   std::vector<int32_t> moves;
   std::vector<float> probs, weight, value;
   std::vector<int8_t> outcome;
-  for (const S& s : samples) {
+  for (const Sample& s : samples) {
     to_move.push_back(s.to_move);
     ply.push_back(s.ply);
     for (const auto& [m, p] : s.policy) {
@@ -80,7 +50,7 @@ void write_common(Hdf5File& f, const ShardMeta& meta, const std::string& game, c
   }
   f.set_attr("format", std::string(kFormat));
   f.set_attr("format_version", int64_t(kShardFormatVersion));
-  f.set_attr("game", game);
+  f.set_attr("game", meta.game);
   f.set_attr("model_id", meta.model_id);
   f.set_attr("config_hash", meta.config_hash);
   f.set_attr("generator_seed", int64_t(meta.generator_seed));
@@ -99,19 +69,6 @@ void write_common(Hdf5File& f, const ShardMeta& meta, const std::string& game, c
   f.write("/game_id", {N}, game_id.data());
 }
 
-template <typename S>
-void write_any_shard(const std::string& path, const ShardMeta& meta, const std::string& game,
-                     const std::vector<S>& samples, const std::function<void(Hdf5File&)>& write_positions) {
-  try {
-    nn::write_hdf5_atomically(path, [&](Hdf5File& f) {
-      write_common(f, meta, game, samples);
-      write_positions(f);
-    });
-  } catch (const nn::Hdf5Error& e) {
-    throw ShardError(std::string("cannot write shard: ") + e.what());
-  }
-}
-
 // Reads a dataset and checks its shape: [rows] or [rows, width].
 template <typename T>
 std::vector<T> read_checked(const Hdf5File& f, const std::string& name, uint64_t rows, uint64_t width = 0) {
@@ -125,8 +82,7 @@ std::vector<T> read_checked(const Hdf5File& f, const std::string& name, uint64_t
 
 // Fills the common fields of samples (already sized N) and checks them:
 // ranges, outcomes, weights, policies in [0, policy_size) summing to 1.
-template <typename S>
-void read_common(const Hdf5File& f, std::vector<S>& samples, int policy_size) {
+void read_common(const Hdf5File& f, std::vector<Sample>& samples, const SampleSchema& schema) {
   const uint64_t N = samples.size();
   auto bad = [&](const std::string& what) { throw ShardError(f.path() + ": " + what); };
   const auto to_move = read_checked<uint8_t>(f, "/to_move", N);
@@ -141,10 +97,11 @@ void read_common(const Hdf5File& f, std::vector<S>& samples, int policy_size) {
   const auto value = read_checked<float>(f, "/search_value", N);
   const auto game_id = read_checked<int64_t>(f, "/game_id", N);
   for (uint64_t i = 0; i < N; ++i) {
-    S& s = samples[i];
+    Sample& s = samples[i];
     const std::string at = " (sample " + std::to_string(i) + ")";
     if (to_move[i] > 1) bad("to_move out of range" + at);
     if (outcome[i] < -1 || outcome[i] > 1) bad("outcome out of range" + at);
+    if (outcome[i] == 0 && !schema.draws) bad("a " + schema.game + " outcome of 0" + at);
     if (!std::isfinite(weight[i]) || weight[i] < 0) bad("bad sample weight" + at);
     s.to_move = to_move[i];
     s.ply = ply[i];
@@ -156,7 +113,7 @@ void read_common(const Hdf5File& f, std::vector<S>& samples, int policy_size) {
     double total = 0;
     s.policy.clear();
     for (int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-      if (moves[k] < 0 || moves[k] >= policy_size) bad("policy move index out of range" + at);
+      if (moves[k] < 0 || moves[k] >= schema.policy_size) bad("policy move index out of range" + at);
       if (!std::isfinite(probs[k]) || probs[k] < 0) bad("bad policy probability" + at);
       s.policy.emplace_back(moves[k], probs[k]);
       total += probs[k];
@@ -165,52 +122,59 @@ void read_common(const Hdf5File& f, std::vector<S>& samples, int policy_size) {
   }
 }
 
-// Opens a shard of the given game and runs read(f, N); errors become ShardError.
-template <typename F>
-void read_any_shard(const std::string& path, const std::string& game, ShardMeta* meta_out, F read) {
-  int64_t n = 0;
-  const ShardMeta meta = read_shard_meta(path, &n);
-  if (meta.game != game) throw ShardError(path + ": a " + meta.game + " shard where " + game + " data was expected");
-  if (n < 0) throw ShardError(path + ": negative sample count");
-  if (meta_out) *meta_out = meta;
-  try {
-    Hdf5File f = Hdf5File::open_read(path);
-    read(f, uint64_t(n));
-  } catch (const ShardError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw ShardError(e.what());
-  }
+// One field's values for every sample, as the dataset's element type T.
+template <typename T>
+std::vector<T> gather(const std::vector<Sample>& samples, const SampleField& field) {
+  std::vector<T> out;
+  out.reserve(samples.size() * size_t(field.width));
+  for (const Sample& s : samples)
+    for (int k = 0; k < field.width; ++k) out.push_back(T(s.get(field, k)));
+  return out;
+}
+
+template <typename T>
+void write_field(Hdf5File& f, const std::vector<Sample>& samples, const SampleField& field) {
+  const uint64_t N = samples.size();
+  const std::vector<uint64_t> dims = field.width == 1 ? std::vector<uint64_t>{N} : std::vector<uint64_t>{N, uint64_t(field.width)};
+  const std::vector<T> values = gather<T>(samples, field);
+  f.write("/" + field.name, dims, values.data(), field.width > 1);
+}
+
+template <typename T>
+void read_field(const Hdf5File& f, std::vector<Sample>& samples, const SampleField& field) {
+  const uint64_t N = samples.size();
+  const auto values = read_checked<T>(f, "/" + field.name, N, field.width == 1 ? 0 : uint64_t(field.width));
+  for (uint64_t i = 0; i < N; ++i)
+    for (int k = 0; k < field.width; ++k) {
+      const int32_t v = int32_t(values[i * uint64_t(field.width) + uint64_t(k)]);
+      if (v < field.lo || v > field.hi)
+        throw ShardError(f.path() + ": " + field.name + " out of range (sample " + std::to_string(i) + ")");
+      samples[i].set(field, k, v);
+    }
 }
 
 }  // namespace
 
-void write_shard(const std::string& path, const ShardMeta& meta, const std::vector<TrainingSample>& samples) {
-  const uint64_t N = samples.size();
-  std::vector<uint8_t> digits, owners, last_pass;
-  std::vector<int16_t> margin;
-  std::vector<int8_t> ownership;
-  for (const TrainingSample& s : samples) {
-    digits.insert(digits.end(), s.digits.begin(), s.digits.end());
-    owners.insert(owners.end(), s.owners.begin(), s.owners.end());
-    ownership.insert(ownership.end(), s.ownership.begin(), s.ownership.end());
-    last_pass.push_back(s.last_pass);
-    margin.push_back(s.margin);
+void write_shard(const std::string& path, const ShardMeta& meta, const std::vector<Sample>& samples) {
+  const SampleSchema& schema = sample_schema(meta.game);
+  for (const Sample& s : samples)
+    if (s.data.size() != size_t(schema.bytes))
+      throw ShardError("cannot write shard " + path + ": a sample is not of the " + schema.game + " schema");
+  try {
+    nn::write_hdf5_atomically(path, [&](Hdf5File& f) {
+      write_common(f, meta, samples);
+      for (const SampleField& field : schema.fields) {
+        switch (field.type) {
+          case FieldType::kU8: write_field<uint8_t>(f, samples, field); break;
+          case FieldType::kI8: write_field<int8_t>(f, samples, field); break;
+          case FieldType::kI16: write_field<int16_t>(f, samples, field); break;
+          case FieldType::kI32: write_field<int32_t>(f, samples, field); break;
+        }
+      }
+    });
+  } catch (const nn::Hdf5Error& e) {
+    throw ShardError(std::string("cannot write shard: ") + e.what());
   }
-  write_any_shard(path, meta, "mushroom", samples, [&](Hdf5File& f) {
-    f.write("/digits", {N, uint64_t(kCells)}, digits.data(), true);
-    f.write("/owners", {N, uint64_t(kCells)}, owners.data(), true);
-    f.write("/last_pass", {N}, last_pass.data());
-    f.write("/margin", {N}, margin.data());
-    f.write("/ownership", {N, uint64_t(kCells)}, ownership.data(), true);
-  });
-}
-
-void write_blockgame_shard(const std::string& path, const ShardMeta& meta, const std::vector<BlockgameSample>& samples) {
-  std::vector<int32_t> filled;
-  for (const BlockgameSample& s : samples) filled.push_back(int32_t(s.filled));
-  write_any_shard(path, meta, "blockgame", samples,
-                  [&](Hdf5File& f) { f.write("/filled", {uint64_t(samples.size())}, filled.data()); });
 }
 
 ShardMeta read_shard_meta(const std::string& path, int64_t* samples) {
@@ -236,50 +200,38 @@ ShardMeta read_shard_meta(const std::string& path, int64_t* samples) {
   }
 }
 
-Shard read_shard(const std::string& path) {
+Shard read_shard(const std::string& path, const std::string& game) {
   Shard shard;
-  read_any_shard(path, "mushroom", &shard.meta, [&](const Hdf5File& f, uint64_t N) {
-    auto bad = [&](const std::string& what) { throw ShardError(path + ": " + what); };
-    const auto digits = read_checked<uint8_t>(f, "/digits", N, kCells);
-    const auto owners = read_checked<uint8_t>(f, "/owners", N, kCells);
-    const auto last_pass = read_checked<uint8_t>(f, "/last_pass", N);
-    const auto margin = read_checked<int16_t>(f, "/margin", N);
-    const auto ownership = read_checked<int8_t>(f, "/ownership", N, kCells);
-    shard.samples.resize(N);
-    read_common(f, shard.samples, kPolicySize);
-    for (uint64_t i = 0; i < N; ++i) {
-      TrainingSample& s = shard.samples[i];
-      const std::string at = " (sample " + std::to_string(i) + ")";
-      for (int c = 0; c < kCells; ++c) {
-        s.digits[c] = digits[i * kCells + c];
-        s.owners[c] = owners[i * kCells + c];
-        s.ownership[c] = ownership[i * kCells + c];
-        if (s.digits[c] > 9) bad("digit out of range" + at);
-        if (s.owners[c] > 2) bad("owner out of range" + at);
-        if (s.ownership[c] < -1 || s.ownership[c] > 1) bad("ownership target out of range" + at);
+  int64_t n = 0;
+  shard.meta = read_shard_meta(path, &n);
+  if (shard.meta.game != game)
+    throw ShardError(path + ": a " + shard.meta.game + " shard where " + game + " data was expected");
+  if (n < 0) throw ShardError(path + ": negative sample count");
+  const SampleSchema* schema = nullptr;
+  try {
+    schema = &sample_schema(game);
+  } catch (const std::invalid_argument& e) {
+    throw ShardError(path + ": " + e.what());
+  }
+  try {
+    Hdf5File f = Hdf5File::open_read(path);
+    shard.samples.assign(size_t(n), empty_sample(*schema));
+    // The game's fields first: a shard without them is named by its first.
+    for (const SampleField& field : schema->fields) {
+      switch (field.type) {
+        case FieldType::kU8: read_field<uint8_t>(f, shard.samples, field); break;
+        case FieldType::kI8: read_field<int8_t>(f, shard.samples, field); break;
+        case FieldType::kI16: read_field<int16_t>(f, shard.samples, field); break;
+        case FieldType::kI32: read_field<int32_t>(f, shard.samples, field); break;
       }
-      if (last_pass[i] > 1) bad("last_pass out of range" + at);
-      s.last_pass = last_pass[i];
-      s.margin = margin[i];
     }
-  });
+    read_common(f, shard.samples, *schema);
+  } catch (const ShardError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ShardError(e.what());
+  }
   return shard;
-}
-
-std::vector<BlockgameSample> read_blockgame_shard(const std::string& path, ShardMeta* meta) {
-  std::vector<BlockgameSample> samples;
-  read_any_shard(path, "blockgame", meta, [&](const Hdf5File& f, uint64_t N) {
-    const auto filled = read_checked<int32_t>(f, "/filled", N);
-    samples.resize(N);
-    read_common(f, samples, kBlockgamePolicySlots);
-    for (uint64_t i = 0; i < N; ++i) {
-      if (filled[i] < 0 || uint32_t(filled[i]) > kBlockgameFull)
-        throw ShardError(path + ": filled cells out of range (sample " + std::to_string(i) + ")");
-      if (samples[i].outcome == 0) throw ShardError(path + ": a blockgame outcome of 0 (sample " + std::to_string(i) + ")");
-      samples[i].filled = uint32_t(filled[i]);
-    }
-  });
-  return samples;
 }
 
 }  // namespace mushroom::selfplay

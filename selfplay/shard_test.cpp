@@ -24,16 +24,17 @@ class ShardTest : public ::testing::Test {
   fs::path dir_;
 };
 
-std::vector<TrainingSample> some_samples() {
-  std::vector<TrainingSample> out;
+std::vector<Sample> some_samples() {
+  std::vector<Sample> out;
   int k = 0;
   for (const Position& p : playout_positions(5, 3)) {
-    TrainingSample s = sample_from_position(p);
+    Sample s = sample_from_position(p);
     s.policy = {{k, 0.25f}, {kPassIndex, 0.75f}};
     s.outcome = int8_t(k % 3 - 1);
-    s.margin = int16_t(k * 3 - 5);
-    s.ownership[k] = 1;
-    s.ownership[k + 1] = -1;
+    int8_t ownership[kCells] = {};
+    ownership[k] = 1;
+    ownership[k + 1] = -1;
+    set_final_result(s, k * 3 - 5, ownership);
     s.weight = 1.0f;
     s.search_value = 0.1f * k;
     s.game_id = 100 + k;
@@ -54,14 +55,15 @@ TEST_F(ShardTest, RoundTripKeepsEverySampleAndThePositions) {
   ASSERT_EQ(back.samples.size(), samples.size());
   const auto positions = playout_positions(5, 3);
   for (size_t i = 0; i < samples.size(); ++i) {
-    const TrainingSample& a = samples[i];
-    const TrainingSample& b = back.samples[i];
-    EXPECT_EQ(a.digits, b.digits);
-    EXPECT_EQ(a.owners, b.owners);
+    const Sample& a = samples[i];
+    const Sample& b = back.samples[i];
+    EXPECT_EQ(a.data, b.data);  // digits, owners, last_pass, margin and ownership, packed
     EXPECT_EQ(a.policy, b.policy);
     EXPECT_EQ(a.outcome, b.outcome);
-    EXPECT_EQ(a.margin, b.margin);
-    EXPECT_EQ(a.ownership, b.ownership);
+    EXPECT_EQ(margin_of(a), margin_of(b));
+    EXPECT_EQ(margin_of(b), int(i) * 3 - 5);
+    EXPECT_EQ(ownership_of(b, int(i)), 1);
+    EXPECT_EQ(ownership_of(b, int(i) + 1), -1);
     EXPECT_EQ(a.search_value, b.search_value);
     EXPECT_EQ(a.game_id, b.game_id);
     const Position p = position_of(b);

@@ -22,15 +22,9 @@ ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const s
   // and a resumed actor continues after the highest id already written.
   int64_t next_id = int64_t(g) * 100'000'000;
   for (const std::string& shard_path : find_shards(data_dir.string())) {
-    selfplay::ShardMeta meta;
-    if (blockgame) {
-      for (const auto& s : selfplay::read_blockgame_shard(shard_path, &meta)) next_id = std::max(next_id, s.game_id + 1);
-    } else {
-      const selfplay::Shard shard = selfplay::read_shard(shard_path);
-      meta = shard.meta;
-      for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
-    }
-    report.games_before += int(meta.games);
+    const selfplay::Shard shard = selfplay::read_shard(shard_path, nn::game_name(config.game()));
+    for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
+    report.games_before += int(shard.meta.games);
   }
   if (report.games_before >= config.selfplay.games) {
     log("selfplay: already complete (" + std::to_string(report.games_before) + " games)");

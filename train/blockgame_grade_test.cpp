@@ -35,10 +35,10 @@ blockgame::Solver& solver() {
 }
 
 TEST(BlockgameTraining, BatchesTransformTheTargetWithTheBoard) {
-  selfplay::BlockgameSample s;
-  s.filled = blockgame::placements()[3] | blockgame::placements()[70];
+  const uint32_t filled = blockgame::placements()[3] | blockgame::placements()[70];
+  selfplay::Sample s = selfplay::blockgame_sample(filled);
   const int target_placement = 99;  // a vertical domino clear of both
-  ASSERT_EQ(blockgame::placements()[target_placement] & s.filled, 0u);
+  ASSERT_EQ(blockgame::placements()[target_placement] & filled, 0u);
   s.policy = {{blockgame::slot_of_placement(target_placement), 1.0f}};
   s.outcome = -1;
   Rng rng(3);
@@ -50,7 +50,7 @@ TEST(BlockgameTraining, BatchesTransformTheTargetWithTheBoard) {
     int used = -1;
     for (int sym = 0; sym < 8; ++sym) {
       std::vector<float> planes(nn::kBlockgamePlanes * 25);
-      nn::encode_blockgame_features(blockgame::transform(s.filled, sym), planes.data());
+      nn::encode_blockgame_features(blockgame::transform(filled, sym), planes.data());
       if (torch::equal(b.planes[0].flatten(), torch::from_blob(planes.data(), {int64_t(planes.size())}))) used = sym;
     }
     ASSERT_GE(used, 0);
@@ -61,7 +61,7 @@ TEST(BlockgameTraining, BatchesTransformTheTargetWithTheBoard) {
     EXPECT_EQ(blockgame::placements()[size_t(placement)],
               blockgame::transform(blockgame::placements()[target_placement], used));
     // Every listed move is legal in the transformed position.
-    const uint32_t image = blockgame::transform(s.filled, used);
+    const uint32_t image = blockgame::transform(filled, used);
     for (int64_t j = 0; j < b.moves.size(1); ++j) {
       if (!b.move_mask[0][j].item<bool>()) continue;
       const int legal = blockgame::placement_of_slot(int(b.moves[0][j].item<int64_t>()));
@@ -191,10 +191,10 @@ TEST(BlockgameTraining, TrainerRefusesAWindowOfTheOtherGame) {
   EXPECT_THROW(trainer.train(mushroom_window, 1, 1, nullptr, 1), std::runtime_error);
   TrainingWindow window;
   window.game = nn::GameKind::kBlockgame;
-  selfplay::BlockgameSample s;
+  selfplay::Sample s = selfplay::blockgame_sample(0);
   s.policy = {{blockgame::slot_of_placement(0), 1.0f}};
   s.outcome = 1;
-  window.blockgame_samples = {s, s};
+  window.samples = {s, s};
   const TrainStats stats = trainer.train(window, 3, 1, nullptr, 1);
   EXPECT_EQ(stats.steps, 3);
   EXPECT_TRUE(std::isfinite(stats.loss));
@@ -213,7 +213,7 @@ TEST(BlockgameTraining, PairedMatchesCountEveryGame) {
 TEST(BlockgameTraining, LayoutOneNetStillGrades) {
   const nn::Model old = nn::load_model("bench/blockgame4-gen-0078.h5");
   ASSERT_EQ(nn::feature_version_of(old.config), 1);
-  selfplay::BlockgameSample s;
+  selfplay::Sample s = selfplay::blockgame_sample(0);
   s.outcome = 1;
   Rng rng(5);
   EXPECT_EQ(make_blockgame_batch({s}, {0}, rng, 1).planes.sizes(), (std::vector<int64_t>{1, 3, 5, 5}));

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 TrainingWindow tiny_window() {
   TrainingWindow window;
   for (const Position& p : playout_positions(8, 3)) {
-    selfplay::TrainingSample s = selfplay::sample_from_position(p);
+    selfplay::Sample s = selfplay::sample_from_position(p);
     Move actions[MushroomGame::kMaxActions];
     MushroomGame::legal_actions(p, actions);
     s.policy = {{actions[0].index(), 1.0f}};

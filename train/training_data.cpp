@@ -28,14 +28,13 @@ std::vector<std::string> find_shards(const std::string& dir) {
 namespace {
 // Reads shards newest first until `window_samples` are held, into `out`
 // (oldest first), trimmed to the newest window_samples.
-template <typename Sample, typename Read>
-void fill_window(TrainingWindow& w, std::vector<Sample>& out, const std::vector<std::string>& shards,
-                 int window_samples, const std::function<void(const std::string&)>& warn, Read read) {
-  std::vector<std::vector<Sample>> parts;
+void fill_window(TrainingWindow& w, std::vector<selfplay::Sample>& out, const std::vector<std::string>& shards,
+                 int window_samples, const std::function<void(const std::string&)>& warn, const std::string& game) {
+  std::vector<std::vector<selfplay::Sample>> parts;
   size_t held = 0;
   for (auto it = shards.rbegin(); it != shards.rend() && held < size_t(window_samples); ++it) {
     try {
-      std::vector<Sample> samples = read(*it);
+      std::vector<selfplay::Sample> samples = selfplay::read_shard(*it, game).samples;
       held += samples.size();
       parts.push_back(std::move(samples));
       w.used.push_back(*it);
@@ -55,16 +54,11 @@ TrainingWindow load_window(const std::vector<std::string>& shards, int window_sa
                            const std::function<void(const std::string&)>& warn, nn::GameKind game) {
   TrainingWindow w;
   w.game = game;
-  if (game == nn::GameKind::kBlockgame)
-    fill_window(w, w.blockgame_samples, shards, window_samples, warn,
-                [](const std::string& path) { return selfplay::read_blockgame_shard(path); });
-  else
-    fill_window(w, w.samples, shards, window_samples, warn,
-                [](const std::string& path) { return selfplay::read_shard(path).samples; });
+  fill_window(w, w.samples, shards, window_samples, warn, nn::game_name(game));
   return w;
 }
 
-Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std::vector<int>& indices, Rng& rng) {
+Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng) {
   const int64_t B = int64_t(indices.size());
   std::vector<Position> positions(B);
   std::vector<std::vector<Move>> legal(B);
@@ -95,7 +89,7 @@ Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std
   float* weight = batch.weight.data_ptr<float>();
   std::vector<int> slot_of(kPolicySize, -1);
   for (int64_t b = 0; b < B; ++b) {
-    const selfplay::TrainingSample& s = samples[indices[b]];
+    const selfplay::Sample& s = samples[indices[b]];
     nn::encode_features(positions[b], batch.planes[b].data_ptr<float>());
     for (size_t k = 0; k < legal[b].size(); ++k) {
       const int index = legal[b][k].index();
@@ -114,19 +108,19 @@ Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std
       target[b][k] = total > 0 ? float(target[b][k] / total) : 1.0f / float(legal[b].size());
     for (const Move& m : legal[b]) slot_of[m.index()] = -1;
     wdl[b] = s.outcome > 0 ? 0 : s.outcome == 0 ? 1 : 2;
-    score[b] = float(s.margin) / nn::kScoreScale;
+    score[b] = float(selfplay::margin_of(s)) / nn::kScoreScale;
     for (int r = 0; r < kRows; ++r)
       for (int c = 0; c < kCols; ++c) {
         int tr = r, tc = c;
         transform_cell(syms[b], tr, tc);
-        ownership[b][tr * kCols + tc] = float(s.ownership[r * kCols + c]);
+        ownership[b][tr * kCols + tc] = float(selfplay::ownership_of(s, r * kCols + c));
       }
     weight[b] = s.weight;
   }
   return batch;
 }
 
-Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples, const std::vector<int>& indices,
+Batch make_blockgame_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices,
                            Rng& rng, int feature_version) {
   using blockgame::BlockGame;
   constexpr int kCellsHere = blockgame::kBits;
@@ -136,7 +130,7 @@ Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples
   int64_t L = 1;
   for (int64_t b = 0; b < B; ++b) {
     syms[size_t(b)] = int(rng.uniform(BlockGame::kNumSymmetries));
-    const uint32_t filled = blockgame::transform(samples[size_t(indices[size_t(b)])].filled, syms[size_t(b)]);
+    const uint32_t filled = blockgame::transform(selfplay::filled_of(samples[size_t(indices[size_t(b)])]), syms[size_t(b)]);
     legal[size_t(b)].resize(blockgame::kPlacements);
     legal[size_t(b)].resize(size_t(blockgame::legal_placements(filled, legal[size_t(b)].data())));
     L = std::max<int64_t>(L, int64_t(legal[size_t(b)].size()));
@@ -156,9 +150,9 @@ Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples
   int64_t* wdl = batch.wdl_target.data_ptr<int64_t>();
   float* weight = batch.weight.data_ptr<float>();
   for (int64_t b = 0; b < B; ++b) {
-    const selfplay::BlockgameSample& s = samples[size_t(indices[size_t(b)])];
+    const selfplay::Sample& s = samples[size_t(indices[size_t(b)])];
     const int sym = syms[size_t(b)];
-    nn::encode_blockgame_features(blockgame::transform(s.filled, sym), batch.planes[b].data_ptr<float>(),
+    nn::encode_blockgame_features(blockgame::transform(selfplay::filled_of(s), sym), batch.planes[b].data_ptr<float>(),
                                   feature_version);
     std::array<int, blockgame::kPolicySlots> slot_of;
     slot_of.fill(-1);
@@ -187,7 +181,7 @@ Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples
 
 Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng, int feature_version) {
   if (window.game == nn::GameKind::kBlockgame)
-    return make_blockgame_batch(window.blockgame_samples, indices, rng, feature_version);
+    return make_blockgame_batch(window.samples, indices, rng, feature_version);
   return make_batch(window.samples, indices, rng);
 }
 

@@ -18,11 +18,10 @@ std::vector<std::string> find_shards(const std::string& dir);
 
 struct TrainingWindow {
   nn::GameKind game = nn::GameKind::kMushroom;
-  std::vector<selfplay::TrainingSample> samples;            // mushroom
-  std::vector<selfplay::BlockgameSample> blockgame_samples;  // blockgame
-  std::vector<std::string> used;     // shards read
-  std::vector<std::string> skipped;  // "path: reason" for shards that failed their check
-  size_t size() const { return game == nn::GameKind::kBlockgame ? blockgame_samples.size() : samples.size(); }
+  std::vector<selfplay::Sample> samples;  // of the game's schema, oldest first
+  std::vector<std::string> used;          // shards read
+  std::vector<std::string> skipped;       // "path: reason" for shards that failed their check
+  size_t size() const { return samples.size(); }
 };
 
 // Reads shards from the newest backwards until `window_samples` samples are
@@ -35,11 +34,11 @@ TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, 
 
 // A batch of the given samples, each under a random symmetry (moves and
 // targets transformed with the board).
-Batch make_batch(const std::vector<selfplay::TrainingSample>& samples, const std::vector<int>& indices, Rng& rng);
+Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng);
 // The same for BLOCKGAME samples (8 symmetries; score and ownership targets
 // are zeros, trained with weight 0 in configs/blockgame.toml), their planes
 // in the net's feature layout (nn/features.h).
-Batch make_blockgame_batch(const std::vector<selfplay::BlockgameSample>& samples, const std::vector<int>& indices,
+Batch make_blockgame_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices,
                            Rng& rng, int feature_version = nn::kBlockgameFeatureVersion);
 // Either, by the window's game; indices into window.size().
 Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng,

@@ -16,12 +16,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-selfplay::TrainingSample sample_with_target(const Position& p, const Move& target) {
-  selfplay::TrainingSample s = selfplay::sample_from_position(p);
+selfplay::Sample sample_with_target(const Position& p, const Move& target) {
+  selfplay::Sample s = selfplay::sample_from_position(p);
   s.policy = {{target.index(), 1.0f}};
   s.outcome = 1;
-  s.margin = 7;
-  s.ownership[0] = 1;  // cell (0,0)
+  int8_t ownership[kCells] = {};
+  ownership[0] = 1;  // cell (0,0)
+  selfplay::set_final_result(s, 7, ownership);
   return s;
 }
 
@@ -32,7 +33,7 @@ TEST(TrainingData, BatchesTransformTargetsWithTheBoard) {
   MoveList list;
   ASSERT_GT(generate_moves(p, list), 0);
   const Move target = list[0];
-  const std::vector<selfplay::TrainingSample> samples = {sample_with_target(p, target)};
+  const std::vector<selfplay::Sample> samples = {sample_with_target(p, target)};
   Rng rng(5);
   std::set<int> seen;
   for (int trial = 0; trial < 40; ++trial) {
@@ -62,7 +63,7 @@ TEST(TrainingData, WindowTakesTheNewestAndSkipsBadShardsByName) {
   fs::create_directories(dir / "gen-0001");
   fs::create_directories(dir / "gen-0002");
   const auto positions = playout_positions(30, 9);
-  std::vector<selfplay::TrainingSample> old_samples, new_samples;
+  std::vector<selfplay::Sample> old_samples, new_samples;
   for (int i = 0; i < 10; ++i) old_samples.push_back(sample_with_target(positions[i], Move::pass()));
   for (int i = 10; i < 16; ++i) new_samples.push_back(sample_with_target(positions[i], Move::pass()));
   selfplay::write_shard((dir / "gen-0001" / "shard-a.h5").string(), {}, old_samples);

@@ -1,0 +1,169 @@
+#include "selfplay/sample.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "nn/features.h"
+
+namespace mushroom::selfplay {
+
+namespace {
+
+int type_bytes(FieldType t) {
+  switch (t) {
+    case FieldType::kU8:
+    case FieldType::kI8: return 1;
+    case FieldType::kI16: return 2;
+    case FieldType::kI32: return 4;
+  }
+  return 4;
+}
+
+}  // namespace
+
+SampleSchema::SampleSchema(std::string game_name, std::vector<SampleField> field_list, int policy, bool has_draws)
+    : game(std::move(game_name)), fields(std::move(field_list)), policy_size(policy), draws(has_draws) {
+  for (SampleField& f : fields) {
+    f.offset = bytes;
+    bytes += f.width * type_bytes(f.type);
+  }
+}
+
+const SampleField& SampleSchema::field(const std::string& name) const {
+  for (const SampleField& f : fields)
+    if (f.name == name) return f;
+  throw std::invalid_argument(game + " samples have no field '" + name + "'");
+}
+
+int32_t Sample::get(const SampleField& f, int k) const {
+  const uint8_t* p = data.data() + f.offset + k * type_bytes(f.type);
+  switch (f.type) {
+    case FieldType::kU8: return *p;
+    case FieldType::kI8: return int8_t(*p);
+    case FieldType::kI16: {
+      int16_t v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    }
+    case FieldType::kI32: {
+      int32_t v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    }
+  }
+  return 0;
+}
+
+void Sample::set(const SampleField& f, int k, int32_t value) {
+  uint8_t* p = data.data() + f.offset + k * type_bytes(f.type);
+  switch (f.type) {
+    case FieldType::kU8: *p = uint8_t(value); break;
+    case FieldType::kI8: *p = uint8_t(int8_t(value)); break;
+    case FieldType::kI16: {
+      const int16_t v = int16_t(value);
+      std::memcpy(p, &v, sizeof v);
+      break;
+    }
+    case FieldType::kI32: std::memcpy(p, &value, sizeof value); break;
+  }
+}
+
+Sample empty_sample(const SampleSchema& schema) {
+  Sample s;
+  s.data.assign(size_t(schema.bytes), 0);
+  return s;
+}
+
+// ---- the mushroom game ----
+
+const SampleSchema& mushroom_schema() {
+  static const SampleSchema schema("mushroom",
+                                   {{"digits", FieldType::kU8, kCells, 0, 9},
+                                    {"owners", FieldType::kU8, kCells, 0, 2},
+                                    {"last_pass", FieldType::kU8, 1, 0, 1},
+                                    {"margin", FieldType::kI16, 1, -kCells, kCells},
+                                    {"ownership", FieldType::kI8, kCells, -1, 1}},
+                                   kPolicySize, true);
+  return schema;
+}
+
+namespace {
+// The mushroom fields, looked up once.
+struct MushroomFields {
+  const SampleField& digits = mushroom_schema().field("digits");
+  const SampleField& owners = mushroom_schema().field("owners");
+  const SampleField& last_pass = mushroom_schema().field("last_pass");
+  const SampleField& margin = mushroom_schema().field("margin");
+  const SampleField& ownership = mushroom_schema().field("ownership");
+};
+const MushroomFields& mushroom_fields() {
+  static const MushroomFields f;
+  return f;
+}
+}  // namespace
+
+Sample sample_from_position(const Position& pos) {
+  const MushroomFields& f = mushroom_fields();
+  Sample s = empty_sample(mushroom_schema());
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      s.set(f.digits, r * kCols + c, pos.digit(r, c));
+      s.set(f.owners, r * kCols + c, int(pos.owner(r, c)));
+    }
+  s.set(f.last_pass, 0, pos.last_move_was_pass() ? 1 : 0);
+  s.to_move = uint8_t(pos.to_move());
+  s.ply = int16_t(pos.ply());
+  return s;
+}
+
+Position position_of(const Sample& s) {
+  const MushroomFields& f = mushroom_fields();
+  Position p;
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      p.set_digit(r, c, s.get(f.digits, r * kCols + c));
+      p.set_owner(r, c, Owner(s.get(f.owners, r * kCols + c)));
+    }
+  p.set_to_move(Player(s.to_move));
+  p.set_last_pass(s.get(f.last_pass) != 0);
+  p.set_ply(s.ply);
+  return p;
+}
+
+int margin_of(const Sample& s) { return s.get(mushroom_fields().margin); }
+
+int ownership_of(const Sample& s, int cell) { return s.get(mushroom_fields().ownership, cell); }
+
+void set_final_result(Sample& s, int margin, const int8_t* ownership) {
+  const MushroomFields& f = mushroom_fields();
+  s.set(f.margin, 0, margin);
+  for (int c = 0; c < kCells; ++c) s.set(f.ownership, c, ownership[c]);
+}
+
+// ---- BLOCKGAME ----
+
+const SampleSchema& blockgame_schema() {
+  static const SampleSchema schema(
+      "blockgame",
+      {{"filled", FieldType::kI32, 1, 0, int32_t((1u << (nn::kBlockgameSize * nn::kBlockgameSize)) - 1)}},
+      nn::kBlockgamePolicySize, false);
+  return schema;
+}
+
+Sample blockgame_sample(uint32_t filled) {
+  Sample s = empty_sample(blockgame_schema());
+  s.set(blockgame_schema().fields[0], 0, int32_t(filled));
+  return s;
+}
+
+uint32_t filled_of(const Sample& s) { return uint32_t(s.get(blockgame_schema().fields[0])); }
+
+// ---- the registry ----
+
+const SampleSchema& sample_schema(const std::string& game) {
+  if (game == "mushroom") return mushroom_schema();
+  if (game == "blockgame") return blockgame_schema();
+  throw std::invalid_argument("no sample schema for game '" + game + "' (known: mushroom, blockgame)");
+}
+
+}  // namespace mushroom::selfplay

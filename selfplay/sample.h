@@ -1,0 +1,81 @@
+// A training sample of any game, and the schema that says what its game
+// keeps per sample.
+//
+// Every sample has the same targets (the search's policy, the outcome, a
+// weight) and the same bookkeeping (side to move, ply, game id, the search's
+// value). What differs between games is the rest: the position, and any
+// extra targets (the mushroom game's final margin and ownership map). A
+// game declares those as fields, each a fixed-width row of small integers
+// with a type and a range; the shard writes each field as its own dataset
+// and checks its range on reading, and a sample stores them packed, each in
+// its own type, so a sample costs what its game needs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mushroom/position.h"
+
+namespace mushroom::selfplay {
+
+enum class FieldType : uint8_t { kU8, kI8, kI16, kI32 };
+
+struct SampleField {
+  std::string name;  // the shard's dataset is /name
+  FieldType type;
+  int width;         // values per sample (1: a dataset of shape [N], else [N, width])
+  int32_t lo, hi;    // every value lies in [lo, hi]
+  int offset = 0;    // bytes into Sample::data (set by the schema)
+};
+
+struct SampleSchema {
+  std::string game;                 // the shard's "game" attribute
+  std::vector<SampleField> fields;  // in dataset-reading order
+  int policy_size = 0;              // policy indices lie in [0, policy_size)
+  bool draws = true;                // false: an outcome of 0 is corrupt
+  int bytes = 0;                    // packed size of the fields
+
+  SampleSchema(std::string game, std::vector<SampleField> fields, int policy_size, bool draws);
+  const SampleField& field(const std::string& name) const;  // throws std::invalid_argument
+};
+
+// The schema of a game by name ("mushroom", "blockgame"); throws
+// std::invalid_argument naming an unknown game.
+const SampleSchema& sample_schema(const std::string& game);
+
+struct Sample {
+  std::vector<uint8_t> data;  // the schema's fields, packed
+  uint8_t to_move = 0;
+  int16_t ply = 0;
+  std::vector<std::pair<int32_t, float>> policy;  // (policy index, probability)
+  int8_t outcome = 0;         // +1 win, 0 draw, -1 loss for the side to move
+  float weight = 1;
+  float search_value = 0;     // the search's value at the root (for inspection)
+  int64_t game_id = 0;
+
+  // Field k-th values, typed as the schema says.
+  int32_t get(const SampleField& f, int k = 0) const;
+  void set(const SampleField& f, int k, int32_t value);
+};
+
+// A sample of the schema's shape, every field 0.
+Sample empty_sample(const SampleSchema& schema);
+
+// The mushroom game: digits [170] (0 = taken), owners [170] (0 nobody, 1
+// first player, 2 second), last_pass, and the targets margin (final score
+// margin) and ownership [170] (final owner: +1 side to move, -1 opponent).
+const SampleSchema& mushroom_schema();
+Sample sample_from_position(const Position& pos);  // the position part
+Position position_of(const Sample& s);
+int margin_of(const Sample& s);
+int ownership_of(const Sample& s, int cell);
+// Sets the targets once the game is over.
+void set_final_result(Sample& s, int margin, const int8_t* ownership);
+
+// BLOCKGAME: filled (the filled cells, bit r * 5 + c); no draws.
+const SampleSchema& blockgame_schema();
+Sample blockgame_sample(uint32_t filled);
+uint32_t filled_of(const Sample& s);
+
+}  // namespace mushroom::selfplay
