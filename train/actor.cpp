@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "nn/model_file.h"
-#include "selfplay/blockgame_selfplay.h"
+#include "train/learning_game.h"
 #include "train/training_data.h"
 
 namespace mushroom::train {
@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const std::string& model,
                       const StageLog& log) {
-  const bool blockgame = config.game() == nn::GameKind::kBlockgame;
   const fs::path data_dir = run.data(g);
   fs::create_directories(data_dir);
   ActorReport report;
@@ -50,7 +49,7 @@ ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const s
                   100 * p.batch_fill, (long long)p.samples);
     log(line);
   };
-  report.played = blockgame ? selfplay::run_blockgame_selfplay(job) : selfplay::run_selfplay(job);
+  report.played = learning_game(config.game()).selfplay(job);
   return report;
 }
 

@@ -70,15 +70,13 @@ void run_training_loop(const RunOptions& options) {
     log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");
   write_file_atomic(run.config_copy().string(), config_text);
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
-  const bool blockgame = config.game() == nn::GameKind::kBlockgame;
   Gatekeeper gatekeeper(config, options.threads, log);
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier
     const std::string best = best_model_of_run(run.root.string(), options.init_model);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) + " (self-play with " +
-        (best.empty() ? (blockgame ? std::string("uniform priors") : "the " + config.selfplay.bootstrap + " evaluator")
-                      : best) +
+        (best.empty() ? learning_game(config.game()).bootstrap_name(config) : best) +
         ")");
     const ActorReport actor = run_actor(config, run, g, best, log);
     const TrainStats trained = run_learner(config, run, g, options.init_model, log);

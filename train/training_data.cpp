@@ -5,9 +5,10 @@
 #include <filesystem>
 
 #include "blockgame/blockgame_game.h"
+#include "mushroom/mushroom_game.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
-#include "mushroom/mushroom_game.h"
+#include "train/learning_game.h"
 
 namespace mushroom::train {
 
@@ -180,9 +181,7 @@ Batch make_blockgame_batch(const std::vector<selfplay::Sample>& samples, const s
 }
 
 Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng, int feature_version) {
-  if (window.game == nn::GameKind::kBlockgame)
-    return make_blockgame_batch(window.samples, indices, rng, feature_version);
-  return make_batch(window.samples, indices, rng);
+  return learning_game(window.game).make_batch(window.samples, indices, rng, feature_version);
 }
 
 }  // namespace mushroom::train

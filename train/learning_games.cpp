@@ -1,0 +1,114 @@
+// The registration of every game the learning pipeline runs. A new game
+// adds its entry to games() and nothing else here.
+#include <cmath>
+#include <cstdio>
+
+#include "nn/model_file.h"
+#include "selfplay/blockgame_selfplay.h"
+#include "train/blockgame_grade.h"
+#include "train/learning_game.h"
+#include "train/training_data.h"
+
+namespace mushroom::train {
+
+namespace {
+
+// The mushroom game: paired-board matches, evaluated against greedy.
+class MushroomJudge : public GameJudge {
+ public:
+  MushroomJudge(const RunConfig& config, int threads) : config_(config), threads_(threads) {}
+
+  MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
+    const AgentMaker opponent = best.empty()
+                                    ? builtin_agent_maker("mcts", {{"sims", std::to_string(config_.gate.sims)}})
+                                    : nn_agent_maker(best, config_.gate.sims);
+    return play_paired_match(nn_agent_maker(candidate, config_.gate.sims), opponent, config_.gate.boards,
+                             config_.seed() * 1000 + uint64_t(g), threads_);
+  }
+  std::string bootstrap_opponent() const override { return "mcts (no net)"; }
+  Evaluation evaluate(int g, const std::string& candidate) override {
+    Evaluation e;
+    e.result = play_paired_match(nn_agent_maker(candidate, config_.eval.sims), builtin_agent_maker("greedy"),
+                                 config_.eval.boards, config_.seed() * 7777 + uint64_t(g), threads_);
+    char line[160];
+    std::snprintf(line, sizeof line, "eval: candidate scores %.3f against greedy (mean margin %+.1f)",
+                  e.result.score(), e.result.mean_margin);
+    e.log_line = line;
+    return e;
+  }
+
+ private:
+  const RunConfig& config_;
+  int threads_;
+};
+
+// BLOCKGAME: matches between nets, and grading against the exact solver on
+// held-out positions (made once, on the first evaluation).
+class BlockgameJudge : public GameJudge {
+ public:
+  explicit BlockgameJudge(const RunConfig& config) : config_(config) {}
+
+  MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
+    return play_blockgame_match(candidate, best, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
+                                config_.gate.sims, config_.selfplay.device);
+  }
+  std::string bootstrap_opponent() const override { return "uniform priors"; }
+  Evaluation evaluate(int, const std::string& candidate) override {
+    if (!grading_) grading_ = std::make_unique<Grading>(config_.eval.positions);
+    const GradeReport grade = grade_blockgame(nn::load_model(candidate), grading_->positions, config_.eval.sims,
+                                              grading_->solver, config_.selfplay.device);
+    Evaluation e;
+    // The match's place holds the MCTS grading: won positions solved.
+    e.result.games = grade.won;
+    e.result.wins = int(std::lround(grade.mcts_accuracy * grade.won));
+    e.result.losses = grade.won - e.result.wins;
+    e.grade = view::GradeRecord{grade.policy_accuracy, grade.mcts_accuracy, grade.value_accuracy,
+                                grade.random_accuracy, grade.positions};
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "eval: winning-move accuracy on %d held-out positions: policy %.4f, mcts@%d %.4f; value %.4f "
+                  "(random policy %.4f)",
+                  grade.positions, grade.policy_accuracy, config_.eval.sims, grade.mcts_accuracy, grade.value_accuracy,
+                  grade.random_accuracy);
+    e.log_line = line;
+    return e;
+  }
+
+ private:
+  // The exact solver's table is large: made only when a run first grades.
+  struct Grading {
+    explicit Grading(int count) : positions(blockgame_grading_positions(count, kBlockgameGradingSeed, solver)) {}
+    blockgame::Solver solver;
+    std::vector<GradePosition> positions;
+  };
+  const RunConfig& config_;
+  std::unique_ptr<Grading> grading_;
+};
+
+const std::vector<LearningGame>& games() {
+  static const std::vector<LearningGame> all = {
+      {nn::GameKind::kMushroom, "mushroom", &selfplay::mushroom_schema(),
+       [](const RunConfig& c) { return "the " + c.selfplay.bootstrap + " evaluator"; }, selfplay::run_selfplay,
+       [](const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng, int) {
+         return make_batch(samples, indices, rng);
+       },
+       [](const RunConfig& c, int threads) -> std::unique_ptr<GameJudge> {
+         return std::make_unique<MushroomJudge>(c, threads);
+       }},
+      {nn::GameKind::kBlockgame, "blockgame", &selfplay::blockgame_schema(),
+       [](const RunConfig&) { return std::string("uniform priors"); }, selfplay::run_blockgame_selfplay,
+       make_blockgame_batch,
+       [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> { return std::make_unique<BlockgameJudge>(c); }},
+  };
+  return all;
+}
+
+}  // namespace
+
+const LearningGame& learning_game(nn::GameKind kind) {
+  for (const LearningGame& g : games())
+    if (g.kind == kind) return g;
+  throw std::invalid_argument("no learning game registered for " + nn::game_name(kind));
+}
+
+}  // namespace mushroom::train
