@@ -246,8 +246,7 @@ namespace settings_detail {
 inline std::string number_text(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
-  std::string s = buf;
-  return s;
+  return buf;
 }
 inline std::string real_text(double v) {
   std::string s = number_text(v);
@@ -817,6 +816,9 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
 std::string agent_names();
 // Every agent's options with their defaults, ranges and help.
 std::string agent_options_help();
+// Throws std::invalid_argument naming the first option no settings table
+// of the agent read (make_agent calls it; a maker may call it earlier).
+void reject_unread_options(const std::string& agent, const OptionSource& opts);
 
 }  // namespace mushroom
 

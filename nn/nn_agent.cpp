@@ -55,7 +55,7 @@ void register_nn_agent() {
         NnAgentOptions own;
         nn_agent_settings().read(opts, own);
         // A misspelt option is reported before any model search.
-        if (const auto key = opts.unread()) throw std::invalid_argument("agent 'nn' has no option '" + *key + "'");
+        reject_unread_options("nn", opts);
         NnEvaluatorConfig ec;
         ec.symmetry = parse_symmetry_mode(own.sym);
         ec.cache_entries = own.cache;

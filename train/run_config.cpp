@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "util/rng.h"
@@ -70,10 +71,29 @@ const SettingsTable<RunSection>& run_settings() {
   return table;
 }
 
+namespace {
+
+// Every table of a run config, in the order the defaults file lists them,
+// each with the part of RunConfig it fills: the one list that the reader,
+// the defaults file and the default lookup share.
+template <class Visit>
+void for_each_table(RunConfig& c, Visit visit) {
+  visit(nn::net_settings(), c.net);
+  visit(selfplay::selfplay_settings(), c.selfplay);
+  visit(train_settings(), c.train);
+  visit(gate_settings(), c.gate);
+  visit(eval_settings(), c.eval);
+  visit(distill_settings(), c.distill);
+  visit(run_settings(), c.run);
+}
+
+}  // namespace
+
 std::string defaults_toml() {
-  return nn::net_settings().toml_text() + "\n" + selfplay::selfplay_settings().toml_text() + "\n" +
-         train_settings().toml_text() + "\n" + gate_settings().toml_text() + "\n" + eval_settings().toml_text() +
-         "\n" + distill_settings().toml_text() + "\n" + run_settings().toml_text();
+  RunConfig defaults;
+  std::string out;
+  for_each_table(defaults, [&](const auto& table, auto&) { out += (out.empty() ? "" : "\n") + table.toml_text(); });
+  return out;
 }
 
 std::string defaults_file_text() {
@@ -119,14 +139,13 @@ std::vector<std::string> false_default_marks(const std::string& text, const std:
 }
 
 std::string default_text(const std::string& section, const std::string& key) {
-  if (section == "net") return nn::net_settings().default_text(key);
-  if (section == "selfplay") return selfplay::selfplay_settings().default_text(key);
-  if (section == "train") return train_settings().default_text(key);
-  if (section == "gate") return gate_settings().default_text(key);
-  if (section == "eval") return eval_settings().default_text(key);
-  if (section == "distill") return distill_settings().default_text(key);
-  if (section == "run") return run_settings().default_text(key);
-  throw std::invalid_argument("no settings table [" + section + "]");
+  RunConfig defaults;
+  std::optional<std::string> text;
+  for_each_table(defaults, [&](const auto& table, auto&) {
+    if (table.name() == section) text = table.default_text(key);
+  });
+  if (!text) throw std::invalid_argument("no settings table [" + section + "]");
+  return *text;
 }
 
 RunConfig parse_run_config(const std::string& text, const std::string& source) {
@@ -138,22 +157,17 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     throw ConfigError(source + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
                       std::string(e.description()));
   }
-  const std::set<std::string> sections = {"net", "selfplay", "train", "gate", "eval", "run", "distill"};
+  RunConfig c;
+  std::set<std::string> sections;
+  for_each_table(c, [&](const auto& table, auto&) { sections.insert(table.name()); });
   for (const auto& [key, node] : root) {
     const std::string name(key.str());
     if (!sections.count(name)) throw ConfigError(source + ": unknown table '" + name + "'");
     if (!node.is_table()) throw ConfigError(source + ": '" + name + "' must be a table ([" + name + "])");
   }
-  RunConfig c;
-  read_table(root, nn::net_settings(), source, c.net);
-  read_table(root, selfplay::selfplay_settings(), source, c.selfplay);
+  for_each_table(c, [&](const auto& table, auto& part) { read_table(root, table, source, part); });
   if (c.selfplay.cheap_sims > c.selfplay.full_sims)
     throw ConfigError(source + ": selfplay.cheap_sims exceeds selfplay.full_sims");
-  read_table(root, train_settings(), source, c.train);
-  read_table(root, gate_settings(), source, c.gate);
-  read_table(root, eval_settings(), source, c.eval);
-  read_table(root, distill_settings(), source, c.distill);
-  read_table(root, run_settings(), source, c.run);
   c.net.game = nn::parse_game_kind(c.run.game);
   c.selfplay.seed = c.run.seed;
   c.train.seed = c.run.seed;

@@ -49,5 +49,8 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
 std::string agent_names();
 // Every agent's options with their defaults, ranges and help.
 std::string agent_options_help();
+// Throws std::invalid_argument naming the first option no settings table
+// of the agent read (make_agent calls it; a maker may call it earlier).
+void reject_unread_options(const std::string& agent, const OptionSource& opts);
 
 }  // namespace mushroom

@@ -30,6 +30,13 @@ SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
       .flag("wdl", FIELD(root_solver.wdl), "the root solver proves only win, draw or loss, not the margin");
 }
 
+// time_scale, tail: how a search agent plans its time.
+template <class Config>
+SettingsTable<Config>& add_time_settings(SettingsTable<Config>& table) {
+  return table.real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
+      .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)");
+}
+
 // The `mcts` agent's own option, beside the shared MCTS ones.
 const SettingsTable<MctsAgentConfig>& mcts_evaluator_settings() {
   static const SettingsTable<MctsAgentConfig> table = SettingsTable<MctsAgentConfig>("mcts").choice(
@@ -37,12 +44,11 @@ const SettingsTable<MctsAgentConfig>& mcts_evaluator_settings() {
   return table;
 }
 
-// A made agent must have read every option it was given.
-void reject_unread(const std::string& name, const OptionSource& opts) {
-  if (const auto key = opts.unread()) throw std::invalid_argument("agent '" + name + "' has no option '" + *key + "'");
-}
-
 }  // namespace
+
+void reject_unread_options(const std::string& agent, const OptionSource& opts) {
+  if (const auto key = opts.unread()) throw std::invalid_argument("agent '" + agent + "' has no option '" + *key + "'");
+}
 
 const SettingsTable<MctsAgentConfig>& mcts_search_settings() {
   static const SettingsTable<MctsAgentConfig> table = [] {
@@ -53,9 +59,7 @@ const SettingsTable<MctsAgentConfig>& mcts_search_settings() {
         .real("cpuct", FIELD(mcts.c_puct), 0, 100, "PUCT exploration constant")
         .real("score_weight", FIELD(mcts.score_weight), 0, 10, "weight of the expected margin in the utility")
         .flag("solver", FIELD(solver), "exact endgames at the root and at leaves");
-    add_root_solver_settings(t)
-        .real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
-        .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)");
+    add_time_settings(add_root_solver_settings(t));
     return t;
   }();
   return table;
@@ -71,9 +75,8 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("pvs", FIELD(search.pvs), "principal-variation search")
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
-        .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
-        .real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
-        .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)");
+        .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node");
+    add_time_settings(t);
     return t;
   }();
   return table;
@@ -125,7 +128,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
   } else {
     throw std::invalid_argument("unknown agent '" + name + "' (known: " + agent_names() + ")");
   }
-  reject_unread(name, opts);
+  reject_unread_options(name, opts);
   return agent;
 }
 

@@ -63,8 +63,7 @@ namespace settings_detail {
 inline std::string number_text(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
-  std::string s = buf;
-  return s;
+  return buf;
 }
 inline std::string real_text(double v) {
   std::string s = number_text(v);
