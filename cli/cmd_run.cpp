@@ -5,7 +5,6 @@
 
 #include "cli/command.h"
 #include "nn/model_file.h"
-#include "selfplay/blockgame_selfplay.h"
 #include "selfplay/selfplay_runner.h"
 #include "train/run_config.h"
 #include "train/run_loop.h"

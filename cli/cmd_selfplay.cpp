@@ -5,7 +5,7 @@
 
 #include "cli/command.h"
 #include "nn/model_file.h"
-#include "selfplay/blockgame_selfplay.h"
+#include "train/learning_game.h"
 #include "selfplay/selfplay_runner.h"
 #include "train/run_config.h"
 #include "train/run_loop.h"
@@ -46,8 +46,7 @@ int cmd_selfplay(int argc, char** argv) {
                 100 * p.batch_fill, (long long)p.samples, p.seconds > 0 ? p.nn_positions / p.seconds : 0);
     std::fflush(stdout);
   };
-  if (config.game() == nn::GameKind::kBlockgame) selfplay::run_blockgame_selfplay(job);
-  else selfplay::run_selfplay(job);
+  train::learning_game(config.game()).selfplay(job);
   return 0;
 }
 

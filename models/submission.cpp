@@ -870,12 +870,36 @@ class RandomAgent : public Agent {
 //   static constexpr int kNumSymmetries;
 //   static State transform(int symmetry, const State&);
 //   static Action transform(int symmetry, const Action&);
+//
+// A game the learning pipeline trains a net for (a "learnable game", see the
+// README's "Adding a game") adds what the net and the shards need to know:
+//
+//   static constexpr int kBoardRows, kBoardCols;  // the net's board
+//   static constexpr int kSlotsPerCell;   // policy head: slot = k * cells + cell,
+//                                         // k < kSlotsPerCell (action_index's range)
+//   static constexpr int kFeatureVersion; // the newest input layout
+//   static int feature_planes(int version);  // 0: a layout this build does not know
+//   static void encode(const State&, float* planes, int version);  // channel-major
+//   static int action_of_index(int slot); // the action of a policy slot; -1: none
+//   static int ply(const State&);
+//   static std::vector<StateField> state_fields();  // what a sample keeps of a state
+//   static void write_state(const State&, int32_t* values);  // one value per field column
+//   static State read_state(const int32_t* values, int to_move, int ply);
 #include <cstdint>
+#include <vector>
 #if defined(__cpp_concepts)
 #include <concepts>
 #endif
 
 namespace mushroom {
+
+// One field of a learnable game's sample: `width` integers in [lo, hi],
+// stored in the shard as the dataset /name.
+struct StateField {
+  const char* name;
+  int width;
+  int32_t lo, hi;
+};
 
 // The concept needs C++20; the exported bot (export/) also builds as C++17,
 // where MUSHROOM_SEARCH_GAME is a plain typename and checks are skipped.
@@ -897,6 +921,20 @@ concept SearchGame = requires(typename G::State s, const typename G::State cs, t
   { G::kNumSymmetries } -> std::convertible_to<int>;
   { G::transform(0, cs) } -> std::convertible_to<typename G::State>;
   { G::transform(0, a) } -> std::convertible_to<typename G::Action>;
+};
+template <typename G>
+concept LearnableGame = SearchGame<G> && requires(const typename G::State cs, float* planes, int32_t* values) {
+  { G::kBoardRows } -> std::convertible_to<int>;
+  { G::kBoardCols } -> std::convertible_to<int>;
+  { G::kSlotsPerCell } -> std::convertible_to<int>;
+  { G::kFeatureVersion } -> std::convertible_to<int>;
+  { G::feature_planes(0) } -> std::convertible_to<int>;
+  { G::encode(cs, planes, 0) };
+  { G::action_of_index(0) } -> std::convertible_to<int>;
+  { G::ply(cs) } -> std::convertible_to<int>;
+  { G::state_fields() } -> std::convertible_to<std::vector<StateField>>;
+  { G::write_state(cs, values) };
+  { G::read_state(values, 0, 0) } -> std::convertible_to<typename G::State>;
 };
 #else
 #define MUSHROOM_SEARCH_GAME typename
@@ -933,6 +971,19 @@ class Evaluator {
   virtual void evaluate(Span<const EvalRequest<Game>> requests, Span<EvalResult> results) = 0;
   // Called by a playing agent before each move's search (budgets per move).
   virtual void begin_search() {}
+};
+
+// Uniform priors and a neutral value: a search before there is any net
+// (proofs of finished lines still score).
+template <typename Game>
+class UniformEvaluator : public Evaluator<Game> {
+ public:
+  void evaluate(Span<const EvalRequest<Game>> requests, Span<EvalResult> results) override {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
+      results[i].value = results[i].margin = 0;
+    }
+  }
 };
 
 }  // namespace mushroom
@@ -1872,11 +1923,15 @@ std::optional<Move> parse_move_words(const std::vector<std::string_view>& words,
 // Tensor names and shapes are listed by tensor_specs(); conv weights are
 // [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
 //
-// The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
-// 10 input planes on a 5x5 board (3 in layout 1, nn/features.h), and a policy head of one 1x1 conv C -> 6,
-// a logit per piece orientation per anchor cell (blockgame/blockgame_game.h);
-// no pass. Its value head is the same (a draw never happens), and its score
-// and ownership heads exist but are trained with weight 0.
+// The same trunk serves every other game the pipeline learns (BLOCKGAME,
+// tic-tac-toe): its board and input planes come from the game's table entry
+// below, and its policy head is declared by kind, not by game:
+//   rectangle pairs  the U/V head above, plus the pass (the mushroom game)
+//   cell slots       one 1x1 conv C -> K: logit of slot k * cells + cell
+//                    (BLOCKGAME: K = 6 piece orientations per anchor cell;
+//                    tic-tac-toe: K = 1, the cell marked); no pass
+// The value head is the same; the score and ownership heads exist for every
+// game, and a game without those targets trains them with weight 0.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -1889,14 +1944,20 @@ namespace mushroom::nn {
 constexpr float kScoreScale = 20.0f;
 
 // Which game a net plays: its input planes, board and policy head.
-enum class GameKind { kMushroom, kBlockgame };
-// "mushroom" | "blockgame"; throws std::invalid_argument naming the value.
+enum class GameKind { kMushroom, kBlockgame, kTictactoe };
+// A game's name ("mushroom", "blockgame", "tictactoe"); parsing throws
+// std::invalid_argument naming the value and the known games.
 GameKind parse_game_kind(const std::string& name);
 std::string game_name(GameKind game);
+std::vector<std::string> game_names();  // every game a net can play
+
+enum class PolicyHead { kRectanglePairs, kCellSlots };
 
 struct GameShape {
   int planes, rows, cols;  // planes of the newest feature layout
-  int policy_size;  // policy indices the net can score
+  int policy_size;         // policy indices the net can score
+  PolicyHead head;
+  int slots_per_cell;      // kCellSlots: slot = k * rows * cols + cell
 };
 GameShape game_shape(GameKind game);
 
@@ -1983,42 +2044,24 @@ constexpr int kInputSize = kInputPlanes * kCells;
 // Writes kInputSize floats.
 void encode_features(const Position& pos, float* out);
 
-// BLOCKGAME (blockgame/blockgame_game.h), 5x5 planes, version 2:
-//   0  the cell is filled;  1  the cell is empty;  2  constant 1
-//   3..8  the placement of orientation 0..5 anchored at this cell is legal
-//         (orientations and anchors as blockgame/blockgame_game.h's policy slots)
-//   9  the cell is empty but no legal placement covers it (it stays empty)
-// Version 1 had planes 0-2 only: a net had to learn from the filled cells
-// alone which placements still fit, the one thing every answer depends on.
-// The game is impartial: who is to move does not change a position's value.
-// The sizes repeat blockgame/blockgame_game.h's (the exported bot embeds this
-// file without the games); nn/blockgame_evaluator.cpp checks they agree.
-constexpr int kBlockgameSize = 5;
-constexpr int kBlockgameOrientations = 6;
-constexpr int kBlockgamePolicySize = kBlockgameOrientations * kBlockgameSize * kBlockgameSize;
-constexpr int kBlockgamePlanes = 10;  // of the newest version
-constexpr int kBlockgameFeatureVersion = 2;
-// Planes of a blockgame layout version: 3 for version 1, 10 for version 2,
-// 0 for a version this build does not know.
-int blockgame_planes(int feature_version);
-// Writes blockgame_planes(feature_version) * 25 floats.
-void encode_blockgame_features(uint32_t filled, float* out, int feature_version = kBlockgameFeatureVersion);
-
 }  // namespace mushroom::nn
 
 // ---- nn/net_eval.h ----
 // What a network evaluation returns, and the interface every runtime offers
-// the search: a batch of positions, each with the moves it wants logits for.
+// the search: a batch of encoded positions, each with the policy slots it
+// wants logits for. Queries are game-free: the caller encodes the position
+// (nn/features.h for the mushroom game, the adapter's encode() for others)
+// and names moves by their policy index (Move::index(), action_index()).
+#include <cstdint>
 #include <string>
 #include <vector>
-
 
 namespace mushroom::nn {
 
 struct NetQuery {
-  const Position* position;
-  const Move* moves;  // the moves to score (legal ones; the pass included)
-  int num_moves;
+  const float* planes;   // input_planes(config) * rows * cols floats, channel-major
+  const int32_t* slots;  // the policy indices to score (legal moves, the pass included)
+  int num_slots;
   bool want_ownership = false;
 };
 
@@ -2026,7 +2069,7 @@ struct NetEval {
   float wdl[3] = {0, 0, 0};     // win/draw/loss probabilities for the side to move
   float margin = 0;             // expected final margin (cells) for the side to move
   std::vector<float> logits;    // one per queried move, before the softmax
-  std::vector<float> ownership; // kCells values in [-1, 1] when asked for
+  std::vector<float> ownership; // one value per cell in [-1, 1] when asked for
 
   float value() const { return wdl[0] - wdl[2]; }
 };
@@ -2086,8 +2129,8 @@ class NnEvaluator : public Evaluator<MushroomGame> {
   std::vector<CacheEntry> cache_;
   uint64_t hits_ = 0, net_positions_ = 0, net_calls_ = 0;
   // Scratch for one batch.
-  std::vector<Position> positions_;
-  std::vector<std::vector<Move>> moves_;
+  std::vector<float> planes_;                 // kInputSize floats per query
+  std::vector<std::vector<int32_t>> slots_;  // the moves' policy indices per query
   std::vector<NetQuery> queries_;
   std::vector<NetEval> evals_;
 };
@@ -2114,6 +2157,8 @@ class PlainNet : public NetBackend {
   explicit PlainNet(const Model& model);
 
   void evaluate(const Position& pos, const Move* moves, int num_moves, NetEval& out, bool want_ownership = false);
+  // From encoded input planes (kInputSize floats) and policy indices.
+  void evaluate_planes(const float* planes, const int32_t* slots, int num_slots, NetEval& out, bool want_ownership);
   void evaluate(Span<const NetQuery> queries, Span<NetEval> out) override;
   std::string name() const override { return "plain"; }
   const NetConfig& config() const { return config_; }
@@ -2143,6 +2188,7 @@ class PlainNet : public NetBackend {
   Linear policy_, pass_, fc1_, fc2_, ownership_;
   // Scratch, reused by every call (one PlainNet per thread).
   std::vector<float> grid_, x_, h_, h2_, uv_, pooled_, hidden_, gpool_out_;
+  std::vector<int32_t> slots_;
 };
 
 }  // namespace mushroom::nn
@@ -3657,45 +3703,6 @@ void encode_features(const Position& pos, float* out) {
   }
 }
 
-int blockgame_planes(int feature_version) {
-  return feature_version == 1 ? 3 : feature_version == 2 ? kBlockgamePlanes : 0;
-}
-
-void encode_blockgame_features(uint32_t filled, float* out, int feature_version) {
-  constexpr int N = kBlockgameSize, kCellsHere = N * N;
-  // Cells of each orientation relative to its anchor (row, col): the L
-  // missing its 2x2 square's top-left, top-right, bottom-left, bottom-right
-  // cell, then the horizontal and the vertical domino.
-  static constexpr int kShape[kBlockgameOrientations][3][2] = {
-      {{0, 1}, {1, 0}, {1, 1}}, {{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {0, 1}, {1, 1}},
-      {{0, 0}, {0, 1}, {1, 0}}, {{0, 0}, {0, 1}, {0, 1}}, {{0, 0}, {1, 0}, {1, 0}}};  // a domino repeats a cell
-  std::fill(out, out + blockgame_planes(feature_version) * kCellsHere, 0.0f);
-  for (int cell = 0; cell < kCellsHere; ++cell) {
-    const float f = (filled >> cell & 1) ? 1.0f : 0.0f;
-    out[cell] = f;
-    out[kCellsHere + cell] = 1.0f - f;
-    out[2 * kCellsHere + cell] = 1.0f;
-  }
-  if (feature_version == 1) return;
-  uint32_t covered = 0;  // cells some legal placement covers
-  for (int cell = 0; cell < kCellsHere; ++cell) {
-    for (int o = 0; o < kBlockgameOrientations; ++o) {
-      uint32_t mask = 0;
-      bool fits = true;
-      for (const auto& rc : kShape[o]) {
-        const int r = cell / N + rc[0], c = cell % N + rc[1];
-        if (r >= N || c >= N) fits = false;
-        else mask |= 1u << (r * N + c);
-      }
-      if (!fits || (mask & filled)) continue;
-      out[(3 + o) * kCellsHere + cell] = 1.0f;
-      covered |= mask;
-    }
-  }
-  for (int cell = 0; cell < kCellsHere; ++cell)
-    if (!(filled >> cell & 1) && !(covered >> cell & 1)) out[9 * kCellsHere + cell] = 1.0f;
-}
-
 }  // namespace mushroom::nn
 
 // ---- nn/model.cpp ----
@@ -3706,31 +3713,69 @@ void encode_blockgame_features(uint32_t filled, float* out, int feature_version)
 
 namespace mushroom::nn {
 
-GameKind parse_game_kind(const std::string& name) {
-  if (name == "mushroom") return GameKind::kMushroom;
-  if (name == "blockgame") return GameKind::kBlockgame;
-  throw std::invalid_argument("unknown game '" + name + "' (expected \"mushroom\" or \"blockgame\")");
+namespace {
+
+// Every game a net can play, one line each: its board, policy head and input
+// layouts. The numbers repeat the game adapters' (search/game.h's learnable
+// part; train/learning_games.cpp checks that they agree), because the
+// exported bot builds this file without the games.
+struct NetGame {
+  GameKind kind;
+  const char* name;
+  int rows, cols;
+  PolicyHead head;
+  int slots_per_cell;
+  int newest_version;
+  int (*planes)(int version);  // 0: a layout this build does not know
+};
+
+constexpr NetGame kNetGames[] = {
+    {GameKind::kMushroom, "mushroom", kRows, kCols, PolicyHead::kRectanglePairs, 0, kFeatureVersion,
+     [](int v) { return v == kFeatureVersion ? kInputPlanes : 0; }},
+    {GameKind::kBlockgame, "blockgame", 5, 5, PolicyHead::kCellSlots, 6, 2,
+     [](int v) { return v == 1 ? 3 : v == 2 ? 10 : 0; }},
+    {GameKind::kTictactoe, "tictactoe", 3, 3, PolicyHead::kCellSlots, 1, 1, [](int v) { return v == 1 ? 4 : 0; }},
+};
+
+const NetGame& net_game(GameKind kind) {
+  for (const NetGame& g : kNetGames)
+    if (g.kind == kind) return g;
+  throw std::invalid_argument("no net layout for game number " + std::to_string(int(kind)));
 }
 
-std::string game_name(GameKind game) { return game == GameKind::kBlockgame ? "blockgame" : "mushroom"; }
+}  // namespace
+
+GameKind parse_game_kind(const std::string& name) {
+  std::string known;
+  for (const NetGame& g : kNetGames) {
+    if (name == g.name) return g.kind;
+    known += std::string(known.empty() ? "" : ", ") + "\"" + g.name + "\"";
+  }
+  throw std::invalid_argument("unknown game '" + name + "' (expected one of " + known + ")");
+}
+
+std::string game_name(GameKind game) { return net_game(game).name; }
+
+std::vector<std::string> game_names() {
+  std::vector<std::string> names;
+  for (const NetGame& g : kNetGames) names.push_back(g.name);
+  return names;
+}
 
 GameShape game_shape(GameKind game) {
-  if (game == GameKind::kBlockgame) return {kBlockgamePlanes, kBlockgameSize, kBlockgameSize, kBlockgamePolicySize};
-  return {kInputPlanes, kRows, kCols, kPolicySize};
+  const NetGame& g = net_game(game);
+  const int cells = g.rows * g.cols;
+  const int policy_size = g.head == PolicyHead::kRectanglePairs ? cells * cells + 1 : g.slots_per_cell * cells;
+  return {g.planes(g.newest_version), g.rows, g.cols, policy_size, g.head, g.slots_per_cell};
 }
 
-int newest_feature_version(GameKind game) {
-  return game == GameKind::kBlockgame ? kBlockgameFeatureVersion : kFeatureVersion;
-}
+int newest_feature_version(GameKind game) { return net_game(game).newest_version; }
 
 int feature_version_of(const NetConfig& c) {
   return c.feature_version ? c.feature_version : newest_feature_version(c.game);
 }
 
-int input_planes(const NetConfig& c) {
-  if (c.game == GameKind::kBlockgame) return blockgame_planes(feature_version_of(c));
-  return feature_version_of(c) == kFeatureVersion ? kInputPlanes : 0;
-}
+int input_planes(const NetConfig& c) { return net_game(c.game).planes(feature_version_of(c)); }
 
 bool NetConfig::operator==(const NetConfig& o) const {
   return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
@@ -3792,9 +3837,10 @@ std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
     specs.push_back({p + "conv2.weight", {C, C, 3, 3}});
     specs.push_back({p + "conv2.bias", {C}});
   }
-  if (c.game == GameKind::kBlockgame) {
-    specs.push_back({"policy.conv.weight", {kBlockgameOrientations, C, 1, 1}});
-    specs.push_back({"policy.conv.bias", {kBlockgameOrientations}});
+  const GameShape shape = game_shape(c.game);
+  if (shape.head == PolicyHead::kCellSlots) {
+    specs.push_back({"policy.conv.weight", {shape.slots_per_cell, C, 1, 1}});
+    specs.push_back({"policy.conv.bias", {shape.slots_per_cell}});
   } else {
     specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
     specs.push_back({"policy.conv.bias", {2 * E}});
@@ -3910,6 +3956,7 @@ void wdl_softmax(const float logits[3], float out[3]) {
 #include <cmath>
 #include <stdexcept>
 
+
 namespace mushroom::nn {
 
 SymmetryMode parse_symmetry_mode(const std::string& name) {
@@ -3955,8 +4002,7 @@ void NnEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<
   if (missing.empty()) return;
 
   // One query per (request, symmetry); the moves are transformed with the board.
-  positions_.clear();
-  moves_.clear();
+  slots_.clear();
   std::vector<int> owner;  // request index of each query
   for (int i : missing) {
     const auto& req = requests[i];
@@ -3970,17 +4016,19 @@ void NnEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<
     }
     for (int k = 0; k < count; ++k) {
       const Symmetry s = Symmetry(syms[k]);
-      positions_.push_back(s == Symmetry::kIdentity ? *req.state : transform(s, *req.state));
-      std::vector<Move> mv(req.actions, req.actions + req.num_actions);
-      if (s != Symmetry::kIdentity)
-        for (Move& m : mv) m = transform(s, m);
-      moves_.push_back(std::move(mv));
+      planes_.resize((owner.size() + 1) * size_t(kInputSize));
+      encode_features(s == Symmetry::kIdentity ? *req.state : transform(s, *req.state),
+                      planes_.data() + owner.size() * size_t(kInputSize));
+      std::vector<int32_t> slots(size_t(req.num_actions));
+      for (int a = 0; a < req.num_actions; ++a)
+        slots[size_t(a)] = (s == Symmetry::kIdentity ? req.actions[a] : transform(s, req.actions[a])).index();
+      slots_.push_back(std::move(slots));
       owner.push_back(i);
     }
   }
   queries_.clear();
-  for (size_t q = 0; q < positions_.size(); ++q)
-    queries_.push_back(NetQuery{&positions_[q], moves_[q].data(), int(moves_[q].size())});
+  for (size_t q = 0; q < slots_.size(); ++q)
+    queries_.push_back(NetQuery{planes_.data() + q * size_t(kInputSize), slots_[q].data(), int(slots_[q].size())});
   evals_.resize(queries_.size());
   backend_->evaluate(queries_, Span<NetEval>(evals_.data(), queries_.size()));
   net_positions_ += queries_.size();
@@ -4208,9 +4256,16 @@ void PlainNet::pool(const float* a, int channels) {
 }
 
 void PlainNet::evaluate(const Position& pos, const Move* moves, int num_moves, NetEval& out, bool want_ownership) {
-  const int C = config_.channels, E = config_.policy_dim;
   float planes[kInputSize];
   encode_features(pos, planes);
+  slots_.resize(size_t(num_moves));
+  for (int i = 0; i < num_moves; ++i) slots_[size_t(i)] = moves[i].index();
+  evaluate_planes(planes, slots_.data(), num_moves, out, want_ownership);
+}
+
+void PlainNet::evaluate_planes(const float* planes, const int32_t* slots, int num_slots, NetEval& out,
+                               bool want_ownership) {
+  const int C = config_.channels, E = config_.policy_dim;
   for (int cell = 0; cell < kCells; ++cell)
     for (int pl = 0; pl < kInputPlanes; ++pl)
       grid_[size_t(pad_index(cell)) * kInputPlanes + pl] = planes[pl * kCells + cell];
@@ -4254,15 +4309,15 @@ void PlainNet::evaluate(const Position& pos, const Move* moves, int num_moves, N
   float pass_logit = 0;
   apply_linear(pass_, pooled_.data(), &pass_logit);
   const float scale = 1.0f / std::sqrt(float(E));
-  out.logits.resize(size_t(num_moves));
-  for (int i = 0; i < num_moves; ++i) {
-    const Move& m = moves[i];
-    if (m.is_pass()) {
+  out.logits.resize(size_t(num_slots));
+  for (int i = 0; i < num_slots; ++i) {
+    if (slots[i] == kPassIndex) {
       out.logits[size_t(i)] = pass_logit;
       continue;
     }
-    const float* u = &uv_[size_t(m.r1 * kCols + m.c1) * 2 * E];
-    const float* v = &uv_[size_t(m.r2 * kCols + m.c2) * 2 * E + E];
+    // A rectangle's index is top-left cell * kCells + bottom-right cell.
+    const float* u = &uv_[size_t(slots[i] / kCells) * 2 * E];
+    const float* v = &uv_[size_t(slots[i] % kCells) * 2 * E + E];
     float dot = 0;
     for (int e = 0; e < E; ++e) dot += u[e] * v[e];
     out.logits[size_t(i)] = scale * dot;
@@ -4281,7 +4336,7 @@ void PlainNet::evaluate(const Position& pos, const Move* moves, int num_moves, N
 
 void PlainNet::evaluate(Span<const NetQuery> queries, Span<NetEval> out) {
   for (size_t i = 0; i < queries.size(); ++i)
-    evaluate(*queries[i].position, queries[i].moves, queries[i].num_moves, out[i], queries[i].want_ownership);
+    evaluate_planes(queries[i].planes, queries[i].slots, queries[i].num_slots, out[i], queries[i].want_ownership);
 }
 
 }  // namespace mushroom::nn

@@ -139,10 +139,12 @@ CpuNet::~CpuNet() = default;
 void CpuNet::evaluate(const Position& pos, const Move* moves, int num_moves, NetEval& out, bool want_ownership) {
   alignas(64) float planes[kInputSize];
   encode_features(pos, planes);
-  evaluate_planes(planes, moves, num_moves, out, want_ownership);
+  slots_.resize(size_t(num_moves));
+  for (int i = 0; i < num_moves; ++i) slots_[size_t(i)] = moves[i].index();
+  evaluate_planes(planes, slots_.data(), num_moves, out, want_ownership);
 }
 
-void CpuNet::evaluate_planes(const float* planes, const Move* moves, int num_moves, NetEval& out,
+void CpuNet::evaluate_planes(const float* planes, const int32_t* slots, int num_slots, NetEval& out,
                              bool want_ownership) {
   Weights& w = *w_;
   const int C = config_.channels, E = config_.policy_dim;
@@ -180,14 +182,14 @@ void CpuNet::evaluate_planes(const float* planes, const Move* moves, int num_mov
   uv.rowwise() += w.policy_bias;
   const float scale = 1.0f / std::sqrt(float(E));
   const float pass_logit = w.pooled.dot(w.pass) + w.pass_bias;
-  out.logits.resize(num_moves);
-  for (int i = 0; i < num_moves; ++i) {
-    const Move& m = moves[i];
-    if (m.is_pass()) {
+  out.logits.resize(num_slots);
+  for (int i = 0; i < num_slots; ++i) {
+    if (slots[i] == kPassIndex) {
       out.logits[i] = pass_logit;
       continue;
     }
-    const int a = pad_index(m.r1 * kCols + m.c1), b = pad_index(m.r2 * kCols + m.c2);
+    // A rectangle's index is top-left cell * kCells + bottom-right cell.
+    const int a = pad_index(slots[i] / kCells), b = pad_index(slots[i] % kCells);
     out.logits[i] = scale * w.uv.row(a).head(E).dot(w.uv.row(b).tail(E));
   }
 
@@ -201,7 +203,7 @@ void CpuNet::evaluate_planes(const float* planes, const Move* moves, int num_mov
 
 void CpuNet::evaluate(Span<const NetQuery> queries, Span<NetEval> out) {
   for (size_t i = 0; i < queries.size(); ++i)
-    evaluate(*queries[i].position, queries[i].moves, queries[i].num_moves, out[i], queries[i].want_ownership);
+    evaluate_planes(queries[i].planes, queries[i].slots, queries[i].num_slots, out[i], queries[i].want_ownership);
 }
 
 }  // namespace mushroom::nn

@@ -6,9 +6,11 @@
 // moves are computed, not the whole 170x170 table.
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "nn/model.h"
 #include "nn/net_eval.h"
+#include "mushroom/position.h"
 
 namespace mushroom::nn {
 
@@ -18,8 +20,8 @@ class CpuNet : public NetBackend {
   ~CpuNet() override;
 
   void evaluate(const Position& pos, const Move* moves, int num_moves, NetEval& out, bool want_ownership = false);
-  // Same, from already-encoded input planes (kInputSize floats).
-  void evaluate_planes(const float* planes, const Move* moves, int num_moves, NetEval& out, bool want_ownership);
+  // Same, from encoded input planes (kInputSize floats) and policy indices.
+  void evaluate_planes(const float* planes, const int32_t* slots, int num_slots, NetEval& out, bool want_ownership);
 
   void evaluate(Span<const NetQuery> queries, Span<NetEval> out) override;
   std::string name() const override { return "cpu"; }
@@ -29,6 +31,7 @@ class CpuNet : public NetBackend {
   struct Weights;
   NetConfig config_;
   std::unique_ptr<Weights> w_;
+  std::vector<int32_t> slots_;
 };
 
 }  // namespace mushroom::nn

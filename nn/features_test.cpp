@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "mushroom/playout_positions.h"
-#include "blockgame/blockgame_game.h"
 #include "mushroom/symmetry.h"
 #include "util/rng.h"
 
@@ -67,52 +66,6 @@ TEST(Features, SymmetryMovesPlanesWithTheBoard) {
             ASSERT_EQ(f[k * kCells + r * kCols + c], g[k * kCells + tr * kCols + tc]);
           }
     }
-  }
-}
-
-// Planes 3..8 mark exactly the legal placements' policy slots, and plane 9
-// the empty cells no legal placement covers, on random reachable positions.
-TEST(BlockgameFeatures, LegalPlacementPlanesMatchTheGame) {
-  constexpr int kCellsHere = kBlockgameSize * kBlockgameSize;
-  Rng rng(11);
-  uint8_t legal[blockgame::kPlacements];
-  int positions = 0;
-  for (int game = 0; game < 60; ++game) {
-    uint32_t filled = 0;
-    for (int n; (n = blockgame::legal_placements(filled, legal)) >= 0;) {
-      std::vector<float> planes(kBlockgamePlanes * kCellsHere);
-      encode_blockgame_features(filled, planes.data());
-      std::vector<float> expected(size_t(blockgame::kPolicySlots), 0.0f);
-      uint32_t covered = 0;
-      for (int i = 0; i < n; ++i) {
-        expected[size_t(blockgame::slot_of_placement(legal[i]))] = 1.0f;
-        covered |= blockgame::placements()[legal[i]];
-      }
-      for (int slot = 0; slot < blockgame::kPolicySlots; ++slot)
-        ASSERT_EQ(planes[size_t(3 * kCellsHere + slot)], expected[size_t(slot)]) << "slot " << slot;
-      for (int cell = 0; cell < kCellsHere; ++cell) {
-        const bool dead = !(filled >> cell & 1) && !(covered >> cell & 1);
-        ASSERT_EQ(planes[size_t(9 * kCellsHere + cell)], dead ? 1.0f : 0.0f) << "cell " << cell;
-        ASSERT_EQ(planes[size_t(cell)], (filled >> cell & 1) ? 1.0f : 0.0f);
-      }
-      ++positions;
-      if (n == 0) break;
-      filled |= blockgame::placements()[legal[rng.uniform(uint32_t(n))]];
-    }
-  }
-  EXPECT_GT(positions, 500);
-}
-
-// Layout 1 (the nets before legal-placement planes) is layout 2's first three planes.
-TEST(BlockgameFeatures, LayoutOneIsTheFirstThreePlanes) {
-  EXPECT_EQ(blockgame_planes(1), 3);
-  EXPECT_EQ(blockgame_planes(2), kBlockgamePlanes);
-  EXPECT_EQ(blockgame_planes(3), 0);
-  for (uint32_t filled : {0u, 0x1234567u & 0x1ffffffu, 0x0f0f0f0u}) {
-    std::vector<float> v1(3 * 25, -1.0f), v2(kBlockgamePlanes * 25);
-    encode_blockgame_features(filled, v1.data(), 1);
-    encode_blockgame_features(filled, v2.data(), 2);
-    EXPECT_EQ(v1, std::vector<float>(v2.begin(), v2.begin() + 3 * 25));
   }
 }
 

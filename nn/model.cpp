@@ -8,31 +8,69 @@
 
 namespace mushroom::nn {
 
-GameKind parse_game_kind(const std::string& name) {
-  if (name == "mushroom") return GameKind::kMushroom;
-  if (name == "blockgame") return GameKind::kBlockgame;
-  throw std::invalid_argument("unknown game '" + name + "' (expected \"mushroom\" or \"blockgame\")");
+namespace {
+
+// Every game a net can play, one line each: its board, policy head and input
+// layouts. The numbers repeat the game adapters' (search/game.h's learnable
+// part; train/learning_games.cpp checks that they agree), because the
+// exported bot builds this file without the games.
+struct NetGame {
+  GameKind kind;
+  const char* name;
+  int rows, cols;
+  PolicyHead head;
+  int slots_per_cell;
+  int newest_version;
+  int (*planes)(int version);  // 0: a layout this build does not know
+};
+
+constexpr NetGame kNetGames[] = {
+    {GameKind::kMushroom, "mushroom", kRows, kCols, PolicyHead::kRectanglePairs, 0, kFeatureVersion,
+     [](int v) { return v == kFeatureVersion ? kInputPlanes : 0; }},
+    {GameKind::kBlockgame, "blockgame", 5, 5, PolicyHead::kCellSlots, 6, 2,
+     [](int v) { return v == 1 ? 3 : v == 2 ? 10 : 0; }},
+    {GameKind::kTictactoe, "tictactoe", 3, 3, PolicyHead::kCellSlots, 1, 1, [](int v) { return v == 1 ? 4 : 0; }},
+};
+
+const NetGame& net_game(GameKind kind) {
+  for (const NetGame& g : kNetGames)
+    if (g.kind == kind) return g;
+  throw std::invalid_argument("no net layout for game number " + std::to_string(int(kind)));
 }
 
-std::string game_name(GameKind game) { return game == GameKind::kBlockgame ? "blockgame" : "mushroom"; }
+}  // namespace
+
+GameKind parse_game_kind(const std::string& name) {
+  std::string known;
+  for (const NetGame& g : kNetGames) {
+    if (name == g.name) return g.kind;
+    known += std::string(known.empty() ? "" : ", ") + "\"" + g.name + "\"";
+  }
+  throw std::invalid_argument("unknown game '" + name + "' (expected one of " + known + ")");
+}
+
+std::string game_name(GameKind game) { return net_game(game).name; }
+
+std::vector<std::string> game_names() {
+  std::vector<std::string> names;
+  for (const NetGame& g : kNetGames) names.push_back(g.name);
+  return names;
+}
 
 GameShape game_shape(GameKind game) {
-  if (game == GameKind::kBlockgame) return {kBlockgamePlanes, kBlockgameSize, kBlockgameSize, kBlockgamePolicySize};
-  return {kInputPlanes, kRows, kCols, kPolicySize};
+  const NetGame& g = net_game(game);
+  const int cells = g.rows * g.cols;
+  const int policy_size = g.head == PolicyHead::kRectanglePairs ? cells * cells + 1 : g.slots_per_cell * cells;
+  return {g.planes(g.newest_version), g.rows, g.cols, policy_size, g.head, g.slots_per_cell};
 }
 
-int newest_feature_version(GameKind game) {
-  return game == GameKind::kBlockgame ? kBlockgameFeatureVersion : kFeatureVersion;
-}
+int newest_feature_version(GameKind game) { return net_game(game).newest_version; }
 
 int feature_version_of(const NetConfig& c) {
   return c.feature_version ? c.feature_version : newest_feature_version(c.game);
 }
 
-int input_planes(const NetConfig& c) {
-  if (c.game == GameKind::kBlockgame) return blockgame_planes(feature_version_of(c));
-  return feature_version_of(c) == kFeatureVersion ? kInputPlanes : 0;
-}
+int input_planes(const NetConfig& c) { return net_game(c.game).planes(feature_version_of(c)); }
 
 bool NetConfig::operator==(const NetConfig& o) const {
   return blocks == o.blocks && channels == o.channels && policy_dim == o.policy_dim &&
@@ -94,9 +132,10 @@ std::vector<TensorSpec> tensor_specs(const NetConfig& c) {
     specs.push_back({p + "conv2.weight", {C, C, 3, 3}});
     specs.push_back({p + "conv2.bias", {C}});
   }
-  if (c.game == GameKind::kBlockgame) {
-    specs.push_back({"policy.conv.weight", {kBlockgameOrientations, C, 1, 1}});
-    specs.push_back({"policy.conv.bias", {kBlockgameOrientations}});
+  const GameShape shape = game_shape(c.game);
+  if (shape.head == PolicyHead::kCellSlots) {
+    specs.push_back({"policy.conv.weight", {shape.slots_per_cell, C, 1, 1}});
+    specs.push_back({"policy.conv.bias", {shape.slots_per_cell}});
   } else {
     specs.push_back({"policy.conv.weight", {2 * E, C, 1, 1}});
     specs.push_back({"policy.conv.bias", {2 * E}});

@@ -18,11 +18,15 @@
 // Tensor names and shapes are listed by tensor_specs(); conv weights are
 // [out, in, kh, kw] and linear weights [out, in], as in LibTorch.
 //
-// The same trunk serves BLOCKGAME (game = blockgame, configs/blockgame.toml):
-// 10 input planes on a 5x5 board (3 in layout 1, nn/features.h), and a policy head of one 1x1 conv C -> 6,
-// a logit per piece orientation per anchor cell (blockgame/blockgame_game.h);
-// no pass. Its value head is the same (a draw never happens), and its score
-// and ownership heads exist but are trained with weight 0.
+// The same trunk serves every other game the pipeline learns (BLOCKGAME,
+// tic-tac-toe): its board and input planes come from the game's table entry
+// below, and its policy head is declared by kind, not by game:
+//   rectangle pairs  the U/V head above, plus the pass (the mushroom game)
+//   cell slots       one 1x1 conv C -> K: logit of slot k * cells + cell
+//                    (BLOCKGAME: K = 6 piece orientations per anchor cell;
+//                    tic-tac-toe: K = 1, the cell marked); no pass
+// The value head is the same; the score and ownership heads exist for every
+// game, and a game without those targets trains them with weight 0.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -37,14 +41,20 @@ namespace mushroom::nn {
 constexpr float kScoreScale = 20.0f;
 
 // Which game a net plays: its input planes, board and policy head.
-enum class GameKind { kMushroom, kBlockgame };
-// "mushroom" | "blockgame"; throws std::invalid_argument naming the value.
+enum class GameKind { kMushroom, kBlockgame, kTictactoe };
+// A game's name ("mushroom", "blockgame", "tictactoe"); parsing throws
+// std::invalid_argument naming the value and the known games.
 GameKind parse_game_kind(const std::string& name);
 std::string game_name(GameKind game);
+std::vector<std::string> game_names();  // every game a net can play
+
+enum class PolicyHead { kRectanglePairs, kCellSlots };
 
 struct GameShape {
   int planes, rows, cols;  // planes of the newest feature layout
-  int policy_size;  // policy indices the net can score
+  int policy_size;         // policy indices the net can score
+  PolicyHead head;
+  int slots_per_cell;      // kCellSlots: slot = k * rows * cols + cell
 };
 GameShape game_shape(GameKind game);
 

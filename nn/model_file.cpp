@@ -48,7 +48,7 @@ Model load_model(const std::string& path) {
     Model m;
     // Files from before BLOCKGAME have no game attribute: they are mushroom nets.
     if (f.has_attr("game")) m.config.game = parse_game_kind(f.attr_string("game"));
-    // A BLOCKGAME net may keep an older layout (nn/features.h): it is read
+    // A net may keep an older layout of its game (a BLOCKGAME net, layout 1): it is read
     // as it is and fed the planes it was trained on.
     const int64_t features = f.attr_int("feature_version");
     const int newest = newest_feature_version(m.config.game);
@@ -57,9 +57,7 @@ Model load_model(const std::string& path) {
     const int planes = input_planes(m.config);  // 0: a layout this build does not read
     if (planes == 0 || f.attr_int("input_planes") != planes)
       throw ModelFileError(path + ": feature layout version " + std::to_string(features) + " with " +
-                           std::to_string(f.attr_int("input_planes")) + " planes; this build reads " +
-                           (m.config.game == GameKind::kBlockgame ? std::string("versions 1 (3 planes) and ")
-                                                                  : std::string("version ")) +
+                           std::to_string(f.attr_int("input_planes")) + " planes; this build reads versions up to " +
                            std::to_string(newest) + " (" + std::to_string(game_shape(m.config.game).planes) +
                            " planes) for " + game_name(m.config.game));
     m.config.blocks = int(f.attr_int("blocks"));

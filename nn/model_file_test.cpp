@@ -99,7 +99,7 @@ TEST_F(ModelFileTest, OlderBlockgameLayoutLoadsAsItIs) {
   NetConfig newest = old;
   newest.feature_version = 0;
   EXPECT_FALSE(back.config == newest);
-  EXPECT_EQ(random_model(newest, 3).at("input.weight").shape, (std::vector<int64_t>{8, kBlockgamePlanes, 3, 3}));
+  EXPECT_EQ(random_model(newest, 3).at("input.weight").shape, (std::vector<int64_t>{8, 10, 3, 3}));
   NetConfig unknown = old;
   unknown.feature_version = 7;
   EXPECT_THROW(validate(unknown), std::invalid_argument);

@@ -1,9 +1,11 @@
 #include "nn/nn_evaluator.h"
 
 #include <algorithm>
-#include "util/bits.h"
 #include <cmath>
 #include <stdexcept>
+
+#include "nn/features.h"
+#include "util/bits.h"
 
 namespace mushroom::nn {
 
@@ -50,8 +52,7 @@ void NnEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<
   if (missing.empty()) return;
 
   // One query per (request, symmetry); the moves are transformed with the board.
-  positions_.clear();
-  moves_.clear();
+  slots_.clear();
   std::vector<int> owner;  // request index of each query
   for (int i : missing) {
     const auto& req = requests[i];
@@ -65,17 +66,19 @@ void NnEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<
     }
     for (int k = 0; k < count; ++k) {
       const Symmetry s = Symmetry(syms[k]);
-      positions_.push_back(s == Symmetry::kIdentity ? *req.state : transform(s, *req.state));
-      std::vector<Move> mv(req.actions, req.actions + req.num_actions);
-      if (s != Symmetry::kIdentity)
-        for (Move& m : mv) m = transform(s, m);
-      moves_.push_back(std::move(mv));
+      planes_.resize((owner.size() + 1) * size_t(kInputSize));
+      encode_features(s == Symmetry::kIdentity ? *req.state : transform(s, *req.state),
+                      planes_.data() + owner.size() * size_t(kInputSize));
+      std::vector<int32_t> slots(size_t(req.num_actions));
+      for (int a = 0; a < req.num_actions; ++a)
+        slots[size_t(a)] = (s == Symmetry::kIdentity ? req.actions[a] : transform(s, req.actions[a])).index();
+      slots_.push_back(std::move(slots));
       owner.push_back(i);
     }
   }
   queries_.clear();
-  for (size_t q = 0; q < positions_.size(); ++q)
-    queries_.push_back(NetQuery{&positions_[q], moves_[q].data(), int(moves_[q].size())});
+  for (size_t q = 0; q < slots_.size(); ++q)
+    queries_.push_back(NetQuery{planes_.data() + q * size_t(kInputSize), slots_[q].data(), int(slots_[q].size())});
   evals_.resize(queries_.size());
   backend_->evaluate(queries_, Span<NetEval>(evals_.data(), queries_.size()));
   net_positions_ += queries_.size();

@@ -44,8 +44,8 @@ class NnEvaluator : public Evaluator<MushroomGame> {
   std::vector<CacheEntry> cache_;
   uint64_t hits_ = 0, net_positions_ = 0, net_calls_ = 0;
   // Scratch for one batch.
-  std::vector<Position> positions_;
-  std::vector<std::vector<Move>> moves_;
+  std::vector<float> planes_;                 // kInputSize floats per query
+  std::vector<std::vector<int32_t>> slots_;  // the moves' policy indices per query
   std::vector<NetQuery> queries_;
   std::vector<NetEval> evals_;
 };

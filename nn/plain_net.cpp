@@ -201,9 +201,16 @@ void PlainNet::pool(const float* a, int channels) {
 }
 
 void PlainNet::evaluate(const Position& pos, const Move* moves, int num_moves, NetEval& out, bool want_ownership) {
-  const int C = config_.channels, E = config_.policy_dim;
   float planes[kInputSize];
   encode_features(pos, planes);
+  slots_.resize(size_t(num_moves));
+  for (int i = 0; i < num_moves; ++i) slots_[size_t(i)] = moves[i].index();
+  evaluate_planes(planes, slots_.data(), num_moves, out, want_ownership);
+}
+
+void PlainNet::evaluate_planes(const float* planes, const int32_t* slots, int num_slots, NetEval& out,
+                               bool want_ownership) {
+  const int C = config_.channels, E = config_.policy_dim;
   for (int cell = 0; cell < kCells; ++cell)
     for (int pl = 0; pl < kInputPlanes; ++pl)
       grid_[size_t(pad_index(cell)) * kInputPlanes + pl] = planes[pl * kCells + cell];
@@ -247,15 +254,15 @@ void PlainNet::evaluate(const Position& pos, const Move* moves, int num_moves, N
   float pass_logit = 0;
   apply_linear(pass_, pooled_.data(), &pass_logit);
   const float scale = 1.0f / std::sqrt(float(E));
-  out.logits.resize(size_t(num_moves));
-  for (int i = 0; i < num_moves; ++i) {
-    const Move& m = moves[i];
-    if (m.is_pass()) {
+  out.logits.resize(size_t(num_slots));
+  for (int i = 0; i < num_slots; ++i) {
+    if (slots[i] == kPassIndex) {
       out.logits[size_t(i)] = pass_logit;
       continue;
     }
-    const float* u = &uv_[size_t(m.r1 * kCols + m.c1) * 2 * E];
-    const float* v = &uv_[size_t(m.r2 * kCols + m.c2) * 2 * E + E];
+    // A rectangle's index is top-left cell * kCells + bottom-right cell.
+    const float* u = &uv_[size_t(slots[i] / kCells) * 2 * E];
+    const float* v = &uv_[size_t(slots[i] % kCells) * 2 * E + E];
     float dot = 0;
     for (int e = 0; e < E; ++e) dot += u[e] * v[e];
     out.logits[size_t(i)] = scale * dot;
@@ -274,7 +281,7 @@ void PlainNet::evaluate(const Position& pos, const Move* moves, int num_moves, N
 
 void PlainNet::evaluate(Span<const NetQuery> queries, Span<NetEval> out) {
   for (size_t i = 0; i < queries.size(); ++i)
-    evaluate(*queries[i].position, queries[i].moves, queries[i].num_moves, out[i], queries[i].want_ownership);
+    evaluate_planes(queries[i].planes, queries[i].slots, queries[i].num_slots, out[i], queries[i].want_ownership);
 }
 
 }  // namespace mushroom::nn

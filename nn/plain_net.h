@@ -12,6 +12,7 @@
 
 #include "nn/model.h"
 #include "nn/net_eval.h"
+#include "mushroom/position.h"
 
 namespace mushroom::nn {
 
@@ -20,6 +21,8 @@ class PlainNet : public NetBackend {
   explicit PlainNet(const Model& model);
 
   void evaluate(const Position& pos, const Move* moves, int num_moves, NetEval& out, bool want_ownership = false);
+  // From encoded input planes (kInputSize floats) and policy indices.
+  void evaluate_planes(const float* planes, const int32_t* slots, int num_slots, NetEval& out, bool want_ownership);
   void evaluate(Span<const NetQuery> queries, Span<NetEval> out) override;
   std::string name() const override { return "plain"; }
   const NetConfig& config() const { return config_; }
@@ -49,6 +52,7 @@ class PlainNet : public NetBackend {
   Linear policy_, pass_, fc1_, fc2_, ownership_;
   // Scratch, reused by every call (one PlainNet per thread).
   std::vector<float> grid_, x_, h_, h2_, uv_, pooled_, hidden_, gpool_out_;
+  std::vector<int32_t> slots_;
 };
 
 }  // namespace mushroom::nn

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "nn/features.h"
 #include "nn/torch_net.h"
 
 namespace mushroom::nn {
@@ -11,8 +10,9 @@ namespace {
 
 class TorchBackend : public NetBackend {
  public:
-  TorchBackend(const Model& model, const std::string& device) : device_(parse_device(device)), net_(make_torch_net(model)) {
-    require_game(model, GameKind::kMushroom, "the batched mushroom backend");
+  TorchBackend(const Model& model, const std::string& device)
+      : device_(parse_device(device)), net_(make_torch_net(model)), shape_(game_shape(model.config.game)),
+        planes_(input_planes(model.config)) {
     net_->to(device_);
     net_->eval();
   }
@@ -23,19 +23,21 @@ class TorchBackend : public NetBackend {
     const int64_t B = int64_t(queries.size());
     if (B == 0) return;
     torch::NoGradGuard no_grad;
-    torch::Tensor planes = torch::empty({B, kInputPlanes, kRows, kCols}, torch::kFloat32);
+    const int64_t cells = int64_t(shape_.rows) * shape_.cols, plane_floats = planes_ * cells;
+    torch::Tensor planes = torch::empty({B, planes_, shape_.rows, shape_.cols}, torch::kFloat32);
     int64_t L = 1;
     bool any_ownership = false;
     for (const NetQuery& q : queries) {
-      L = std::max<int64_t>(L, q.num_moves);
+      L = std::max<int64_t>(L, q.num_slots);
       any_ownership |= q.want_ownership;
     }
-    // Rows padded with index 0 (a valid rectangle index); padding is ignored.
+    // Rows padded with index 0 (a valid policy index); padding is ignored.
     torch::Tensor moves = torch::zeros({B, L}, torch::kInt64);
+    float* plane_data = planes.data_ptr<float>();
     for (int64_t b = 0; b < B; ++b) {
-      encode_features(*queries[b].position, planes[b].data_ptr<float>());
+      std::copy(queries[b].planes, queries[b].planes + plane_floats, plane_data + b * plane_floats);
       int64_t* row = moves[b].data_ptr<int64_t>();
-      for (int i = 0; i < queries[b].num_moves; ++i) row[i] = queries[b].moves[i].index();
+      for (int i = 0; i < queries[b].num_slots; ++i) row[i] = queries[b].slots[i];
     }
     const NetOutputs o = net_->forward(planes.to(device_), moves.to(device_));
     const torch::Tensor logits = o.policy.to(torch::kCPU).contiguous();
@@ -48,11 +50,11 @@ class TorchBackend : public NetBackend {
       NetEval& e = out[b];
       wdl_softmax(h + 4 * b, e.wdl);
       e.margin = h[4 * b + 3] * kScoreScale;
-      e.logits.assign(l + b * L, l + b * L + queries[b].num_moves);
+      e.logits.assign(l + b * L, l + b * L + queries[b].num_slots);
       e.ownership.clear();
       if (queries[b].want_ownership) {
-        const float* own = ownership.data_ptr<float>() + b * kCells;
-        e.ownership.assign(own, own + kCells);
+        const float* own = ownership.data_ptr<float>() + b * cells;
+        e.ownership.assign(own, own + cells);
       }
     }
   }
@@ -60,6 +62,8 @@ class TorchBackend : public NetBackend {
  private:
   torch::Device device_;
   TorchNet net_;
+  GameShape shape_;
+  int planes_;  // of the net's input layout
 };
 
 }  // namespace

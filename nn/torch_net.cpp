@@ -38,8 +38,8 @@ TorchNetImpl::TorchNetImpl(const NetConfig& config) : config_(config) {
   for (int b = 0; b < config.blocks; ++b) blocks->push_back(ResidualBlock(C));
   // Nested names ("policy.conv", "value.fc1") come from small holder modules.
   auto policy = register_module("policy", std::make_shared<torch::nn::Module>());
-  if (config.game == GameKind::kBlockgame) {
-    policy_conv = policy->register_module("conv", conv(C, kBlockgameOrientations, 1));
+  if (game_shape(config.game).head == PolicyHead::kCellSlots) {
+    policy_conv = policy->register_module("conv", conv(C, game_shape(config.game).slots_per_cell, 1));
   } else {
     policy_conv = policy->register_module("conv", conv(C, 2 * E, 1));
     policy_pass = policy->register_module("pass", torch::nn::Linear(2 * C, 1));
@@ -64,17 +64,19 @@ NetOutputs TorchNetImpl::forward(const torch::Tensor& planes, const torch::Tenso
   out.wdl = head.narrow(1, 0, 3);
   out.score = head.select(1, 3);
   out.ownership = torch::tanh(ownership_conv->forward(x)).reshape({B, cells});
-  if (config_.game == GameKind::kBlockgame) {
-    // Slot = orientation * 25 + cell: the conv's output flattened, gathered per move.
-    out.policy = policy_conv->forward(x).reshape({B, kBlockgameOrientations * cells}).gather(1, moves);
+  const GameShape shape = game_shape(config_.game);
+  if (shape.head == PolicyHead::kCellSlots) {
+    // Slot = k * cells + cell: the conv's output flattened, gathered per move.
+    out.policy = policy_conv->forward(x).reshape({B, shape.slots_per_cell * cells}).gather(1, moves);
     return out;
   }
-  // logit = <U[top-left], V[bottom-right]> / sqrt(E), gathered per move.
-  const torch::Tensor uv = policy_conv->forward(x).reshape({B, 2 * E, kCells}).transpose(1, 2);  // [B, 170, 2E]
-  const torch::Tensor is_pass = moves.eq(kPassIndex);
+  // logit = <U[top-left], V[bottom-right]> / sqrt(E), gathered per move; the
+  // pass is index cells * cells (kPassIndex on the mushroom board).
+  const torch::Tensor uv = policy_conv->forward(x).reshape({B, 2 * E, cells}).transpose(1, 2);  // [B, cells, 2E]
+  const torch::Tensor is_pass = moves.eq(cells * cells);
   const torch::Tensor rect = moves.masked_fill(is_pass, 0);
-  const torch::Tensor u = uv.narrow(2, 0, E).gather(1, rect.div(kCells, "floor").unsqueeze(2).expand({B, L, E}));
-  const torch::Tensor v = uv.narrow(2, E, E).gather(1, rect.remainder(kCells).unsqueeze(2).expand({B, L, E}));
+  const torch::Tensor u = uv.narrow(2, 0, E).gather(1, rect.div(cells, "floor").unsqueeze(2).expand({B, L, E}));
+  const torch::Tensor v = uv.narrow(2, E, E).gather(1, rect.remainder(cells).unsqueeze(2).expand({B, L, E}));
   const torch::Tensor rect_logits = (u * v).sum(2) * (1.0 / std::sqrt(double(E)));
   out.policy = torch::where(is_pass, policy_pass->forward(pooled).expand({B, L}), rect_logits);
   return out;

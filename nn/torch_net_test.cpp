@@ -66,10 +66,17 @@ TEST(TorchNet, ParityWithTheCpuRuntime) {
     auto torch_backend = make_torch_backend(model, "cpu");
     const auto positions = playout_positions(24, 77);
     std::vector<std::vector<Move>> moves;
+    std::vector<std::vector<int32_t>> slots;
+    std::vector<float> planes(positions.size() * kInputSize);
     std::vector<NetQuery> queries;
     for (const Position& p : positions) moves.push_back(legal_with_pass(p));
+    for (size_t i = 0; i < positions.size(); ++i) {
+      encode_features(positions[i], planes.data() + i * kInputSize);
+      slots.emplace_back();
+      for (const Move& m : moves[i]) slots.back().push_back(m.index());
+    }
     for (size_t i = 0; i < positions.size(); ++i)
-      queries.push_back({&positions[i], moves[i].data(), int(moves[i].size()), true});
+      queries.push_back({planes.data() + i * kInputSize, slots[i].data(), int(slots[i].size()), true});
     std::vector<NetEval> from_torch(positions.size());
     torch_backend->evaluate(queries, from_torch);
     double worst = 0;

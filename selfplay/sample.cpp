@@ -3,7 +3,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "nn/features.h"
+#include "blockgame/blockgame_game.h"
+#include "tictactoe/tictactoe.h"
 
 namespace mushroom::selfplay {
 
@@ -140,30 +141,35 @@ void set_final_result(Sample& s, int margin, const int8_t* ownership) {
   for (int c = 0; c < kCells; ++c) s.set(f.ownership, c, ownership[c]);
 }
 
-// ---- BLOCKGAME ----
+// ---- learnable games ----
 
-const SampleSchema& blockgame_schema() {
-  static const SampleSchema schema(
-      "blockgame",
-      {{"filled", FieldType::kI32, 1, 0, int32_t((1u << (nn::kBlockgameSize * nn::kBlockgameSize)) - 1)}},
-      nn::kBlockgamePolicySize, false);
-  return schema;
+SampleSchema state_schema(std::string game, const std::vector<StateField>& state_fields, int policy_size,
+                          bool draws) {
+  std::vector<SampleField> fields;
+  for (const StateField& f : state_fields) {
+    const FieldType type = f.lo >= 0 && f.hi <= 255        ? FieldType::kU8
+                           : f.lo >= -128 && f.hi <= 127     ? FieldType::kI8
+                           : f.lo >= -32768 && f.hi <= 32767 ? FieldType::kI16
+                                                             : FieldType::kI32;
+    fields.push_back({f.name, type, f.width, f.lo, f.hi});
+  }
+  return SampleSchema(std::move(game), std::move(fields), policy_size, draws);
 }
 
-Sample blockgame_sample(uint32_t filled) {
-  Sample s = empty_sample(blockgame_schema());
-  s.set(blockgame_schema().fields[0], 0, int32_t(filled));
-  return s;
-}
-
-uint32_t filled_of(const Sample& s) { return uint32_t(s.get(blockgame_schema().fields[0])); }
-
-// ---- the registry ----
+// ---- the registry: one line per game ----
 
 const SampleSchema& sample_schema(const std::string& game) {
-  if (game == "mushroom") return mushroom_schema();
-  if (game == "blockgame") return blockgame_schema();
-  throw std::invalid_argument("no sample schema for game '" + game + "' (known: mushroom, blockgame)");
+  static const SampleSchema* const schemas[] = {
+      &mushroom_schema(),
+      &learnable_schema<blockgame::BlockGame>("blockgame", /*draws=*/false),
+      &learnable_schema<tictactoe::TicTacToe>("tictactoe", /*draws=*/true),
+  };
+  std::string known;
+  for (const SampleSchema* schema : schemas) {
+    if (schema->game == game) return *schema;
+    known += (known.empty() ? "" : ", ") + schema->game;
+  }
+  throw std::invalid_argument("no sample schema for game '" + game + "' (known: " + known + ")");
 }
 
 }  // namespace mushroom::selfplay

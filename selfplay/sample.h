@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mushroom/position.h"
+#include "search/game.h"
 
 namespace mushroom::selfplay {
 
@@ -40,8 +41,8 @@ struct SampleSchema {
   const SampleField& field(const std::string& name) const;  // throws std::invalid_argument
 };
 
-// The schema of a game by name ("mushroom", "blockgame"); throws
-// std::invalid_argument naming an unknown game.
+// The schema of a game by name ("mushroom", "blockgame", "tictactoe");
+// throws std::invalid_argument naming an unknown game.
 const SampleSchema& sample_schema(const std::string& game);
 
 struct Sample {
@@ -73,9 +74,39 @@ int ownership_of(const Sample& s, int cell);
 // Sets the targets once the game is over.
 void set_final_result(Sample& s, int margin, const int8_t* ownership);
 
-// BLOCKGAME: filled (the filled cells, bit r * 5 + c); no draws.
-const SampleSchema& blockgame_schema();
-Sample blockgame_sample(uint32_t filled);
-uint32_t filled_of(const Sample& s);
+// A learnable game (search/game.h): its state fields, each stored in the
+// narrowest type its range fits; no targets beyond the common ones.
+SampleSchema state_schema(std::string game, const std::vector<StateField>& fields, int policy_size, bool draws);
+
+// G's schema under its registered name (made once; sample_schema() lists it).
+template <typename G>
+const SampleSchema& learnable_schema(const std::string& game, bool draws) {
+  static const SampleSchema schema =
+      state_schema(game, G::state_fields(), G::kSlotsPerCell * G::kBoardRows * G::kBoardCols, draws);
+  return schema;
+}
+
+// A sample of G's state (the state part: fields, side to move, ply).
+template <typename G>
+Sample sample_of_state(const SampleSchema& schema, const typename G::State& state) {
+  Sample s = empty_sample(schema);
+  std::vector<int32_t> values;
+  for (const SampleField& f : schema.fields) values.resize(values.size() + size_t(f.width));
+  G::write_state(state, values.data());
+  size_t at = 0;
+  for (const SampleField& f : schema.fields)
+    for (int k = 0; k < f.width; ++k) s.set(f, k, values[at++]);
+  s.to_move = uint8_t(G::to_move(state));
+  s.ply = int16_t(G::ply(state));
+  return s;
+}
+
+template <typename G>
+typename G::State state_of_sample(const SampleSchema& schema, const Sample& s) {
+  std::vector<int32_t> values;
+  for (const SampleField& f : schema.fields)
+    for (int k = 0; k < f.width; ++k) values.push_back(s.get(f, k));
+  return G::read_state(values.data(), s.to_move, s.ply);
+}
 
 }  // namespace mushroom::selfplay

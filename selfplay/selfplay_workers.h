@@ -1,5 +1,5 @@
 // What every game's self-play shares (selfplay_runner.cpp for the mushroom
-// game, blockgame_selfplay.cpp for BLOCKGAME): the job's counters, the worker
+// game, game_selfplay.h for the learnable games): the job's counters, the worker
 // threads with their progress reporter, the batched search step, and the
 // move choice by visits.
 #pragma once

@@ -35,7 +35,7 @@ ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const s
     job.model = std::make_shared<nn::Model>(nn::load_model(model));
     job.model_id = model;
   } else {
-    job.model_id = "bootstrap-" + config.selfplay.bootstrap;
+    job.model_id = "bootstrap-" + learning_game(config.game()).bootstrap_id(config);
   }
   job.config_hash = config.hash;
   job.out_dir = data_dir.string();

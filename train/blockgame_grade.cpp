@@ -4,8 +4,9 @@
 #include <memory>
 
 #include "blockgame/blockgame_game.h"
-#include "nn/blockgame_evaluator.h"
+#include "nn/game_net_evaluator.h"
 #include "nn/model_file.h"
+#include "train/game_match.h"
 #include "search/mcts.h"
 #include "util/rng.h"
 
@@ -19,18 +20,9 @@ bool wins_after(uint32_t filled, uint8_t placement, blockgame::Solver& solver) {
   return !solver.wins(filled | blockgame::placements()[placement]);
 }
 
-std::unique_ptr<Evaluator<BlockGame>> evaluator_for(const std::string& model_path, const std::string& device) {
-  if (model_path.empty()) return std::make_unique<blockgame::UniformBlockgameEvaluator>();
-  return std::make_unique<nn::BlockgameEvaluator>(nn::load_model(model_path), device);
-}
-
 }  // namespace
 
-MctsConfig blockgame_grading_search() {
-  MctsConfig c;
-  c.score_weight = 0;  // the margin is the value again: nothing to add
-  return c;
-}
+MctsConfig blockgame_grading_search() { return game_match_search(); }
 
 std::vector<GradePosition> blockgame_grading_positions(int count, uint64_t seed, blockgame::Solver& solver) {
   Rng rng(seed);
@@ -76,7 +68,8 @@ GradeReport grade_blockgame(const nn::Model& model, const std::vector<GradePosit
                             blockgame::Solver& solver, const std::string& device, const MctsConfig& search) {
   GradeReport r = grade_random_policy(positions);
   r.sims = sims;
-  nn::BlockgameEvaluator evaluator(model, device);
+  const auto evaluator_owner = nn::make_game_net_evaluator<BlockGame>(model, nn::GameKind::kBlockgame, device);
+  Evaluator<BlockGame>& evaluator = *evaluator_owner;
   uint8_t legal[blockgame::kPlacements];
   constexpr size_t kChunk = 256;  // raw-net queries per batched call
   for (size_t from = 0; from < positions.size(); from += kChunk) {
@@ -150,43 +143,7 @@ std::string format_grade_report(const GradeReport& r) {
 
 MatchResult play_blockgame_match(const std::string& model_a, const std::string& model_b, int boards, uint64_t seed,
                                  int sims, const std::string& device) {
-  const auto eval_a = evaluator_for(model_a, device), eval_b = evaluator_for(model_b, device);
-  Rng rng(seed);
-  MatchResult result;
-  uint8_t legal[blockgame::kPlacements];
-  for (int board = 0; board < boards; ++board) {
-    blockgame::State opening;
-    for (int tries = 0;; ++tries) {
-      opening = blockgame::State{};
-      const int plies = int(rng.uniform(5));
-      for (int p = 0; p < plies; ++p) {
-        const int n = blockgame::legal_placements(opening.filled, legal);
-        if (n == 0) break;
-        BlockGame::apply(opening, legal[rng.uniform(uint32_t(n))]);
-      }
-      if (!BlockGame::is_terminal(opening)) break;
-    }
-    for (int a_first = 1; a_first >= 0; --a_first) {
-      Evaluator<BlockGame>* side[2] = {a_first ? eval_a.get() : eval_b.get(), a_first ? eval_b.get() : eval_a.get()};
-      blockgame::State s = opening;
-      s.to_move = 0;
-      int mover = 0;
-      while (!BlockGame::is_terminal(s)) {
-        Mcts<BlockGame> mcts(blockgame_grading_search());
-        mcts.reset(s);
-        mcts.run(*side[mover], sims);
-        BlockGame::apply(s, mcts.best_action());
-        mover ^= 1;
-      }
-      // The side to move now (mover) has lost.
-      const bool a_won = (mover == 1) == bool(a_first);
-      ++result.games;
-      result.wins += a_won;
-      result.losses += !a_won;
-      result.mean_margin += ((a_won ? 1.0 : -1.0) - result.mean_margin) / result.games;
-    }
-  }
-  return result;
+  return play_game_match<BlockGame>(model_a, model_b, nn::GameKind::kBlockgame, boards, seed, sims, device);
 }
 
 }  // namespace mushroom::train

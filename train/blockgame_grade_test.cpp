@@ -9,7 +9,8 @@
 #include <set>
 
 #include "blockgame/blockgame_game.h"
-#include "nn/blockgame_evaluator.h"
+#include "nn/game_net_evaluator.h"
+#include "train/game_batch.h"
 #include "nn/features.h"
 #include "nn/model_file.h"
 #include "train/trainer.h"
@@ -17,6 +18,8 @@
 
 namespace mushroom::train {
 namespace {
+
+using blockgame::BlockGame;
 
 namespace fs = std::filesystem;
 
@@ -36,7 +39,7 @@ blockgame::Solver& solver() {
 
 TEST(BlockgameTraining, BatchesTransformTheTargetWithTheBoard) {
   const uint32_t filled = blockgame::placements()[3] | blockgame::placements()[70];
-  selfplay::Sample s = selfplay::blockgame_sample(filled);
+  selfplay::Sample s = selfplay::sample_of_state<BlockGame>(selfplay::sample_schema("blockgame"), blockgame::State{filled, 0, 0});
   const int target_placement = 99;  // a vertical domino clear of both
   ASSERT_EQ(blockgame::placements()[target_placement] & filled, 0u);
   s.policy = {{blockgame::slot_of_placement(target_placement), 1.0f}};
@@ -44,13 +47,13 @@ TEST(BlockgameTraining, BatchesTransformTheTargetWithTheBoard) {
   Rng rng(3);
   std::set<int> seen;
   for (int trial = 0; trial < 40; ++trial) {
-    const Batch b = make_blockgame_batch({s}, {0}, rng);
-    EXPECT_EQ(b.planes.sizes(), (std::vector<int64_t>{1, nn::kBlockgamePlanes, 5, 5}));
+    const Batch b = make_game_batch<BlockGame>(selfplay::sample_schema("blockgame"), {s}, {0}, rng, BlockGame::kFeatureVersion);
+    EXPECT_EQ(b.planes.sizes(), (std::vector<int64_t>{1, 10, 5, 5}));
     EXPECT_EQ(b.wdl_target[0].item<int64_t>(), 2);  // a loss
     int used = -1;
     for (int sym = 0; sym < 8; ++sym) {
-      std::vector<float> planes(nn::kBlockgamePlanes * 25);
-      nn::encode_blockgame_features(blockgame::transform(filled, sym), planes.data());
+      std::vector<float> planes(10 * 25);
+      BlockGame::encode(blockgame::State{blockgame::transform(filled, sym), 0, 0}, planes.data(), 2);
       if (torch::equal(b.planes[0].flatten(), torch::from_blob(planes.data(), {int64_t(planes.size())}))) used = sym;
     }
     ASSERT_GE(used, 0);
@@ -117,7 +120,8 @@ TEST(BlockgameTraining, GradingMatchesAHandCheck) {
   const GradeReport r = grade_blockgame(model, positions, 48, solver());
   EXPECT_EQ(r.positions, 200);
   EXPECT_EQ(r.sims, 48);
-  nn::BlockgameEvaluator evaluator(model, "cpu");
+  const auto evaluator_owner = nn::make_game_net_evaluator<BlockGame>(model, nn::GameKind::kBlockgame, "cpu");
+  Evaluator<BlockGame>& evaluator = *evaluator_owner;
   int right = 0, value_right = 0;
   for (const GradePosition& p : positions) {
     blockgame::State s{p.filled, 0, 0};
@@ -191,7 +195,7 @@ TEST(BlockgameTraining, TrainerRefusesAWindowOfTheOtherGame) {
   EXPECT_THROW(trainer.train(mushroom_window, 1, 1, nullptr, 1), std::runtime_error);
   TrainingWindow window;
   window.game = nn::GameKind::kBlockgame;
-  selfplay::Sample s = selfplay::blockgame_sample(0);
+  selfplay::Sample s = selfplay::sample_of_state<BlockGame>(selfplay::sample_schema("blockgame"), blockgame::State{});
   s.policy = {{blockgame::slot_of_placement(0), 1.0f}};
   s.outcome = 1;
   window.samples = {s, s};
@@ -213,10 +217,10 @@ TEST(BlockgameTraining, PairedMatchesCountEveryGame) {
 TEST(BlockgameTraining, LayoutOneNetStillGrades) {
   const nn::Model old = nn::load_model("bench/blockgame4-gen-0078.h5");
   ASSERT_EQ(nn::feature_version_of(old.config), 1);
-  selfplay::Sample s = selfplay::blockgame_sample(0);
+  selfplay::Sample s = selfplay::sample_of_state<BlockGame>(selfplay::sample_schema("blockgame"), blockgame::State{});
   s.outcome = 1;
   Rng rng(5);
-  EXPECT_EQ(make_blockgame_batch({s}, {0}, rng, 1).planes.sizes(), (std::vector<int64_t>{1, 3, 5, 5}));
+  EXPECT_EQ(make_game_batch<BlockGame>(selfplay::sample_schema("blockgame"), {s}, {0}, rng, 1).planes.sizes(), (std::vector<int64_t>{1, 3, 5, 5}));
   const GradeReport r = grade_blockgame(old, blockgame_grading_positions(300, 777, solver()), 0, solver());
   EXPECT_GE(r.policy_accuracy, 0.88) << format_grade_report(r);
   EXPECT_GE(r.value_accuracy, 0.95) << format_grade_report(r);

@@ -44,8 +44,10 @@ struct LearningGame {
   nn::GameKind kind;
   std::string name;
   const selfplay::SampleSchema* schema;
-  // What self-play uses before there is a model, for the log.
+  // What self-play uses before there is a model: a name for the log, and a
+  // short id for the shards' model_id ("bootstrap-<id>").
   std::function<std::string(const RunConfig&)> bootstrap_name;
+  std::function<std::string(const RunConfig&)> bootstrap_id;
   std::function<selfplay::SelfplayProgress(const selfplay::SelfplayJob&)> selfplay;
   // A training batch of samples[indices], each under a random symmetry, in
   // the net's input layout feature_version.

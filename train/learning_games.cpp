@@ -2,10 +2,15 @@
 // adds its entry to games() and nothing else here.
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
+#include "blockgame/blockgame_game.h"
 #include "nn/model_file.h"
-#include "selfplay/blockgame_selfplay.h"
+#include "selfplay/game_selfplay.h"
+#include "tictactoe/tictactoe.h"
 #include "train/blockgame_grade.h"
+#include "train/game_batch.h"
+#include "train/game_match.h"
 #include "train/learning_game.h"
 #include "train/training_data.h"
 
@@ -85,20 +90,80 @@ class BlockgameJudge : public GameJudge {
   std::unique_ptr<Grading> grading_;
 };
 
+// Any learnable game judged by matches: gated against the best model so far
+// (or the search on uniform priors), evaluated against that uniform search.
+template <typename G>
+class MatchJudge : public GameJudge {
+ public:
+  MatchJudge(const RunConfig& config, nn::GameKind game) : config_(config), game_(game) {}
+
+  MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
+    return play_game_match<G>(candidate, best, game_, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
+                              config_.gate.sims, config_.selfplay.device);
+  }
+  std::string bootstrap_opponent() const override { return "uniform priors"; }
+  Evaluation evaluate(int g, const std::string& candidate) override {
+    Evaluation e;
+    e.result = play_game_match<G>(candidate, "", game_, config_.eval.boards, config_.seed() * 7777 + uint64_t(g),
+                                  config_.eval.sims, config_.selfplay.device);
+    char line[160];
+    std::snprintf(line, sizeof line, "eval: candidate scores %.3f against the search on uniform priors (%d-%d-%d)",
+                  e.result.score(), e.result.wins, e.result.draws, e.result.losses);
+    e.log_line = line;
+    return e;
+  }
+
+ private:
+  const RunConfig& config_;
+  nn::GameKind game_;
+};
+
+// The entry of a learnable game (search/game.h): the generic self-play,
+// batches and shards, with the game's own judge. Checks that the net's
+// layout for the game (nn/model.cpp) agrees with the adapter.
+template <typename G>
+LearningGame learnable_game(nn::GameKind kind, bool draws,
+                            std::function<std::unique_ptr<GameJudge>(const RunConfig&, int)> make_judge) {
+  const nn::GameShape shape = nn::game_shape(kind);
+  if (shape.head != nn::PolicyHead::kCellSlots || shape.rows != G::kBoardRows || shape.cols != G::kBoardCols ||
+      shape.slots_per_cell != G::kSlotsPerCell || shape.planes != G::feature_planes(G::kFeatureVersion) ||
+      nn::newest_feature_version(kind) != G::kFeatureVersion)
+    throw std::logic_error("nn/model.cpp's net layout for " + nn::game_name(kind) + " disagrees with its adapter");
+  const std::string name = nn::game_name(kind);
+  const selfplay::SampleSchema* schema = &selfplay::learnable_schema<G>(name, draws);
+  if (&selfplay::sample_schema(name) != schema)
+    throw std::logic_error("selfplay/sample.cpp registers another schema for " + name);
+  return {kind, name, schema, [](const RunConfig&) { return std::string("uniform priors"); },
+          [](const RunConfig&) { return std::string("uniform"); },
+          [kind, schema](const selfplay::SelfplayJob& job) { return selfplay::run_game_selfplay<G>(job, kind, *schema); },
+          [schema](const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng,
+                   int feature_version) {
+            return make_game_batch<G>(*schema, samples, indices, rng,
+                                      feature_version ? feature_version : G::kFeatureVersion);
+          },
+          std::move(make_judge)};
+}
+
 const std::vector<LearningGame>& games() {
   static const std::vector<LearningGame> all = {
       {nn::GameKind::kMushroom, "mushroom", &selfplay::mushroom_schema(),
-       [](const RunConfig& c) { return "the " + c.selfplay.bootstrap + " evaluator"; }, selfplay::run_selfplay,
+       [](const RunConfig& c) { return "the " + c.selfplay.bootstrap + " evaluator"; },
+       [](const RunConfig& c) { return c.selfplay.bootstrap; }, selfplay::run_selfplay,
        [](const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng, int) {
          return make_batch(samples, indices, rng);
        },
        [](const RunConfig& c, int threads) -> std::unique_ptr<GameJudge> {
          return std::make_unique<MushroomJudge>(c, threads);
        }},
-      {nn::GameKind::kBlockgame, "blockgame", &selfplay::blockgame_schema(),
-       [](const RunConfig&) { return std::string("uniform priors"); }, selfplay::run_blockgame_selfplay,
-       make_blockgame_batch,
-       [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> { return std::make_unique<BlockgameJudge>(c); }},
+      learnable_game<blockgame::BlockGame>(nn::GameKind::kBlockgame, /*draws=*/false,
+                                           [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> {
+                                             return std::make_unique<BlockgameJudge>(c);
+                                           }),
+      learnable_game<tictactoe::TicTacToe>(nn::GameKind::kTictactoe, /*draws=*/true,
+                                           [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> {
+                                             return std::make_unique<MatchJudge<tictactoe::TicTacToe>>(
+                                                 c, nn::GameKind::kTictactoe);
+                                           }),
   };
   return all;
 }

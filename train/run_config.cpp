@@ -62,8 +62,9 @@ void read_table(const toml::table& root, const SettingsTable<Config>& settings, 
 const SettingsTable<RunSection>& run_settings() {
   static const SettingsTable<RunSection> table =
       SettingsTable<RunSection>("run")
-          .choice("game", [](auto& c) -> auto& { return c.game; }, {"mushroom", "blockgame"},
-                  "mushroom, or blockgame (the learning check: configs/blockgame.toml)")
+          .choice("game", [](auto& c) -> auto& { return c.game; }, nn::game_names(),
+                  "the game: mushroom; blockgame (the learning check: configs/blockgame.toml) and tictactoe "
+                  "check the pipeline on solved games")
           .integer("generations", [](auto& c) -> auto& { return c.generations; }, 1, 1'000'000,
                    "the loop stops after this many generations")
           .integer("seed", [](auto& c) -> auto& { return c.seed; }, 0, 2'000'000'000,

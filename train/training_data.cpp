@@ -4,7 +4,6 @@
 #include <array>
 #include <filesystem>
 
-#include "blockgame/blockgame_game.h"
 #include "mushroom/mushroom_game.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
@@ -116,65 +115,6 @@ Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector
         transform_cell(syms[b], tr, tc);
         ownership[b][tr * kCols + tc] = float(selfplay::ownership_of(s, r * kCols + c));
       }
-    weight[b] = s.weight;
-  }
-  return batch;
-}
-
-Batch make_blockgame_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices,
-                           Rng& rng, int feature_version) {
-  using blockgame::BlockGame;
-  constexpr int kCellsHere = blockgame::kBits;
-  const int64_t B = int64_t(indices.size());
-  std::vector<int> syms(static_cast<size_t>(B));
-  std::vector<std::vector<uint8_t>> legal(static_cast<size_t>(B));
-  int64_t L = 1;
-  for (int64_t b = 0; b < B; ++b) {
-    syms[size_t(b)] = int(rng.uniform(BlockGame::kNumSymmetries));
-    const uint32_t filled = blockgame::transform(selfplay::filled_of(samples[size_t(indices[size_t(b)])]), syms[size_t(b)]);
-    legal[size_t(b)].resize(blockgame::kPlacements);
-    legal[size_t(b)].resize(size_t(blockgame::legal_placements(filled, legal[size_t(b)].data())));
-    L = std::max<int64_t>(L, int64_t(legal[size_t(b)].size()));
-  }
-  Batch batch;
-  batch.planes = torch::empty({B, nn::blockgame_planes(feature_version), blockgame::kSize, blockgame::kSize});
-  batch.moves = torch::zeros({B, L}, torch::kInt64);
-  batch.move_mask = torch::zeros({B, L}, torch::kBool);
-  batch.policy_target = torch::zeros({B, L});
-  batch.wdl_target = torch::empty({B}, torch::kInt64);
-  batch.score_target = torch::zeros({B});
-  batch.ownership_target = torch::zeros({B, kCellsHere});
-  batch.weight = torch::empty({B});
-  auto moves = batch.moves.accessor<int64_t, 2>();
-  auto mask = batch.move_mask.accessor<bool, 2>();
-  auto target = batch.policy_target.accessor<float, 2>();
-  int64_t* wdl = batch.wdl_target.data_ptr<int64_t>();
-  float* weight = batch.weight.data_ptr<float>();
-  for (int64_t b = 0; b < B; ++b) {
-    const selfplay::Sample& s = samples[size_t(indices[size_t(b)])];
-    const int sym = syms[size_t(b)];
-    nn::encode_blockgame_features(blockgame::transform(selfplay::filled_of(s), sym), batch.planes[b].data_ptr<float>(),
-                                  feature_version);
-    std::array<int, blockgame::kPolicySlots> slot_of;
-    slot_of.fill(-1);
-    const auto& moves_here = legal[size_t(b)];
-    for (size_t k = 0; k < moves_here.size(); ++k) {
-      const int slot = blockgame::slot_of_placement(moves_here[k]);
-      moves[b][long(k)] = slot;
-      mask[b][long(k)] = true;
-      slot_of[size_t(slot)] = int(k);
-    }
-    double total = 0;
-    for (const auto& [slot, prob] : s.policy) {
-      const int placement = blockgame::placement_of_slot(slot);
-      if (placement < 0) continue;
-      const int k = slot_of[size_t(blockgame::slot_of_placement(blockgame::transform_placement(placement, sym)))];
-      if (k >= 0) target[b][k] += prob, total += prob;
-    }
-    // As for the mushroom game: renormalize over legal moves, uniform if none.
-    for (size_t k = 0; k < moves_here.size(); ++k)
-      target[b][long(k)] = total > 0 ? float(target[b][long(k)] / total) : 1.0f / float(moves_here.size());
-    wdl[b] = s.outcome > 0 ? 0 : 2;
     weight[b] = s.weight;
   }
   return batch;

@@ -35,13 +35,9 @@ TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, 
 // A batch of the given samples, each under a random symmetry (moves and
 // targets transformed with the board).
 Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng);
-// The same for BLOCKGAME samples (8 symmetries; score and ownership targets
-// are zeros, trained with weight 0 in configs/blockgame.toml), their planes
-// in the net's feature layout (nn/features.h).
-Batch make_blockgame_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices,
-                           Rng& rng, int feature_version = nn::kBlockgameFeatureVersion);
-// Either, by the window's game; indices into window.size().
-Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng,
-                 int feature_version = nn::kBlockgameFeatureVersion);
+// A batch of the window's game (its registered batch maker; other games'
+// are make_game_batch, train/game_batch.h); indices into window.size(),
+// planes in the net's input layout (0: the game's newest).
+Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng, int feature_version = 0);
 
 }  // namespace mushroom::train

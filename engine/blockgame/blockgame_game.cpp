@@ -77,4 +77,40 @@ uint64_t BlockGame::hash(const State& s) {
   return Rng::splitmix64(x);
 }
 
+void BlockGame::encode(const State& s, float* out, int version) {
+  constexpr int N = kSize;
+  // Cells of each orientation relative to its anchor (row, col): the L
+  // missing its 2x2 square's top-left, top-right, bottom-left, bottom-right
+  // cell, then the horizontal and the vertical domino.
+  static constexpr int kShape[kOrientations][3][2] = {
+      {{0, 1}, {1, 0}, {1, 1}}, {{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {0, 1}, {1, 1}},
+      {{0, 0}, {0, 1}, {1, 0}}, {{0, 0}, {0, 1}, {0, 1}}, {{0, 0}, {1, 0}, {1, 0}}};  // a domino repeats a cell
+  const uint32_t filled = s.filled;
+  std::fill(out, out + feature_planes(version) * kBits, 0.0f);
+  for (int cell = 0; cell < kBits; ++cell) {
+    const float f = (filled >> cell & 1) ? 1.0f : 0.0f;
+    out[cell] = f;
+    out[kBits + cell] = 1.0f - f;
+    out[2 * kBits + cell] = 1.0f;
+  }
+  if (version == 1) return;
+  uint32_t covered = 0;  // cells some legal placement covers
+  for (int cell = 0; cell < kBits; ++cell) {
+    for (int o = 0; o < kOrientations; ++o) {
+      uint32_t mask = 0;
+      bool fits = true;
+      for (const auto& rc : kShape[o]) {
+        const int r = cell / N + rc[0], c = cell % N + rc[1];
+        if (r >= N || c >= N) fits = false;
+        else mask |= 1u << (r * N + c);
+      }
+      if (!fits || (mask & filled)) continue;
+      out[(3 + o) * kBits + cell] = 1.0f;
+      covered |= mask;
+    }
+  }
+  for (int cell = 0; cell < kBits; ++cell)
+    if (!(filled >> cell & 1) && !(covered >> cell & 1)) out[9 * kBits + cell] = 1.0f;
+}
+
 }  // namespace mushroom::blockgame

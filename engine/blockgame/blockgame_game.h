@@ -9,9 +9,18 @@
 //   anchor             the piece's top-left cell (of its 2x2 square for an L)
 // so the net's policy head is one 1x1 convolution with 6 output channels.
 // 46 of the 150 slots name no placement (anchors too close to an edge).
+//
+// The net's input planes (5x5), layout version 2:
+//   0  the cell is filled;  1  the cell is empty;  2  constant 1
+//   3..8  the placement of orientation 0..5 anchored at this cell is legal
+//   9  the cell is empty but no legal placement covers it (it stays empty)
+// Version 1 had planes 0-2 only: a net had to learn from the filled cells
+// alone which placements still fit, the one thing every answer depends on.
+// The game is impartial: who is to move does not change a position's value.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "blockgame/blockgame.h"
 #include "search/evaluator.h"
@@ -62,19 +71,24 @@ struct BlockGame {
     return State{blockgame::transform(s.filled, symmetry), s.to_move, s.ply};
   }
   static Action transform(int symmetry, const Action& a) { return Action(transform_placement(a, symmetry)); }
-};
-MUSHROOM_CHECK_SEARCH_GAME(BlockGame);
 
-// Uniform priors and a neutral value: the search before any net (proofs of
-// finished lines still score).
-class UniformBlockgameEvaluator : public Evaluator<BlockGame> {
- public:
-  void evaluate(Span<const EvalRequest<BlockGame>> requests, Span<EvalResult> results) override {
-    for (size_t i = 0; i < requests.size(); ++i) {
-      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
-      results[i].value = results[i].margin = 0;
-    }
+  // The learning pipeline's part (search/game.h).
+  static constexpr int kBoardRows = kSize, kBoardCols = kSize;
+  static constexpr int kSlotsPerCell = kOrientations;
+  static constexpr int kFeatureVersion = 2;
+  static int feature_planes(int version) { return version == 1 ? 3 : version == 2 ? 10 : 0; }
+  static void encode(const State& s, float* planes, int version);
+  static int action_of_index(int slot) { return placement_of_slot(slot); }
+  static int ply(const State& s) { return s.ply; }
+  static std::vector<StateField> state_fields() { return {{"filled", 1, 0, int32_t(kFull)}}; }
+  static void write_state(const State& s, int32_t* values) { values[0] = int32_t(s.filled); }
+  static State read_state(const int32_t* values, int to_move, int ply) {
+    return State{uint32_t(values[0]), uint8_t(to_move), uint8_t(ply)};
   }
 };
+MUSHROOM_CHECK_SEARCH_GAME(BlockGame);
+#if defined(__cpp_concepts)
+static_assert(LearnableGame<BlockGame>);
+#endif
 
 }  // namespace mushroom::blockgame

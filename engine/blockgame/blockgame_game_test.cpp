@@ -80,7 +80,7 @@ TEST(BlockgameGame, PlayIsAlternatingAndTheLastPlacerWins) {
 // proves the result and plays a winning move whenever the solver says one exists.
 TEST(BlockgameGame, MctsFindsTheSolversWinsInEndgames) {
   Solver solver;
-  UniformBlockgameEvaluator uniform;
+  UniformEvaluator<BlockGame> uniform;
   Rng rng(11);
   int won_positions = 0;
   for (int trial = 0; trial < 60; ++trial) {
@@ -102,6 +102,52 @@ TEST(BlockgameGame, MctsFindsTheSolversWinsInEndgames) {
     EXPECT_FALSE(solver.wins(s.filled | placements()[move])) << format_board(s.filled);
   }
   EXPECT_GT(won_positions, 10);
+}
+
+// Planes 3..8 mark exactly the legal placements' policy slots, and plane 9
+// the empty cells no legal placement covers, on random reachable positions.
+TEST(BlockgameFeatures, LegalPlacementPlanesMatchTheGame) {
+  constexpr int kCellsHere = kBits;
+  Rng rng(11);
+  uint8_t legal[kPlacements];
+  int positions = 0;
+  for (int game = 0; game < 60; ++game) {
+    uint32_t filled = 0;
+    for (int n; (n = legal_placements(filled, legal)) >= 0;) {
+      std::vector<float> planes(size_t(BlockGame::feature_planes(2) * kCellsHere));
+      BlockGame::encode(State{filled, 0, 0}, planes.data(), 2);
+      std::vector<float> expected(size_t(kPolicySlots), 0.0f);
+      uint32_t covered = 0;
+      for (int i = 0; i < n; ++i) {
+        expected[size_t(slot_of_placement(legal[i]))] = 1.0f;
+        covered |= placements()[legal[i]];
+      }
+      for (int slot = 0; slot < kPolicySlots; ++slot)
+        ASSERT_EQ(planes[size_t(3 * kCellsHere + slot)], expected[size_t(slot)]) << "slot " << slot;
+      for (int cell = 0; cell < kCellsHere; ++cell) {
+        const bool dead = !(filled >> cell & 1) && !(covered >> cell & 1);
+        ASSERT_EQ(planes[size_t(9 * kCellsHere + cell)], dead ? 1.0f : 0.0f) << "cell " << cell;
+        ASSERT_EQ(planes[size_t(cell)], (filled >> cell & 1) ? 1.0f : 0.0f);
+      }
+      ++positions;
+      if (n == 0) break;
+      filled |= placements()[legal[rng.uniform(uint32_t(n))]];
+    }
+  }
+  EXPECT_GT(positions, 500);
+}
+
+// Layout 1 (the nets before legal-placement planes) is layout 2's first three planes.
+TEST(BlockgameFeatures, LayoutOneIsTheFirstThreePlanes) {
+  EXPECT_EQ(BlockGame::feature_planes(1), 3);
+  EXPECT_EQ(BlockGame::feature_planes(2), 10);
+  EXPECT_EQ(BlockGame::feature_planes(3), 0);
+  for (uint32_t filled : {0u, 0x1234567u & 0x1ffffffu, 0x0f0f0f0u}) {
+    std::vector<float> v1(3 * 25, -1.0f), v2(10 * 25);
+    BlockGame::encode(State{filled, 0, 0}, v1.data(), 1);
+    BlockGame::encode(State{filled, 0, 0}, v2.data(), 2);
+    EXPECT_EQ(v1, std::vector<float>(v2.begin(), v2.begin() + 3 * 25));
+  }
 }
 
 }  // namespace

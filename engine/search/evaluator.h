@@ -29,4 +29,17 @@ class Evaluator {
   virtual void begin_search() {}
 };
 
+// Uniform priors and a neutral value: a search before there is any net
+// (proofs of finished lines still score).
+template <typename Game>
+class UniformEvaluator : public Evaluator<Game> {
+ public:
+  void evaluate(Span<const EvalRequest<Game>> requests, Span<EvalResult> results) override {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      results[i].priors.assign(size_t(requests[i].num_actions), 1.0f / float(requests[i].num_actions));
+      results[i].value = results[i].margin = 0;
+    }
+  }
+};
+
 }  // namespace mushroom

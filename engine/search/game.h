@@ -14,13 +14,37 @@
 //   static constexpr int kNumSymmetries;
 //   static State transform(int symmetry, const State&);
 //   static Action transform(int symmetry, const Action&);
+//
+// A game the learning pipeline trains a net for (a "learnable game", see the
+// README's "Adding a game") adds what the net and the shards need to know:
+//
+//   static constexpr int kBoardRows, kBoardCols;  // the net's board
+//   static constexpr int kSlotsPerCell;   // policy head: slot = k * cells + cell,
+//                                         // k < kSlotsPerCell (action_index's range)
+//   static constexpr int kFeatureVersion; // the newest input layout
+//   static int feature_planes(int version);  // 0: a layout this build does not know
+//   static void encode(const State&, float* planes, int version);  // channel-major
+//   static int action_of_index(int slot); // the action of a policy slot; -1: none
+//   static int ply(const State&);
+//   static std::vector<StateField> state_fields();  // what a sample keeps of a state
+//   static void write_state(const State&, int32_t* values);  // one value per field column
+//   static State read_state(const int32_t* values, int to_move, int ply);
 #pragma once
 #include <cstdint>
+#include <vector>
 #if defined(__cpp_concepts)
 #include <concepts>
 #endif
 
 namespace mushroom {
+
+// One field of a learnable game's sample: `width` integers in [lo, hi],
+// stored in the shard as the dataset /name.
+struct StateField {
+  const char* name;
+  int width;
+  int32_t lo, hi;
+};
 
 // The concept needs C++20; the exported bot (export/) also builds as C++17,
 // where MUSHROOM_SEARCH_GAME is a plain typename and checks are skipped.
@@ -42,6 +66,20 @@ concept SearchGame = requires(typename G::State s, const typename G::State cs, t
   { G::kNumSymmetries } -> std::convertible_to<int>;
   { G::transform(0, cs) } -> std::convertible_to<typename G::State>;
   { G::transform(0, a) } -> std::convertible_to<typename G::Action>;
+};
+template <typename G>
+concept LearnableGame = SearchGame<G> && requires(const typename G::State cs, float* planes, int32_t* values) {
+  { G::kBoardRows } -> std::convertible_to<int>;
+  { G::kBoardCols } -> std::convertible_to<int>;
+  { G::kSlotsPerCell } -> std::convertible_to<int>;
+  { G::kFeatureVersion } -> std::convertible_to<int>;
+  { G::feature_planes(0) } -> std::convertible_to<int>;
+  { G::encode(cs, planes, 0) };
+  { G::action_of_index(0) } -> std::convertible_to<int>;
+  { G::ply(cs) } -> std::convertible_to<int>;
+  { G::state_fields() } -> std::convertible_to<std::vector<StateField>>;
+  { G::write_state(cs, values) };
+  { G::read_state(values, 0, 0) } -> std::convertible_to<typename G::State>;
 };
 #else
 #define MUSHROOM_SEARCH_GAME typename

@@ -42,4 +42,16 @@ int solve(const State& s) {
   return best;
 }
 
+void TicTacToe::encode(const State& s, float* planes, int) {
+  const uint16_t mine = s.marks[s.to_move], theirs = s.marks[s.to_move ^ 1];
+  for (int cell = 0; cell < kCells; ++cell) {
+    planes[cell] = float(mine >> cell & 1);
+    planes[kCells + cell] = float(theirs >> cell & 1);
+    planes[2 * kCells + cell] = float(!((mine | theirs) >> cell & 1));
+    planes[3 * kCells + cell] = 1.0f;
+  }
+}
+
+int TicTacToe::ply(const State& s) { return __builtin_popcount(unsigned(s.marks[0] | s.marks[1])); }
+
 }  // namespace mushroom::tictactoe

@@ -2,6 +2,9 @@
 // complete game the generic search, and later the learning pipeline, can be
 // checked on end to end. Cells are numbered r * 3 + c; an action is the cell
 // the side to move marks, and also its policy slot.
+//
+// The net's input planes (3x3), layout version 1: 0 the side to move's
+// marks, 1 the opponent's, 2 empty cells, 3 constant 1.
 #pragma once
 #include <cstdint>
 
@@ -64,8 +67,28 @@ struct TicTacToe {
     return t;
   }
   static Action transform(int symmetry, const Action& a) { return Action(transform_cell(symmetry, a)); }
+
+  // The learning pipeline's part (search/game.h).
+  static constexpr int kBoardRows = 3, kBoardCols = 3;
+  static constexpr int kSlotsPerCell = 1;
+  static constexpr int kFeatureVersion = 1;
+  static int feature_planes(int version) { return version == 1 ? 4 : 0; }
+  static void encode(const State& s, float* planes, int version);
+  static int action_of_index(int slot) { return slot >= 0 && slot < kCells ? slot : -1; }
+  static int ply(const State& s);
+  static std::vector<StateField> state_fields() { return {{"marks", 2, 0, 511}}; }
+  static void write_state(const State& s, int32_t* values) {
+    values[0] = s.marks[0];
+    values[1] = s.marks[1];
+  }
+  static State read_state(const int32_t* values, int to_move, int) {
+    return State{{uint16_t(values[0]), uint16_t(values[1])}, uint8_t(to_move)};
+  }
 };
 MUSHROOM_CHECK_SEARCH_GAME(TicTacToe);
+#if defined(__cpp_concepts)
+static_assert(LearnableGame<TicTacToe>);
+#endif
 
 // The exact value for the side to move under best play: +1, 0 or -1
 // (plain negamax; the whole game has 5,478 positions).

@@ -34,16 +34,6 @@ std::vector<State> all_positions() {
 
 // Uniform priors and no opinion on the value: whatever the search knows,
 // it learns from the terminal positions it reaches.
-class UniformEvaluator : public Evaluator<TicTacToe> {
- public:
-  void evaluate(Span<const EvalRequest<TicTacToe>> requests, Span<EvalResult> results) override {
-    for (size_t i = 0; i < requests.size(); ++i) {
-      results[i].value = results[i].margin = 0;
-      results[i].priors.assign(size_t(requests[i].num_actions), 1.f / float(requests[i].num_actions));
-    }
-  }
-};
-
 TEST(TicTacToe, LinesEndTheGameAndAFullBoardDraws) {
   EXPECT_EQ(all_positions().size(), 5478u);  // the well-known count of legal positions
   const State won = play({0, 3, 1, 4, 2});  // the first player completes the top row
@@ -98,7 +88,7 @@ TEST(TicTacToe, SymmetriesKeepValuesAndMapLegalMovesToLegalMoves) {
 // The generic MCTS, with no knowledge but the rules, keeps the game-theoretic
 // value in every position with at least three marks.
 TEST(TicTacToe, GenericMctsPlaysEveryMidgamePositionPerfectly) {
-  UniformEvaluator evaluator;
+  UniformEvaluator<TicTacToe> evaluator;
   int checked = 0;
   for (const State& s : all_positions()) {
     if (TicTacToe::is_terminal(s) || __builtin_popcount(s.marks[0] | s.marks[1]) < 3) continue;
@@ -111,6 +101,29 @@ TEST(TicTacToe, GenericMctsPlaysEveryMidgamePositionPerfectly) {
     ++checked;
   }
   EXPECT_GT(checked, 4000);
+}
+
+// The learnable part: planes seen from the side to move, and a sample's
+// fields that give the state back, on every legal position.
+TEST(TicTacToe, EncodesFromTheMoversViewAndRoundTripsItsFields) {
+  EXPECT_EQ(TicTacToe::feature_planes(1), 4);
+  EXPECT_EQ(TicTacToe::feature_planes(2), 0);
+  for (const State& s : all_positions()) {
+    float planes[4 * kCells];
+    TicTacToe::encode(s, planes, 1);
+    for (int cell = 0; cell < kCells; ++cell) {
+      ASSERT_EQ(planes[cell], float(s.marks[s.to_move] >> cell & 1));
+      ASSERT_EQ(planes[kCells + cell], float(s.marks[s.to_move ^ 1] >> cell & 1));
+      ASSERT_EQ(planes[2 * kCells + cell], float(!((s.marks[0] | s.marks[1]) >> cell & 1)));
+      ASSERT_EQ(planes[3 * kCells + cell], 1.0f);
+    }
+    int32_t values[2];
+    TicTacToe::write_state(s, values);
+    ASSERT_EQ(TicTacToe::read_state(values, s.to_move, TicTacToe::ply(s)), s);
+    ASSERT_EQ(TicTacToe::ply(s), __builtin_popcount(s.marks[0] | s.marks[1]));
+  }
+  for (int slot = 0; slot < kCells; ++slot) EXPECT_EQ(TicTacToe::action_index(TicTacToe::Action(TicTacToe::action_of_index(slot))), slot);
+  EXPECT_EQ(TicTacToe::action_of_index(kCells), -1);
 }
 
 }  // namespace

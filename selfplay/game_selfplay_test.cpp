@@ -1,4 +1,4 @@
-#include "selfplay/blockgame_selfplay.h"
+#include "selfplay/game_selfplay.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -14,6 +14,14 @@ namespace mushroom::selfplay {
 namespace {
 
 namespace fs = std::filesystem;
+using blockgame::BlockGame;
+
+const SampleSchema& schema() { return sample_schema("blockgame"); }
+Sample blockgame_sample(uint32_t filled) { return sample_of_state<BlockGame>(schema(), blockgame::State{filled, 0, 0}); }
+uint32_t filled_of(const Sample& s) { return state_of_sample<BlockGame>(schema(), s).filled; }
+SelfplayProgress run_blockgame_selfplay(const SelfplayJob& job) {
+  return run_game_selfplay<BlockGame>(job, nn::GameKind::kBlockgame, schema());
+}
 
 class BlockgameSelfplayTest : public ::testing::Test {
  protected:
@@ -160,7 +168,7 @@ SearchSlot<blockgame::BlockGame> searched_slot(uint32_t filled) {
   blockgame::State state;
   state.filled = filled;
   slot.mcts.reset(state);
-  blockgame::UniformBlockgameEvaluator uniform;
+  UniformEvaluator<blockgame::BlockGame> uniform;
   slot.mcts.run(uniform, 64);
   return slot;
 }
