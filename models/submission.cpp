@@ -1609,6 +1609,59 @@ class RandomEvaluator : public Evaluator<MushroomGame> {
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/static_evaluator.h ----
+// The static evaluation alpha-beta scores its leaves with, injected into the
+// search (Stockfish's NNUE is the model). The evaluator is told every move
+// the search makes and takes back, so an incremental evaluation keeps its
+// state (an accumulator) in step with the search's position instead of
+// recomputing it at each leaf. Scores are for the side to move, in 1/16
+// cells (kEvalScale), the unit of the search's heuristic mode; the exact
+// endgame mode never calls the evaluator.
+//
+// Call order within one search: set_root, then push/pop in stack order (a
+// pop takes back the newest push), with evaluate at any point; evaluate's
+// position is always the root with the pushed moves applied.
+#include <string>
+
+
+namespace mushroom {
+
+constexpr int kEvalScale = 16;  // evaluation units per cell of margin
+
+// The hand evaluation: the margin plus half the side to move's best
+// immediate gain (it can take it first).
+inline int hand_evaluation(const Position& pos, int best_gain) {
+  return kEvalScale * pos.margin_for_side_to_move() + kEvalScale * best_gain / 2;
+}
+
+class StaticEvaluator {
+ public:
+  virtual ~StaticEvaluator() = default;
+  // A search starts from root.
+  virtual void set_root(const Position& root) = 0;
+  // pos (the position before the move) is about to play move; the pass included.
+  virtual void push(const Position& pos, const Move& move) = 0;
+  // The newest pushed move is taken back.
+  virtual void pop() = 0;
+  // pos is the root with the pushed moves applied; best_gain is its side to
+  // move's best immediate margin gain, which the search has already found.
+  virtual int evaluate(const Position& pos, int best_gain) = 0;
+  virtual std::string name() const = 0;
+};
+
+// hand_evaluation behind the interface (it keeps no state). The search runs
+// the same function inline when given no evaluator.
+class HandEvaluator final : public StaticEvaluator {
+ public:
+  void set_root(const Position&) override {}
+  void push(const Position&, const Move&) override {}
+  void pop() override {}
+  int evaluate(const Position& pos, int best_gain) override { return hand_evaluation(pos, best_gain); }
+  std::string name() const override { return "hand"; }
+};
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/alphabeta.h ----
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
@@ -1617,7 +1670,9 @@ class RandomEvaluator : public Evaluator<MushroomGame> {
 // as an ordinary move.
 //
 // Two modes share the code:
-//  - heuristic: depth-limited, leaves scored by evaluate();
+//  - heuristic: depth-limited, leaves scored by the static evaluation: the
+//    hand evaluation (evaluate()), or an injected StaticEvaluator
+//    (mushroom/static_evaluator.h) told of every move made and taken back;
 //  - exact (the endgame solver): searches to the end of the game on the
 //    final score margin, so its value is the true margin under best play.
 #include <chrono>
@@ -1650,14 +1705,16 @@ struct AlphaBetaResult {
   bool exact = false;      // the score is the proven final margin
 };
 
-// Static evaluation for the side to move, in 1/16 cells: the margin plus
-// half the best immediate gain (the side to move can take it first).
+// The hand evaluation of a position for the side to move, in 1/16 cells
+// (hand_evaluation after finding the best immediate gain).
 int evaluate(const Position& pos);
 
 class AlphaBeta {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit AlphaBeta(AlphaBetaConfig config = {});
+  // evaluator: the heuristic mode's static evaluation, which must outlive
+  // the search; null for the hand evaluation (run inline, no calls).
+  explicit AlphaBeta(AlphaBetaConfig config = {}, StaticEvaluator* evaluator = nullptr);
 
   // Iterative deepening: no new iteration starts after soft_deadline, and
   // the running one is abandoned at deadline (its partial result unused).
@@ -1691,6 +1748,13 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // A move made and taken back, told to the evaluator (heuristic mode).
+  void play(Position& pos, const Move& move, Undo& undo);
+  void take_back(Position& pos, const Undo& undo);
+  // The static evaluation of a leaf whose best immediate gain is known.
+  int leaf_score(const Position& pos, int best_gain) {
+    return evaluator_ ? evaluator_->evaluate(pos, best_gain) : hand_evaluation(pos, best_gain);
+  }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
@@ -1706,6 +1770,7 @@ class AlphaBeta {
   uint64_t table_key(const Position& pos) const;
 
   AlphaBetaConfig config_;
+  StaticEvaluator* evaluator_;
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;
@@ -1714,6 +1779,142 @@ class AlphaBeta {
   std::optional<Clock::time_point> deadline_;
   Move killers_[128][2];
 };
+
+}  // namespace mushroom
+
+// ---- engine/mushroom/learned_eval_model.h ----
+// The learned evaluation's weights, as training writes them and the search
+// reads them (mushroom/learned_evaluator.h runs them). Plain C++17 with no
+// library, so that the exported bot embeds it.
+//
+// The architecture (an NNUE-style net: Stockfish's design, sized for one core):
+//   features     per perspective p (the first or the second player's view),
+//                one active feature per cell: cell * 12 + state, where the
+//                state is the cell's digit - 1 (0..8) when it holds a
+//                mushroom, else 9 (nobody owns it), 10 (p owns it) or 11
+//                (p's opponent owns it); kFeatures = 170 * 12
+//   transformer  A_p = ft.bias + sum of ft.weight rows of p's active
+//                features: H numbers, kept incrementally (a move changes
+//                only its rectangle's cells)
+//   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass]:
+//                2H + 1 numbers; crelu(x) = min(max(x, 0), 1)
+//   l1, l2       dense, then crelu: 2H + 1 -> L1 -> L2
+//   output       y = out.weight . h2 + out.bias, in cells, plus the skip
+//                terms skip_margin * margin + skip_gain * best_gain, where
+//                margin is the mover's cells minus the opponent's and
+//                best_gain the mover's best immediate margin gain. With the
+//                rest zero and skips (1, 0.5) it is the hand evaluation.
+//   The evaluation is 16 * (output) in the search's units (1/16 cells).
+//
+// The file (little-endian): the magic "MSHEVAL1", u32 H, u32 L1, u32 L2,
+// then float32 tensors in the order of tensor_names(), then a u64 FNV-1a
+// hash of every preceding byte. Reading checks the size, magic, shape
+// ranges, hash, finite values and that the values fit the integer runtime.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mushroom {
+
+constexpr int kEvalCellStates = 12;
+constexpr int kEvalFeatures = 170 * kEvalCellStates;
+
+// A weights file that cannot be used; the message names the source and the problem.
+class LearnedEvalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LearnedEvalModel {
+  int hidden = 64;  // H: a multiple of 16, 16..512
+  int l1 = 16;      // 1..64
+  int l2 = 16;      // 1..64
+  std::vector<float> ft_weight;   // [kEvalFeatures][H]
+  std::vector<float> ft_bias;     // [H]
+  std::vector<float> l1_weight;   // [L1][2H + 1]
+  std::vector<float> l1_bias;     // [L1]
+  std::vector<float> l2_weight;   // [L2][L1]
+  std::vector<float> l2_bias;     // [L2]
+  std::vector<float> out_weight;  // [L2]
+  float out_bias = 0;
+  float skip_margin = 1, skip_gain = 0.5f;
+
+  // The tensors in file order, with their sizes (a scalar has size 1).
+  struct TensorRef {
+    const char* name;
+    float* data;
+    size_t size;
+  };
+  std::vector<TensorRef> tensors();
+  // All zeros but the skips (1, 0.5): the hand evaluation, at these sizes.
+  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2);
+};
+
+// The file's bytes; throws LearnedEvalError naming `source` on any problem.
+LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source);
+LearnedEvalModel read_learned_eval(const std::string& path);
+std::string serialize_learned_eval(const LearnedEvalModel& model);
+
+// The integer runtime's scales (mushroom/learned_evaluator.h): values that
+// do not fit them are refused by the reader, naming the tensor.
+constexpr float kFtScale = 127.0f;     // transformer weights and biases -> int16; crelu's 1 is 127
+constexpr float kDenseScale = 64.0f;   // l1, l2, out weights -> int8
+constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
+
+}  // namespace mushroom
+
+// ---- engine/mushroom/learned_evaluator.h ----
+// The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
+// static evaluator, in integers: the transformer's two accumulators (one per
+// perspective) are int16 and kept on a stack, one entry per pushed move,
+// updated only for the cells the move changes; the dense layers run on
+// int8 weights with int32 sums. AVX2 is used when the CPU has it (chosen at
+// run time, like the move generator), with a scalar path giving the same
+// integers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+
+namespace mushroom {
+
+class LearnedEvaluator final : public StaticEvaluator {
+ public:
+  // use_simd false forces the scalar path (tests compare the two).
+  explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+
+  void set_root(const Position& root) override;
+  void push(const Position& pos, const Move& move) override;
+  void pop() override;
+  int evaluate(const Position& pos, int best_gain) override;
+  std::string name() const override { return "learned"; }
+  bool uses_simd() const { return simd_; }
+
+  // The trained model's float arithmetic, from scratch: the output in cells
+  // (the evaluation is 16 times it). For parity tests and training checks.
+  static float reference_output(const LearnedEvalModel& model, const Position& pos, int best_gain);
+
+ private:
+  int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
+  void refresh(const Position& pos, int16_t* acc) const;
+  void add_row(int16_t* acc, int feature) const;
+  void sub_row(int16_t* acc, int feature) const;
+
+  int hidden_, l1_, l2_;
+  int input_padded_;  // 2H + 1 rounded up to 32 (the int8 rows' stride)
+  bool simd_;
+  std::vector<int16_t> ft_weight_, ft_bias_;
+  std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
+  std::vector<int32_t> l1_bias_, l2_bias_;
+  int32_t out_bias_ = 0, skip_margin_ = 0, skip_gain_ = 0;
+  std::vector<int16_t> stack_;  // [depth][perspective][H]
+  int depth_ = 0;
+  std::vector<uint8_t> input_, hidden1_, hidden2_;
+};
+
+// The feature of a cell for perspective p (learned_eval_model.h's states).
+int learned_eval_feature(const Position& pos, int r, int c, Player p);
 
 }  // namespace mushroom
 
@@ -1819,14 +2020,16 @@ struct AlphaBetaAgentConfig {
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
+  std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail.
+// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 
 class AlphaBetaAgent : public Agent {
  public:
+  // Throws LearnedEvalError naming the file when config.eval cannot be used.
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
@@ -1835,6 +2038,7 @@ class AlphaBetaAgent : public Agent {
 
  private:
   AlphaBetaAgentConfig config_;
+  std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
   AlphaBetaResult last_;
   int root_solver_failed_at_ = 1 << 30;
@@ -3168,7 +3372,7 @@ namespace mushroom {
 
 namespace {
 constexpr int kInf = 30000;
-constexpr int kScale = 16;           // heuristic units per cell
+constexpr int kScale = kEvalScale;   // heuristic units per cell
 constexpr uint8_t kExactDepth = 255; // "searched to the end"
 // Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
 // table: exact-mode keys carry this salt.
@@ -3182,19 +3386,16 @@ int steals(const Position& pos, const Move& m) {
   return n;
 }
 
-// The static evaluation once the best immediate gain is known.
-int static_score(const Position& pos, int best_gain) {
-  return kScale * pos.margin_for_side_to_move() + kScale * best_gain / 2;
+int best_gain_of(const Position& pos) {
+  MoveList list;
+  generate_moves(pos, list);
+  return best_margin_gain(pos, list.begin(), list.size);
 }
 }  // namespace
 
-int evaluate(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return static_score(pos, best_margin_gain(pos, list.begin(), list.size));
-}
+int evaluate(const Position& pos) { return hand_evaluation(pos, best_gain_of(pos)); }
 
-AlphaBeta::AlphaBeta(AlphaBetaConfig config) : config_(config) {
+AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
   clear();
@@ -3246,6 +3447,16 @@ void AlphaBeta::start(bool exact, uint64_t node_limit, std::optional<Clock::time
   nodes_ = 0;
 }
 
+void AlphaBeta::play(Position& pos, const Move& move, Undo& undo) {
+  if (evaluator_ && !exact_) evaluator_->push(pos, move);
+  pos.apply(move, &undo);
+}
+
+void AlphaBeta::take_back(Position& pos, const Undo& undo) {
+  pos.undo(undo);
+  if (evaluator_ && !exact_) evaluator_->pop();
+}
+
 std::optional<Move> AlphaBeta::table_move(const Position& pos) {
   const uint64_t key = table_key(pos);
   const Entry* e = probe(key);
@@ -3273,16 +3484,16 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
     else top[kept - 1] = {g, m};
     for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
   }
-  const int stand = static_score(pos, kept ? top[0].gain : 0);  // evaluate(pos), without a second move list
+  const int stand = leaf_score(pos, kept ? top[0].gain : 0);  // without a second move list
   if (depth_left <= 0 || stand >= beta) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
   Undo undo;
   for (int i = 0; i < kept; ++i) {
     if (steals(pos, top[i].move) == 0) continue;  // only captures can overturn the estimate
-    pos.apply(top[i].move, &undo);
+    play(pos, top[i].move, undo);
     const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
-    pos.undo(undo);
+    take_back(pos, undo);
     if (stopped_) return 0;
     if (score > best) best = score;
     if (score > alpha) alpha = score;
@@ -3297,7 +3508,8 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   const int scale = exact_ ? 1 : kScale;
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
   if (!exact_ && depth <= 0)
-    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth) : evaluate(pos);
+    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth)
+                                        : leaf_score(pos, best_gain_of(pos));
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
@@ -3330,7 +3542,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
     const bool quiet = steal_counts[i] == 0;  // the pass steals nothing
-    pos.apply(m, &undo);
+    play(pos, m, undo);
     int score;
     if (i == 0 || !config_.pvs) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
@@ -3341,7 +3553,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (score > alpha && reduction) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
-    pos.undo(undo);
+    take_back(pos, undo);
     if (stopped_) return 0;
     if (score > best) {
       best = score;
@@ -3372,6 +3584,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   generate_moves(root, list);
   result.best = greedy_move(list);  // in case not even depth 1 completes
   Position pos = root;
+  if (evaluator_) evaluator_->set_root(root);
   for (int depth = 1; depth <= max_depth; ++depth) {
     const int score = negamax(pos, depth, -kInf, kInf, 0);
     if (stopped_) break;  // the unfinished iteration's result is not used
@@ -3399,6 +3612,390 @@ std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int 
   if (stopped_) return std::nullopt;
   if (best) *best = move.value_or(Move::pass());
   return score;
+}
+
+}  // namespace mushroom
+
+// ---- engine/mushroom/learned_eval_model.cpp ----
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace mushroom {
+
+namespace {
+
+constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
+
+uint64_t fnv1a(const char* data, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(data[i])) * 0x100000001b3ull;
+  return h;
+}
+
+template <typename T>
+void put(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+template <typename T>
+T get(const std::string& in, size_t& at) {
+  T value;
+  std::memcpy(&value, in.data() + at, sizeof(T));
+  at += sizeof(T);
+  return value;
+}
+
+void resize_for(LearnedEvalModel& m) {
+  m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
+  m.ft_bias.assign(size_t(m.hidden), 0.0f);
+  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + 1), 0.0f);
+  m.l1_bias.assign(size_t(m.l1), 0.0f);
+  m.l2_weight.assign(size_t(m.l2) * m.l1, 0.0f);
+  m.l2_bias.assign(size_t(m.l2), 0.0f);
+  m.out_weight.assign(size_t(m.l2), 0.0f);
+}
+
+// Every value must survive the integer runtime's scaling (the names and
+// limits are in the message, so a trainer that forgot to clip is told).
+void check_ranges(LearnedEvalModel& m, const std::string& source) {
+  for (const auto& t : m.tensors())
+    for (size_t i = 0; i < t.size; ++i)
+      if (!std::isfinite(t.data[i]))
+        throw LearnedEvalError(source + ": tensor " + t.name + " holds a non-finite value");
+  const auto dense_limit = [&](const std::vector<float>& w, const char* name) {
+    for (float v : w)
+      if (std::fabs(v) * kDenseScale > 127.0f)
+        throw LearnedEvalError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
+                               ", outside the int8 range +-" + std::to_string(127.0f / kDenseScale));
+  };
+  dense_limit(m.l1_weight, "l1.weight");
+  dense_limit(m.l2_weight, "l2.weight");
+  dense_limit(m.out_weight, "out.weight");
+  // The accumulator is int16: its largest possible magnitude, the bias plus
+  // the largest row of every cell, must fit.
+  for (int h = 0; h < m.hidden; ++h) {
+    double worst = std::fabs(m.ft_bias[size_t(h)]);
+    for (int cell = 0; cell < 170; ++cell) {
+      double cell_worst = 0;
+      for (int s = 0; s < kEvalCellStates; ++s)
+        cell_worst = std::max(cell_worst, double(std::fabs(m.ft_weight[size_t(cell * kEvalCellStates + s) * m.hidden + h])));
+      worst += cell_worst;
+    }
+    if (worst * kFtScale > 32767.0)
+      throw LearnedEvalError(source + ": transformer unit " + std::to_string(h) + " can reach " +
+                             std::to_string(worst) + ", outside the int16 accumulator's range +-" +
+                             std::to_string(32767.0 / kFtScale));
+  }
+  if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
+    throw LearnedEvalError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
+}
+
+}  // namespace
+
+std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
+  return {{"ft.weight", ft_weight.data(), ft_weight.size()},    {"ft.bias", ft_bias.data(), ft_bias.size()},
+          {"l1.weight", l1_weight.data(), l1_weight.size()},    {"l1.bias", l1_bias.data(), l1_bias.size()},
+          {"l2.weight", l2_weight.data(), l2_weight.size()},    {"l2.bias", l2_bias.data(), l2_bias.size()},
+          {"out.weight", out_weight.data(), out_weight.size()}, {"out.bias", &out_bias, 1},
+          {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
+}
+
+LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2) {
+  LearnedEvalModel m;
+  m.hidden = hidden;
+  m.l1 = l1;
+  m.l2 = l2;
+  resize_for(m);
+  return m;
+}
+
+std::string serialize_learned_eval(const LearnedEvalModel& model) {
+  LearnedEvalModel m = model;  // tensors() hands out pointers
+  std::string out(kMagic, sizeof kMagic);
+  put<uint32_t>(out, uint32_t(m.hidden));
+  put<uint32_t>(out, uint32_t(m.l1));
+  put<uint32_t>(out, uint32_t(m.l2));
+  for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
+  put<uint64_t>(out, fnv1a(out.data(), out.size()));
+  return out;
+}
+
+LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source) {
+  const size_t header = sizeof kMagic + 3 * sizeof(uint32_t);
+  if (bytes.size() < header + sizeof(uint64_t))
+    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
+  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL1 magic)");
+  size_t at = sizeof kMagic;
+  LearnedEvalModel m;
+  m.hidden = int(get<uint32_t>(bytes, at));
+  m.l1 = int(get<uint32_t>(bytes, at));
+  m.l2 = int(get<uint32_t>(bytes, at));
+  if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
+    throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +
+                           " L2=" + std::to_string(m.l2) +
+                           " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+  resize_for(m);
+  size_t floats = 0;
+  for (const auto& t : m.tensors()) floats += t.size;
+  const size_t expected = header + floats * sizeof(float) + sizeof(uint64_t);
+  if (bytes.size() != expected)
+    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
+                           std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2) +
+                           " evaluation has " + std::to_string(expected) + " (truncated, or another architecture)");
+  for (const auto& t : m.tensors()) {
+    std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
+    at += t.size * sizeof(float);
+  }
+  if (get<uint64_t>(bytes, at) != fnv1a(bytes.data(), expected - sizeof(uint64_t)))
+    throw LearnedEvalError(source + ": checksum mismatch (the file is corrupt)");
+  check_ranges(m, source);
+  return m;
+}
+
+LearnedEvalModel read_learned_eval(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LearnedEvalError(path + ": cannot open the learned-evaluation file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return parse_learned_eval(bytes.str(), path);
+}
+
+}  // namespace mushroom
+
+// ---- engine/mushroom/learned_evaluator.cpp ----
+
+#include <algorithm>
+#include <cmath>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define MUSHROOM_EVAL_X86 1
+#define MUSHROOM_EVAL_AVX2 __attribute__((target("avx2")))
+#endif
+
+namespace mushroom {
+
+namespace {
+
+int16_t to_int16(float v, float scale) { return int16_t(std::lround(v * scale)); }
+int8_t to_int8(float v, float scale) { return int8_t(std::clamp<long>(std::lround(v * scale), -127, 127)); }
+int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * scale)); }
+
+// The dense layers' product scale: inputs in 0..127 (crelu's 1 is 127),
+// weights times kDenseScale, so a sum is 127 * 64 times the float value.
+constexpr int kShift = 6;  // log2(kDenseScale)
+constexpr int64_t kSumScale = 127 * 64;
+
+uint8_t crelu(int32_t v) { return uint8_t(std::clamp(v, 0, 127)); }
+// A layer's sum back to the 0..127 scale, rounded (a floor would bias every
+// unit down by half a step).
+int32_t rescale(int32_t sum) { return (sum + (1 << (kShift - 1))) >> kShift; }
+
+// Rounded a / b (b > 0), halves away from zero.
+int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
+
+int32_t dot_scalar(const uint8_t* x, const int8_t* w, int n) {
+  int32_t s = 0;
+  for (int i = 0; i < n; ++i) s += int32_t(x[i]) * int32_t(w[i]);
+  return s;
+}
+
+#ifdef MUSHROOM_EVAL_X86
+// n a multiple of 32; every x <= 127, so the pairwise int16 sums never saturate.
+MUSHROOM_EVAL_AVX2 int32_t dot_avx2(const uint8_t* x, const int8_t* w, int n) {
+  __m256i sum = _mm256_setzero_si256();
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int i = 0; i < n; i += 32) {
+    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i));
+    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
+  }
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+  return _mm_cvtsi128_si32(s);
+}
+
+MUSHROOM_EVAL_AVX2 void add_avx2(int16_t* acc, const int16_t* row, int n) {
+  for (int i = 0; i < n; i += 16) {
+    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
+    _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a),
+                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+  }
+}
+
+MUSHROOM_EVAL_AVX2 void sub_avx2(int16_t* acc, const int16_t* row, int n) {
+  for (int i = 0; i < n; i += 16) {
+    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
+    _mm256_storeu_si256(a, _mm256_sub_epi16(_mm256_loadu_si256(a),
+                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+  }
+}
+
+bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+#else
+bool cpu_has_avx2() { return false; }
+#endif
+
+}  // namespace
+
+int learned_eval_feature(const Position& pos, int r, int c, Player p) {
+  const int cell = r * kCols + c;
+  const int d = pos.digit(r, c);
+  if (d) return cell * kEvalCellStates + d - 1;
+  const Owner o = pos.owner(r, c);
+  const int state = o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? 10 : 11);
+  return cell * kEvalCellStates + state;
+}
+
+LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + 1 + 31) / 32 * 32),
+      simd_(use_simd && cpu_has_avx2()) {
+  ft_weight_.resize(m.ft_weight.size());
+  for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
+  ft_bias_.resize(m.ft_bias.size());
+  for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
+  const int inputs = 2 * hidden_ + 1;
+  l1_weight_.assign(size_t(l1_) * input_padded_, 0);
+  for (int j = 0; j < l1_; ++j)
+    for (int i = 0; i < inputs; ++i)
+      l1_weight_[size_t(j) * input_padded_ + i] = to_int8(m.l1_weight[size_t(j) * inputs + i], kDenseScale);
+  l1_bias_.resize(size_t(l1_));
+  for (int j = 0; j < l1_; ++j) l1_bias_[size_t(j)] = to_int32(m.l1_bias[size_t(j)], float(kSumScale));
+  l2_weight_.resize(m.l2_weight.size());
+  for (size_t i = 0; i < m.l2_weight.size(); ++i) l2_weight_[i] = to_int8(m.l2_weight[i], kDenseScale);
+  l2_bias_.resize(size_t(l2_));
+  for (int j = 0; j < l2_; ++j) l2_bias_[size_t(j)] = to_int32(m.l2_bias[size_t(j)], float(kSumScale));
+  out_weight_.resize(m.out_weight.size());
+  for (size_t i = 0; i < m.out_weight.size(); ++i) out_weight_[i] = to_int8(m.out_weight[i], kDenseScale);
+  out_bias_ = to_int32(m.out_bias, float(kSumScale));
+  skip_margin_ = to_int32(m.skip_margin, kSkipScale);
+  skip_gain_ = to_int32(m.skip_gain, kSkipScale);
+  stack_.assign(size_t(2) * hidden_ * 128, 0);
+  input_.assign(size_t(input_padded_), 0);
+  hidden1_.assign(size_t(l1_), 0);
+  hidden2_.assign(size_t(l2_), 0);
+}
+
+void LearnedEvaluator::add_row(int16_t* acc, int feature) const {
+  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
+#ifdef MUSHROOM_EVAL_X86
+  if (simd_) return add_avx2(acc, row, hidden_);
+#endif
+  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] + row[h]);
+}
+
+void LearnedEvaluator::sub_row(int16_t* acc, int feature) const {
+  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
+#ifdef MUSHROOM_EVAL_X86
+  if (simd_) return sub_avx2(acc, row, hidden_);
+#endif
+  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] - row[h]);
+}
+
+void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
+  for (int p = 0; p < 2; ++p) {
+    int16_t* a = acc + size_t(p) * hidden_;
+    std::copy(ft_bias_.begin(), ft_bias_.end(), a);
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) add_row(a, learned_eval_feature(pos, r, c, Player(p)));
+  }
+}
+
+void LearnedEvaluator::set_root(const Position& root) {
+  depth_ = 0;
+  refresh(root, accumulator(0));
+}
+
+void LearnedEvaluator::push(const Position& pos, const Move& move) {
+  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) stack_.resize(stack_.size() * 2);
+  const int16_t* from = accumulator(depth_);
+  int16_t* to = accumulator(++depth_);
+  std::copy(from, from + 2 * hidden_, to);
+  if (move.is_pass()) return;
+  // Every cell of the rectangle ends empty and owned by the mover.
+  const Player mover = pos.to_move();
+  for (int r = move.r1; r <= move.r2; ++r)
+    for (int c = move.c1; c <= move.c2; ++c)
+      for (int p = 0; p < 2; ++p) {
+        const int before = learned_eval_feature(pos, r, c, Player(p));
+        const int after = (r * kCols + c) * kEvalCellStates + (p == int(mover) ? 10 : 11);
+        if (before == after) continue;
+        int16_t* a = to + size_t(p) * hidden_;
+        sub_row(a, before);
+        add_row(a, after);
+      }
+}
+
+void LearnedEvaluator::pop() { --depth_; }
+
+int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
+  const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
+  const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
+  for (int h = 0; h < hidden_; ++h) {
+    input_[size_t(h)] = crelu(mine[h]);
+    input_[size_t(hidden_ + h)] = crelu(theirs[h]);
+  }
+  input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
+  for (int j = 0; j < l1_; ++j) {
+    const int8_t* w = l1_weight_.data() + size_t(j) * input_padded_;
+#ifdef MUSHROOM_EVAL_X86
+    const int32_t s = simd_ ? dot_avx2(input_.data(), w, input_padded_) : dot_scalar(input_.data(), w, input_padded_);
+#else
+    const int32_t s = dot_scalar(input_.data(), w, input_padded_);
+#endif
+    hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + s));
+  }
+  for (int j = 0; j < l2_; ++j)
+    hidden2_[size_t(j)] =
+        crelu(rescale(l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * l1_, l1_)));
+  const int64_t net = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
+  const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
+  // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
+  const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
+  return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
+}
+
+float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {
+  const int H = m.hidden;
+  std::vector<float> acc(size_t(2) * H);
+  for (int p = 0; p < 2; ++p) {
+    float* a = acc.data() + size_t(p) * H;
+    for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) {
+        const float* row = m.ft_weight.data() + size_t(learned_eval_feature(pos, r, c, Player(p))) * H;
+        for (int h = 0; h < H; ++h) a[h] += row[h];
+      }
+  }
+  const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
+  const int inputs = 2 * H + 1;
+  std::vector<float> x(static_cast<size_t>(inputs));
+  for (int h = 0; h < H; ++h) {
+    x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
+    x[size_t(H + h)] = clip(acc[size_t(1 - pos.to_move()) * H + h]);
+  }
+  x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
+  for (int j = 0; j < m.l1; ++j) {
+    float s = m.l1_bias[size_t(j)];
+    for (int i = 0; i < inputs; ++i) s += m.l1_weight[size_t(j) * inputs + i] * x[size_t(i)];
+    h1[size_t(j)] = clip(s);
+  }
+  for (int j = 0; j < m.l2; ++j) {
+    float s = m.l2_bias[size_t(j)];
+    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[size_t(j) * m.l1 + i] * h1[size_t(i)];
+    h2[size_t(j)] = clip(s);
+  }
+  float y = m.out_bias;
+  for (int j = 0; j < m.l2; ++j) y += m.out_weight[size_t(j)] * h2[size_t(j)];
+  return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(best_gain);
 }
 
 }  // namespace mushroom
@@ -3506,7 +4103,15 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   return mcts_.best_action();
 }
 
-AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {
+namespace {
+std::unique_ptr<StaticEvaluator> evaluator_from(const std::string& path) {
+  if (path.empty()) return nullptr;
+  return std::make_unique<LearnedEvaluator>(read_learned_eval(path));
+}
+}  // namespace
+
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
+    : config_(config), evaluator_(evaluator_from(config.eval)), search_(config.search, evaluator_.get()) {
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

@@ -75,7 +75,8 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("pvs", FIELD(search.pvs), "principal-variation search")
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
-        .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node");
+        .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
+        .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)");
     add_time_settings(t);
     return t;
   }();

@@ -1,10 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "agents/greedy_agent.h"
 #include "agents/local_match.h"
 #include "agents/random_agent.h"
 #include "agents/search_agents.h"
 #include "mushroom/alphabeta.h"
+#include "mushroom/learned_eval_model.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/reference_movegen.h"
@@ -104,6 +108,32 @@ TEST(AgentFactory, RejectsUnknownNamesAndOptions) {
   AgentOptions wdl;
   wdl.values["wdl"] = "maybe";
   EXPECT_THROW(make_agent("alphabeta", wdl), std::invalid_argument);
+}
+
+// The alphabeta agent's `eval` option: a learned-evaluation file plays at
+// the leaves (the hand-equivalent model plays the hand evaluation's moves),
+// and a missing or corrupt file is an error naming it.
+TEST(AgentFactory, AlphabetaTakesALearnedEvaluationFile) {
+  const std::string path = (std::filesystem::temp_directory_path() / "agents_test_eval.bin").string();
+  std::ofstream(path, std::ios::binary) << serialize_learned_eval(LearnedEvalModel::hand_equivalent(16, 4, 4));
+  AgentOptions learned, hand;
+  learned.values = {{"eval", path}, {"depth", "3"}, {"solver", "0"}};
+  hand.values = {{"depth", "3"}, {"solver", "0"}};
+  for (const Position& pos : playout_positions(6, 12)) {
+    auto a = make_agent("alphabeta", learned), b = make_agent("alphabeta", hand);
+    a->new_game(pos, pos.to_move());
+    b->new_game(pos, pos.to_move());
+    EXPECT_EQ(a->choose_move(pos, Clock{}), b->choose_move(pos, Clock{}));
+  }
+  std::ofstream(path, std::ios::binary) << "not weights";
+  try {
+    make_agent("alphabeta", learned);
+    ADD_FAILURE() << "a corrupt file was accepted";
+  } catch (const LearnedEvalError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+  EXPECT_THROW(make_agent("alphabeta", learned), LearnedEvalError);
 }
 
 }  // namespace

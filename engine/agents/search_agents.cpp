@@ -1,5 +1,6 @@
 #include "agents/search_agents.h"
 
+#include "mushroom/learned_evaluator.h"
 #include "mushroom/mushroom_evaluators.h"
 
 namespace mushroom {
@@ -102,7 +103,15 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   return mcts_.best_action();
 }
 
-AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : config_(config), search_(config.search) {
+namespace {
+std::unique_ptr<StaticEvaluator> evaluator_from(const std::string& path) {
+  if (path.empty()) return nullptr;
+  return std::make_unique<LearnedEvaluator>(read_learned_eval(path));
+}
+}  // namespace
+
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
+    : config_(config), evaluator_(evaluator_from(config.eval)), search_(config.search, evaluator_.get()) {
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

@@ -78,14 +78,16 @@ struct AlphaBetaAgentConfig {
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
+  std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail.
+// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 
 class AlphaBetaAgent : public Agent {
  public:
+  // Throws LearnedEvalError naming the file when config.eval cannot be used.
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
@@ -94,6 +96,7 @@ class AlphaBetaAgent : public Agent {
 
  private:
   AlphaBetaAgentConfig config_;
+  std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
   AlphaBetaResult last_;
   int root_solver_failed_at_ = 1 << 30;

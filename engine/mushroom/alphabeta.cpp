@@ -10,7 +10,7 @@ namespace mushroom {
 
 namespace {
 constexpr int kInf = 30000;
-constexpr int kScale = 16;           // heuristic units per cell
+constexpr int kScale = kEvalScale;   // heuristic units per cell
 constexpr uint8_t kExactDepth = 255; // "searched to the end"
 // Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
 // table: exact-mode keys carry this salt.
@@ -24,19 +24,16 @@ int steals(const Position& pos, const Move& m) {
   return n;
 }
 
-// The static evaluation once the best immediate gain is known.
-int static_score(const Position& pos, int best_gain) {
-  return kScale * pos.margin_for_side_to_move() + kScale * best_gain / 2;
+int best_gain_of(const Position& pos) {
+  MoveList list;
+  generate_moves(pos, list);
+  return best_margin_gain(pos, list.begin(), list.size);
 }
 }  // namespace
 
-int evaluate(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return static_score(pos, best_margin_gain(pos, list.begin(), list.size));
-}
+int evaluate(const Position& pos) { return hand_evaluation(pos, best_gain_of(pos)); }
 
-AlphaBeta::AlphaBeta(AlphaBetaConfig config) : config_(config) {
+AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
   clear();
@@ -88,6 +85,16 @@ void AlphaBeta::start(bool exact, uint64_t node_limit, std::optional<Clock::time
   nodes_ = 0;
 }
 
+void AlphaBeta::play(Position& pos, const Move& move, Undo& undo) {
+  if (evaluator_ && !exact_) evaluator_->push(pos, move);
+  pos.apply(move, &undo);
+}
+
+void AlphaBeta::take_back(Position& pos, const Undo& undo) {
+  pos.undo(undo);
+  if (evaluator_ && !exact_) evaluator_->pop();
+}
+
 std::optional<Move> AlphaBeta::table_move(const Position& pos) {
   const uint64_t key = table_key(pos);
   const Entry* e = probe(key);
@@ -115,16 +122,16 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
     else top[kept - 1] = {g, m};
     for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
   }
-  const int stand = static_score(pos, kept ? top[0].gain : 0);  // evaluate(pos), without a second move list
+  const int stand = leaf_score(pos, kept ? top[0].gain : 0);  // without a second move list
   if (depth_left <= 0 || stand >= beta) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
   Undo undo;
   for (int i = 0; i < kept; ++i) {
     if (steals(pos, top[i].move) == 0) continue;  // only captures can overturn the estimate
-    pos.apply(top[i].move, &undo);
+    play(pos, top[i].move, undo);
     const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
-    pos.undo(undo);
+    take_back(pos, undo);
     if (stopped_) return 0;
     if (score > best) best = score;
     if (score > alpha) alpha = score;
@@ -139,7 +146,8 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   const int scale = exact_ ? 1 : kScale;
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
   if (!exact_ && depth <= 0)
-    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth) : evaluate(pos);
+    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth)
+                                        : leaf_score(pos, best_gain_of(pos));
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
@@ -172,7 +180,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
     const bool quiet = steal_counts[i] == 0;  // the pass steals nothing
-    pos.apply(m, &undo);
+    play(pos, m, undo);
     int score;
     if (i == 0 || !config_.pvs) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
@@ -183,7 +191,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (score > alpha && reduction) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
-    pos.undo(undo);
+    take_back(pos, undo);
     if (stopped_) return 0;
     if (score > best) {
       best = score;
@@ -214,6 +222,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   generate_moves(root, list);
   result.best = greedy_move(list);  // in case not even depth 1 completes
   Position pos = root;
+  if (evaluator_) evaluator_->set_root(root);
   for (int depth = 1; depth <= max_depth; ++depth) {
     const int score = negamax(pos, depth, -kInf, kInf, 0);
     if (stopped_) break;  // the unfinished iteration's result is not used

@@ -5,7 +5,9 @@
 // as an ordinary move.
 //
 // Two modes share the code:
-//  - heuristic: depth-limited, leaves scored by evaluate();
+//  - heuristic: depth-limited, leaves scored by the static evaluation: the
+//    hand evaluation (evaluate()), or an injected StaticEvaluator
+//    (mushroom/static_evaluator.h) told of every move made and taken back;
 //  - exact (the endgame solver): searches to the end of the game on the
 //    final score margin, so its value is the true margin under best play.
 #pragma once
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "mushroom/movegen.h"
+#include "mushroom/static_evaluator.h"
 
 namespace mushroom {
 
@@ -40,14 +43,16 @@ struct AlphaBetaResult {
   bool exact = false;      // the score is the proven final margin
 };
 
-// Static evaluation for the side to move, in 1/16 cells: the margin plus
-// half the best immediate gain (the side to move can take it first).
+// The hand evaluation of a position for the side to move, in 1/16 cells
+// (hand_evaluation after finding the best immediate gain).
 int evaluate(const Position& pos);
 
 class AlphaBeta {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit AlphaBeta(AlphaBetaConfig config = {});
+  // evaluator: the heuristic mode's static evaluation, which must outlive
+  // the search; null for the hand evaluation (run inline, no calls).
+  explicit AlphaBeta(AlphaBetaConfig config = {}, StaticEvaluator* evaluator = nullptr);
 
   // Iterative deepening: no new iteration starts after soft_deadline, and
   // the running one is abandoned at deadline (its partial result unused).
@@ -81,6 +86,13 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // A move made and taken back, told to the evaluator (heuristic mode).
+  void play(Position& pos, const Move& move, Undo& undo);
+  void take_back(Position& pos, const Undo& undo);
+  // The static evaluation of a leaf whose best immediate gain is known.
+  int leaf_score(const Position& pos, int best_gain) {
+    return evaluator_ ? evaluator_->evaluate(pos, best_gain) : hand_evaluation(pos, best_gain);
+  }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
@@ -96,6 +108,7 @@ class AlphaBeta {
   uint64_t table_key(const Position& pos) const;
 
   AlphaBetaConfig config_;
+  StaticEvaluator* evaluator_;
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;

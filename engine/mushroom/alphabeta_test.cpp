@@ -223,5 +223,83 @@ TEST(AlphaBeta, PruningOptionsKeepTheExactValue) {
   EXPECT_GE(checked, 20);
 }
 
+// A StaticEvaluator that replays every move it is told of on its own copy of
+// the position, and checks at each evaluation that its copy is the search's
+// position: the proof that the seam reports every move made and taken back.
+class ShadowEvaluator final : public StaticEvaluator {
+ public:
+  void set_root(const Position& root) override {
+    EXPECT_TRUE(stack_.empty()) << "a search began with moves still pushed";
+    stack_.assign(1, root);
+  }
+  void push(const Position& pos, const Move& move) override {
+    ASSERT_FALSE(stack_.empty());
+    ASSERT_EQ(pos.hash(), stack_.back().hash()) << "push from another position than the search's";
+    stack_.push_back(stack_.back());
+    stack_.back().apply(move);
+    ++pushes;
+  }
+  void pop() override {
+    ASSERT_GT(stack_.size(), 1u) << "pop without a push";
+    stack_.pop_back();
+  }
+  int evaluate(const Position& pos, int best_gain) override {
+    EXPECT_EQ(pos.hash(), stack_.back().hash()) << "evaluated a position the evaluator was not led to";
+    EXPECT_EQ(best_gain, best_margin_gain_of(pos));
+    ++evaluations;
+    return hand_evaluation(pos, best_gain);
+  }
+  std::string name() const override { return "shadow"; }
+  size_t depth() const { return stack_.size(); }
+  int64_t pushes = 0, evaluations = 0;
+
+ private:
+  static int best_margin_gain_of(const Position& pos) {
+    MoveList list;
+    generate_moves(pos, list);
+    return best_margin_gain(pos, list.begin(), list.size);
+  }
+  std::vector<Position> stack_;
+};
+
+// The evaluation seam: an injected evaluator sees every move the search makes
+// and takes back, in stack order, quiescence included; with the hand
+// evaluation behind the seam the search is the inline one node for node.
+TEST(AlphaBeta, AnInjectedEvaluatorFollowsEveryMoveAndChangesNothing) {
+  for (const int quiescence : {0, 3}) {
+    for (const Position& p : playout_positions(6, 41)) {
+      AlphaBetaConfig config{.tt_bits = 16, .quiescence_depth = quiescence};
+      AlphaBeta inline_search(config);
+      ShadowEvaluator shadow;
+      AlphaBeta seam_search(config, &shadow);
+      const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+      const AlphaBetaResult a = inline_search.search(p, far, 4);
+      const AlphaBetaResult b = seam_search.search(p, far, 4);
+      EXPECT_EQ(a.best, b.best);
+      EXPECT_EQ(a.score, b.score);
+      EXPECT_EQ(a.depth, b.depth);
+      EXPECT_EQ(a.nodes, b.nodes);
+      EXPECT_EQ(shadow.depth(), 1u) << "pushes and pops do not balance";
+      EXPECT_GT(shadow.pushes, 100);
+      EXPECT_GT(shadow.evaluations, 10);
+    }
+  }
+}
+
+// A search stopped by its node limit mid-iteration leaves the evaluator
+// back at the root, and the exact mode never calls it.
+TEST(AlphaBeta, AnInjectedEvaluatorIsBackAtTheRootAfterAStopAndUnusedWhenExact) {
+  ShadowEvaluator shadow;
+  AlphaBeta search(AlphaBetaConfig{.tt_bits = 16}, &shadow);
+  const Position p = playout_positions(1, 5)[0];
+  const AlphaBetaResult r = search.search(p, AlphaBeta::Clock::now() + std::chrono::hours(1), 64, 5000);
+  EXPECT_LT(r.depth, 64);
+  EXPECT_EQ(shadow.depth(), 1u);
+  const int64_t pushes = shadow.pushes, evaluations = shadow.evaluations;
+  for (const Position& endgame : small_endgames(3, 9, 6)) ASSERT_TRUE(search.solve_exact(endgame, 0).has_value());
+  EXPECT_EQ(shadow.pushes, pushes);
+  EXPECT_EQ(shadow.evaluations, evaluations);
+}
+
 }  // namespace
 }  // namespace mushroom

@@ -1,0 +1,151 @@
+#include "mushroom/learned_eval_model.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace mushroom {
+
+namespace {
+
+constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
+
+uint64_t fnv1a(const char* data, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(data[i])) * 0x100000001b3ull;
+  return h;
+}
+
+template <typename T>
+void put(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+template <typename T>
+T get(const std::string& in, size_t& at) {
+  T value;
+  std::memcpy(&value, in.data() + at, sizeof(T));
+  at += sizeof(T);
+  return value;
+}
+
+void resize_for(LearnedEvalModel& m) {
+  m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
+  m.ft_bias.assign(size_t(m.hidden), 0.0f);
+  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + 1), 0.0f);
+  m.l1_bias.assign(size_t(m.l1), 0.0f);
+  m.l2_weight.assign(size_t(m.l2) * m.l1, 0.0f);
+  m.l2_bias.assign(size_t(m.l2), 0.0f);
+  m.out_weight.assign(size_t(m.l2), 0.0f);
+}
+
+// Every value must survive the integer runtime's scaling (the names and
+// limits are in the message, so a trainer that forgot to clip is told).
+void check_ranges(LearnedEvalModel& m, const std::string& source) {
+  for (const auto& t : m.tensors())
+    for (size_t i = 0; i < t.size; ++i)
+      if (!std::isfinite(t.data[i]))
+        throw LearnedEvalError(source + ": tensor " + t.name + " holds a non-finite value");
+  const auto dense_limit = [&](const std::vector<float>& w, const char* name) {
+    for (float v : w)
+      if (std::fabs(v) * kDenseScale > 127.0f)
+        throw LearnedEvalError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
+                               ", outside the int8 range +-" + std::to_string(127.0f / kDenseScale));
+  };
+  dense_limit(m.l1_weight, "l1.weight");
+  dense_limit(m.l2_weight, "l2.weight");
+  dense_limit(m.out_weight, "out.weight");
+  // The accumulator is int16: its largest possible magnitude, the bias plus
+  // the largest row of every cell, must fit.
+  for (int h = 0; h < m.hidden; ++h) {
+    double worst = std::fabs(m.ft_bias[size_t(h)]);
+    for (int cell = 0; cell < 170; ++cell) {
+      double cell_worst = 0;
+      for (int s = 0; s < kEvalCellStates; ++s)
+        cell_worst = std::max(cell_worst, double(std::fabs(m.ft_weight[size_t(cell * kEvalCellStates + s) * m.hidden + h])));
+      worst += cell_worst;
+    }
+    if (worst * kFtScale > 32767.0)
+      throw LearnedEvalError(source + ": transformer unit " + std::to_string(h) + " can reach " +
+                             std::to_string(worst) + ", outside the int16 accumulator's range +-" +
+                             std::to_string(32767.0 / kFtScale));
+  }
+  if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
+    throw LearnedEvalError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
+}
+
+}  // namespace
+
+std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
+  return {{"ft.weight", ft_weight.data(), ft_weight.size()},    {"ft.bias", ft_bias.data(), ft_bias.size()},
+          {"l1.weight", l1_weight.data(), l1_weight.size()},    {"l1.bias", l1_bias.data(), l1_bias.size()},
+          {"l2.weight", l2_weight.data(), l2_weight.size()},    {"l2.bias", l2_bias.data(), l2_bias.size()},
+          {"out.weight", out_weight.data(), out_weight.size()}, {"out.bias", &out_bias, 1},
+          {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
+}
+
+LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2) {
+  LearnedEvalModel m;
+  m.hidden = hidden;
+  m.l1 = l1;
+  m.l2 = l2;
+  resize_for(m);
+  return m;
+}
+
+std::string serialize_learned_eval(const LearnedEvalModel& model) {
+  LearnedEvalModel m = model;  // tensors() hands out pointers
+  std::string out(kMagic, sizeof kMagic);
+  put<uint32_t>(out, uint32_t(m.hidden));
+  put<uint32_t>(out, uint32_t(m.l1));
+  put<uint32_t>(out, uint32_t(m.l2));
+  for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
+  put<uint64_t>(out, fnv1a(out.data(), out.size()));
+  return out;
+}
+
+LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source) {
+  const size_t header = sizeof kMagic + 3 * sizeof(uint32_t);
+  if (bytes.size() < header + sizeof(uint64_t))
+    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
+  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL1 magic)");
+  size_t at = sizeof kMagic;
+  LearnedEvalModel m;
+  m.hidden = int(get<uint32_t>(bytes, at));
+  m.l1 = int(get<uint32_t>(bytes, at));
+  m.l2 = int(get<uint32_t>(bytes, at));
+  if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
+    throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +
+                           " L2=" + std::to_string(m.l2) +
+                           " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+  resize_for(m);
+  size_t floats = 0;
+  for (const auto& t : m.tensors()) floats += t.size;
+  const size_t expected = header + floats * sizeof(float) + sizeof(uint64_t);
+  if (bytes.size() != expected)
+    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
+                           std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2) +
+                           " evaluation has " + std::to_string(expected) + " (truncated, or another architecture)");
+  for (const auto& t : m.tensors()) {
+    std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
+    at += t.size * sizeof(float);
+  }
+  if (get<uint64_t>(bytes, at) != fnv1a(bytes.data(), expected - sizeof(uint64_t)))
+    throw LearnedEvalError(source + ": checksum mismatch (the file is corrupt)");
+  check_ranges(m, source);
+  return m;
+}
+
+LearnedEvalModel read_learned_eval(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LearnedEvalError(path + ": cannot open the learned-evaluation file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return parse_learned_eval(bytes.str(), path);
+}
+
+}  // namespace mushroom

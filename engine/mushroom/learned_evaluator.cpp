@@ -1,0 +1,231 @@
+#include "mushroom/learned_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define MUSHROOM_EVAL_X86 1
+#define MUSHROOM_EVAL_AVX2 __attribute__((target("avx2")))
+#endif
+
+namespace mushroom {
+
+namespace {
+
+int16_t to_int16(float v, float scale) { return int16_t(std::lround(v * scale)); }
+int8_t to_int8(float v, float scale) { return int8_t(std::clamp<long>(std::lround(v * scale), -127, 127)); }
+int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * scale)); }
+
+// The dense layers' product scale: inputs in 0..127 (crelu's 1 is 127),
+// weights times kDenseScale, so a sum is 127 * 64 times the float value.
+constexpr int kShift = 6;  // log2(kDenseScale)
+constexpr int64_t kSumScale = 127 * 64;
+
+uint8_t crelu(int32_t v) { return uint8_t(std::clamp(v, 0, 127)); }
+// A layer's sum back to the 0..127 scale, rounded (a floor would bias every
+// unit down by half a step).
+int32_t rescale(int32_t sum) { return (sum + (1 << (kShift - 1))) >> kShift; }
+
+// Rounded a / b (b > 0), halves away from zero.
+int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
+
+int32_t dot_scalar(const uint8_t* x, const int8_t* w, int n) {
+  int32_t s = 0;
+  for (int i = 0; i < n; ++i) s += int32_t(x[i]) * int32_t(w[i]);
+  return s;
+}
+
+#ifdef MUSHROOM_EVAL_X86
+// n a multiple of 32; every x <= 127, so the pairwise int16 sums never saturate.
+MUSHROOM_EVAL_AVX2 int32_t dot_avx2(const uint8_t* x, const int8_t* w, int n) {
+  __m256i sum = _mm256_setzero_si256();
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int i = 0; i < n; i += 32) {
+    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i));
+    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
+  }
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+  return _mm_cvtsi128_si32(s);
+}
+
+MUSHROOM_EVAL_AVX2 void add_avx2(int16_t* acc, const int16_t* row, int n) {
+  for (int i = 0; i < n; i += 16) {
+    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
+    _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a),
+                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+  }
+}
+
+MUSHROOM_EVAL_AVX2 void sub_avx2(int16_t* acc, const int16_t* row, int n) {
+  for (int i = 0; i < n; i += 16) {
+    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
+    _mm256_storeu_si256(a, _mm256_sub_epi16(_mm256_loadu_si256(a),
+                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+  }
+}
+
+bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+#else
+bool cpu_has_avx2() { return false; }
+#endif
+
+}  // namespace
+
+int learned_eval_feature(const Position& pos, int r, int c, Player p) {
+  const int cell = r * kCols + c;
+  const int d = pos.digit(r, c);
+  if (d) return cell * kEvalCellStates + d - 1;
+  const Owner o = pos.owner(r, c);
+  const int state = o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? 10 : 11);
+  return cell * kEvalCellStates + state;
+}
+
+LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + 1 + 31) / 32 * 32),
+      simd_(use_simd && cpu_has_avx2()) {
+  ft_weight_.resize(m.ft_weight.size());
+  for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
+  ft_bias_.resize(m.ft_bias.size());
+  for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
+  const int inputs = 2 * hidden_ + 1;
+  l1_weight_.assign(size_t(l1_) * input_padded_, 0);
+  for (int j = 0; j < l1_; ++j)
+    for (int i = 0; i < inputs; ++i)
+      l1_weight_[size_t(j) * input_padded_ + i] = to_int8(m.l1_weight[size_t(j) * inputs + i], kDenseScale);
+  l1_bias_.resize(size_t(l1_));
+  for (int j = 0; j < l1_; ++j) l1_bias_[size_t(j)] = to_int32(m.l1_bias[size_t(j)], float(kSumScale));
+  l2_weight_.resize(m.l2_weight.size());
+  for (size_t i = 0; i < m.l2_weight.size(); ++i) l2_weight_[i] = to_int8(m.l2_weight[i], kDenseScale);
+  l2_bias_.resize(size_t(l2_));
+  for (int j = 0; j < l2_; ++j) l2_bias_[size_t(j)] = to_int32(m.l2_bias[size_t(j)], float(kSumScale));
+  out_weight_.resize(m.out_weight.size());
+  for (size_t i = 0; i < m.out_weight.size(); ++i) out_weight_[i] = to_int8(m.out_weight[i], kDenseScale);
+  out_bias_ = to_int32(m.out_bias, float(kSumScale));
+  skip_margin_ = to_int32(m.skip_margin, kSkipScale);
+  skip_gain_ = to_int32(m.skip_gain, kSkipScale);
+  stack_.assign(size_t(2) * hidden_ * 128, 0);
+  input_.assign(size_t(input_padded_), 0);
+  hidden1_.assign(size_t(l1_), 0);
+  hidden2_.assign(size_t(l2_), 0);
+}
+
+void LearnedEvaluator::add_row(int16_t* acc, int feature) const {
+  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
+#ifdef MUSHROOM_EVAL_X86
+  if (simd_) return add_avx2(acc, row, hidden_);
+#endif
+  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] + row[h]);
+}
+
+void LearnedEvaluator::sub_row(int16_t* acc, int feature) const {
+  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
+#ifdef MUSHROOM_EVAL_X86
+  if (simd_) return sub_avx2(acc, row, hidden_);
+#endif
+  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] - row[h]);
+}
+
+void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
+  for (int p = 0; p < 2; ++p) {
+    int16_t* a = acc + size_t(p) * hidden_;
+    std::copy(ft_bias_.begin(), ft_bias_.end(), a);
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) add_row(a, learned_eval_feature(pos, r, c, Player(p)));
+  }
+}
+
+void LearnedEvaluator::set_root(const Position& root) {
+  depth_ = 0;
+  refresh(root, accumulator(0));
+}
+
+void LearnedEvaluator::push(const Position& pos, const Move& move) {
+  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) stack_.resize(stack_.size() * 2);
+  const int16_t* from = accumulator(depth_);
+  int16_t* to = accumulator(++depth_);
+  std::copy(from, from + 2 * hidden_, to);
+  if (move.is_pass()) return;
+  // Every cell of the rectangle ends empty and owned by the mover.
+  const Player mover = pos.to_move();
+  for (int r = move.r1; r <= move.r2; ++r)
+    for (int c = move.c1; c <= move.c2; ++c)
+      for (int p = 0; p < 2; ++p) {
+        const int before = learned_eval_feature(pos, r, c, Player(p));
+        const int after = (r * kCols + c) * kEvalCellStates + (p == int(mover) ? 10 : 11);
+        if (before == after) continue;
+        int16_t* a = to + size_t(p) * hidden_;
+        sub_row(a, before);
+        add_row(a, after);
+      }
+}
+
+void LearnedEvaluator::pop() { --depth_; }
+
+int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
+  const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
+  const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
+  for (int h = 0; h < hidden_; ++h) {
+    input_[size_t(h)] = crelu(mine[h]);
+    input_[size_t(hidden_ + h)] = crelu(theirs[h]);
+  }
+  input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
+  for (int j = 0; j < l1_; ++j) {
+    const int8_t* w = l1_weight_.data() + size_t(j) * input_padded_;
+#ifdef MUSHROOM_EVAL_X86
+    const int32_t s = simd_ ? dot_avx2(input_.data(), w, input_padded_) : dot_scalar(input_.data(), w, input_padded_);
+#else
+    const int32_t s = dot_scalar(input_.data(), w, input_padded_);
+#endif
+    hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + s));
+  }
+  for (int j = 0; j < l2_; ++j)
+    hidden2_[size_t(j)] =
+        crelu(rescale(l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * l1_, l1_)));
+  const int64_t net = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
+  const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
+  // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
+  const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
+  return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
+}
+
+float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {
+  const int H = m.hidden;
+  std::vector<float> acc(size_t(2) * H);
+  for (int p = 0; p < 2; ++p) {
+    float* a = acc.data() + size_t(p) * H;
+    for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) {
+        const float* row = m.ft_weight.data() + size_t(learned_eval_feature(pos, r, c, Player(p))) * H;
+        for (int h = 0; h < H; ++h) a[h] += row[h];
+      }
+  }
+  const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
+  const int inputs = 2 * H + 1;
+  std::vector<float> x(static_cast<size_t>(inputs));
+  for (int h = 0; h < H; ++h) {
+    x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
+    x[size_t(H + h)] = clip(acc[size_t(1 - pos.to_move()) * H + h]);
+  }
+  x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
+  for (int j = 0; j < m.l1; ++j) {
+    float s = m.l1_bias[size_t(j)];
+    for (int i = 0; i < inputs; ++i) s += m.l1_weight[size_t(j) * inputs + i] * x[size_t(i)];
+    h1[size_t(j)] = clip(s);
+  }
+  for (int j = 0; j < m.l2; ++j) {
+    float s = m.l2_bias[size_t(j)];
+    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[size_t(j) * m.l1 + i] * h1[size_t(i)];
+    h2[size_t(j)] = clip(s);
+  }
+  float y = m.out_bias;
+  for (int j = 0; j < m.l2; ++j) y += m.out_weight[size_t(j)] * h2[size_t(j)];
+  return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(best_gain);
+}
+
+}  // namespace mushroom

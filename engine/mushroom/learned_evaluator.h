@@ -1,0 +1,55 @@
+// The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
+// static evaluator, in integers: the transformer's two accumulators (one per
+// perspective) are int16 and kept on a stack, one entry per pushed move,
+// updated only for the cells the move changes; the dense layers run on
+// int8 weights with int32 sums. AVX2 is used when the CPU has it (chosen at
+// run time, like the move generator), with a scalar path giving the same
+// integers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mushroom/learned_eval_model.h"
+#include "mushroom/static_evaluator.h"
+
+namespace mushroom {
+
+class LearnedEvaluator final : public StaticEvaluator {
+ public:
+  // use_simd false forces the scalar path (tests compare the two).
+  explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+
+  void set_root(const Position& root) override;
+  void push(const Position& pos, const Move& move) override;
+  void pop() override;
+  int evaluate(const Position& pos, int best_gain) override;
+  std::string name() const override { return "learned"; }
+  bool uses_simd() const { return simd_; }
+
+  // The trained model's float arithmetic, from scratch: the output in cells
+  // (the evaluation is 16 times it). For parity tests and training checks.
+  static float reference_output(const LearnedEvalModel& model, const Position& pos, int best_gain);
+
+ private:
+  int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
+  void refresh(const Position& pos, int16_t* acc) const;
+  void add_row(int16_t* acc, int feature) const;
+  void sub_row(int16_t* acc, int feature) const;
+
+  int hidden_, l1_, l2_;
+  int input_padded_;  // 2H + 1 rounded up to 32 (the int8 rows' stride)
+  bool simd_;
+  std::vector<int16_t> ft_weight_, ft_bias_;
+  std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
+  std::vector<int32_t> l1_bias_, l2_bias_;
+  int32_t out_bias_ = 0, skip_margin_ = 0, skip_gain_ = 0;
+  std::vector<int16_t> stack_;  // [depth][perspective][H]
+  int depth_ = 0;
+  std::vector<uint8_t> input_, hidden1_, hidden2_;
+};
+
+// The feature of a cell for perspective p (learned_eval_model.h's states).
+int learned_eval_feature(const Position& pos, int r, int c, Player p);
+
+}  // namespace mushroom
