@@ -19,11 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-int best_gain(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return best_margin_gain(pos, list.begin(), list.size);
-}
 
 // Random weights inside the runtime's ranges: the timing does not depend on
 // the values, but the searched tree does, so figures for a shipped model
@@ -85,7 +80,7 @@ int cmd_bench_eval(int argc, char** argv) {
     for (int k = 0; k < n && k < 16; ++k) {
       Child c{list[k], all[i], 0};
       c.after.apply(c.move);
-      c.gain = best_gain(c.after);
+      c.gain = best_margin_gain(c.after);
       children[i].push_back(c);
     }
   }

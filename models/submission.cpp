@@ -1581,6 +1581,8 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
 int margin_gain(const Position& pos, const Move& m);
 // The largest margin_gain among n moves (0 when none gains).
 int best_margin_gain(const Position& pos, const Move* moves, int n);
+// The same over every legal move of pos (generates them).
+int best_margin_gain(const Position& pos);
 
 // Value from greedy rollouts: both sides play the largest rectangle until
 // the game ends; the final margin m gives value tanh(m / 8).
@@ -3323,6 +3325,12 @@ int best_margin_gain(const Position& pos, const Move* moves, int n) {
   return best;
 }
 
+int best_margin_gain(const Position& pos) {
+  MoveList list;
+  generate_moves(pos, list);
+  return best_margin_gain(pos, list.begin(), list.size);
+}
+
 void RolloutEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];
@@ -3386,14 +3394,9 @@ int steals(const Position& pos, const Move& m) {
   return n;
 }
 
-int best_gain_of(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return best_margin_gain(pos, list.begin(), list.size);
-}
 }  // namespace
 
-int evaluate(const Position& pos) { return hand_evaluation(pos, best_gain_of(pos)); }
+int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain(pos)); }
 
 AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
@@ -3509,7 +3512,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
   if (!exact_ && depth <= 0)
     return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth)
-                                        : leaf_score(pos, best_gain_of(pos));
+                                        : leaf_score(pos, best_margin_gain(pos));
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));

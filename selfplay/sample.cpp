@@ -1,5 +1,6 @@
 #include "selfplay/sample.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -103,30 +104,34 @@ const MushroomFields& mushroom_fields() {
 }
 }  // namespace
 
-Sample sample_from_position(const Position& pos) {
-  const MushroomFields& f = mushroom_fields();
-  Sample s = empty_sample(mushroom_schema());
+Sample sample_from_position(const Position& pos, const SampleSchema& schema) {
+  const bool plain = &schema == &mushroom_schema();
+  const SampleField& digits = plain ? mushroom_fields().digits : schema.field("digits");
+  const SampleField& owners = plain ? mushroom_fields().owners : schema.field("owners");
+  Sample s = empty_sample(schema);
   for (int r = 0; r < kRows; ++r)
     for (int c = 0; c < kCols; ++c) {
-      s.set(f.digits, r * kCols + c, pos.digit(r, c));
-      s.set(f.owners, r * kCols + c, int(pos.owner(r, c)));
+      s.set(digits, r * kCols + c, pos.digit(r, c));
+      s.set(owners, r * kCols + c, int(pos.owner(r, c)));
     }
-  s.set(f.last_pass, 0, pos.last_move_was_pass() ? 1 : 0);
+  s.set(plain ? mushroom_fields().last_pass : schema.field("last_pass"), 0, pos.last_move_was_pass() ? 1 : 0);
   s.to_move = uint8_t(pos.to_move());
   s.ply = int16_t(pos.ply());
   return s;
 }
 
-Position position_of(const Sample& s) {
-  const MushroomFields& f = mushroom_fields();
+Position position_of(const Sample& s, const SampleSchema& schema) {
+  const bool plain = &schema == &mushroom_schema();
+  const SampleField& digits = plain ? mushroom_fields().digits : schema.field("digits");
+  const SampleField& owners = plain ? mushroom_fields().owners : schema.field("owners");
   Position p;
   for (int r = 0; r < kRows; ++r)
     for (int c = 0; c < kCols; ++c) {
-      p.set_digit(r, c, s.get(f.digits, r * kCols + c));
-      p.set_owner(r, c, Owner(s.get(f.owners, r * kCols + c)));
+      p.set_digit(r, c, s.get(digits, r * kCols + c));
+      p.set_owner(r, c, Owner(s.get(owners, r * kCols + c)));
     }
   p.set_to_move(Player(s.to_move));
-  p.set_last_pass(s.get(f.last_pass) != 0);
+  p.set_last_pass(s.get(plain ? mushroom_fields().last_pass : schema.field("last_pass")) != 0);
   p.set_ply(s.ply);
   return p;
 }
@@ -140,6 +145,51 @@ void set_final_result(Sample& s, int margin, const int8_t* ownership) {
   s.set(f.margin, 0, margin);
   for (int c = 0; c < kCells; ++c) s.set(f.ownership, c, ownership[c]);
 }
+
+// ---- the learned alpha-beta evaluation ----
+
+const SampleSchema& mushroom_eval_schema() {
+  static const SampleSchema schema("mushroom-eval",
+                                   {{"digits", FieldType::kU8, kCells, 0, 9},
+                                    {"owners", FieldType::kU8, kCells, 0, 2},
+                                    {"last_pass", FieldType::kU8, 1, 0, 1},
+                                    {"search_score", FieldType::kI16, 1, -32000, 32000},
+                                    {"margin", FieldType::kI16, 1, -kCells, kCells},
+                                    {"teacher", FieldType::kI16, 1, -1000, 1000},
+                                    {"has_teacher", FieldType::kU8, 1, 0, 1}},
+                                   0, true);
+  return schema;
+}
+
+namespace {
+struct EvalFields {
+  const SampleField& search_score = mushroom_eval_schema().field("search_score");
+  const SampleField& margin = mushroom_eval_schema().field("margin");
+  const SampleField& teacher = mushroom_eval_schema().field("teacher");
+  const SampleField& has_teacher = mushroom_eval_schema().field("has_teacher");
+};
+const EvalFields& eval_fields() {
+  static const EvalFields f;
+  return f;
+}
+}  // namespace
+
+Sample eval_sample(const Position& pos, const EvalLabels& labels) {
+  Sample s = sample_from_position(pos, mushroom_eval_schema());
+  const EvalFields& f = eval_fields();
+  s.set(f.search_score, 0, std::clamp(labels.search_score, -32000, 32000));
+  s.set(f.margin, 0, labels.margin);
+  s.set(f.teacher, 0, labels.has_teacher ? std::clamp(labels.teacher, -1000, 1000) : 0);
+  s.set(f.has_teacher, 0, labels.has_teacher ? 1 : 0);
+  return s;
+}
+
+EvalLabels eval_labels_of(const Sample& s) {
+  const EvalFields& f = eval_fields();
+  return {s.get(f.search_score), s.get(f.margin), s.get(f.has_teacher) != 0, s.get(f.teacher)};
+}
+
+void set_eval_margin(Sample& s, int margin) { s.set(eval_fields().margin, 0, margin); }
 
 // ---- learnable games ----
 
@@ -161,6 +211,7 @@ SampleSchema state_schema(std::string game, const std::vector<StateField>& state
 const SampleSchema& sample_schema(const std::string& game) {
   static const SampleSchema* const schemas[] = {
       &mushroom_schema(),
+      &mushroom_eval_schema(),
       &learnable_schema<blockgame::BlockGame>("blockgame", /*draws=*/false),
       &learnable_schema<tictactoe::TicTacToe>("tictactoe", /*draws=*/true),
   };

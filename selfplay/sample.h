@@ -33,7 +33,7 @@ struct SampleField {
 struct SampleSchema {
   std::string game;                 // the shard's "game" attribute
   std::vector<SampleField> fields;  // in dataset-reading order
-  int policy_size = 0;              // policy indices lie in [0, policy_size)
+  int policy_size = 0;              // policy indices lie in [0, policy_size); 0: no policy targets
   bool draws = true;                // false: an outcome of 0 is corrupt
   int bytes = 0;                    // packed size of the fields
 
@@ -67,12 +67,28 @@ Sample empty_sample(const SampleSchema& schema);
 // first player, 2 second), last_pass, and the targets margin (final score
 // margin) and ownership [170] (final owner: +1 side to move, -1 opponent).
 const SampleSchema& mushroom_schema();
-Sample sample_from_position(const Position& pos);  // the position part
-Position position_of(const Sample& s);
+// The position part, of any schema with the digits, owners and last_pass
+// fields (mushroom, mushroom-eval).
+Sample sample_from_position(const Position& pos, const SampleSchema& schema = mushroom_schema());
+Position position_of(const Sample& s, const SampleSchema& schema = mushroom_schema());
 int margin_of(const Sample& s);
 int ownership_of(const Sample& s, int cell);
 // Sets the targets once the game is over.
 void set_final_result(Sample& s, int margin, const int8_t* ownership);
+
+// The learned alpha-beta evaluation's samples (selfplay/shard.h documents
+// the fields): positions of alpha-beta self-play with the search's score,
+// the final margin and optionally a teacher net's value; no policy.
+const SampleSchema& mushroom_eval_schema();
+struct EvalLabels {
+  int search_score = 0;  // 1/16 cells, side to move
+  int margin = 0;        // final, side to move (set when the game ends)
+  bool has_teacher = false;
+  int teacher = 0;       // value * 1000
+};
+Sample eval_sample(const Position& pos, const EvalLabels& labels);
+EvalLabels eval_labels_of(const Sample& s);
+void set_eval_margin(Sample& s, int margin);
 
 // A learnable game (search/game.h): its state fields, each stored in the
 // narrowest type its range fits; no targets beyond the common ones.

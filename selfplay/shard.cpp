@@ -118,6 +118,7 @@ void read_common(const Hdf5File& f, std::vector<Sample>& samples, const SampleSc
       s.policy.emplace_back(moves[k], probs[k]);
       total += probs[k];
     }
+    if (schema.policy_size == 0) continue;  // no policy targets (the loop above took none)
     if (std::abs(total - 1.0) > 1e-3) bad("policy target sums to " + std::to_string(total) + at);
   }
 }

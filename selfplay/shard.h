@@ -10,6 +10,7 @@
 //   /policy_moves    int32 [P]       policy index (mushroom: Move::index(), 28900 = pass;
 //                                    blockgame: slots of blockgame/blockgame_game.h, 0..149)
 //   /policy_probs    float [P]       search target probability, each sample sums to 1
+//                                    (a schema without policy targets has none)
 //   /outcome         int8  [N]       +1 win, 0 draw, -1 loss at the end of the game
 //   /weight          float [N]       sample weight
 //   /search_value    float [N]       the search's value at the root (for inspection)
@@ -19,7 +20,14 @@
 //              nobody, 1 first player, 2 second), /last_pass uint8 [N],
 //              /margin int16 [N] (final score margin), /ownership int8 [N, 170]
 //              (final owner: +1 the side to move, -1 the opponent, 0 nobody)
+//   mushroom-eval (the learned alpha-beta evaluation's data; no policy
+//              entries, P = 0): /digits, /owners, /last_pass as mushroom;
+//              /search_score int16 [N] (alpha-beta's score at the label
+//              depth, 1/16 cells), /margin int16 [N] (final score margin),
+//              /teacher int16 [N] (the conv net's value P(win) - P(loss),
+//              times 1000), /has_teacher uint8 [N] (0: no teacher; /teacher is 0)
 //   blockgame: /filled int32 [N] (filled cells, bit r * 5 + c); no draws
+//   tictactoe: /marks int16 [N, 2] (the first and the second player's cells)
 // Root attributes: game ("mushroom" when absent: older shards), model_id,
 // config_hash, generator_seed, games (finished games in the shard), samples,
 // created (UTC). Shards are written to a temp name and renamed when complete.

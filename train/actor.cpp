@@ -4,16 +4,14 @@
 #include <cstdio>
 #include <memory>
 
-#include "nn/model_file.h"
-#include "train/learning_game.h"
 #include "train/training_data.h"
 
 namespace mushroom::train {
 
 namespace fs = std::filesystem;
 
-ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const std::string& model,
-                      const StageLog& log) {
+ActorReport run_actor(const RunConfig& config, const Pipeline& pipeline, const RunDir& run, int g,
+                      const std::string& model, const StageLog& log) {
   const fs::path data_dir = run.data(g);
   fs::create_directories(data_dir);
   ActorReport report;
@@ -21,7 +19,7 @@ ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const s
   // and a resumed actor continues after the highest id already written.
   int64_t next_id = int64_t(g) * 100'000'000;
   for (const std::string& shard_path : find_shards(data_dir.string())) {
-    const selfplay::Shard shard = selfplay::read_shard(shard_path, nn::game_name(config.game()));
+    const selfplay::Shard shard = selfplay::read_shard(shard_path, pipeline.schema);
     for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
     report.games_before += int(shard.meta.games);
   }
@@ -31,12 +29,7 @@ ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const s
   }
   selfplay::SelfplayJob job;
   job.config = config.selfplay;
-  if (!model.empty()) {
-    job.model = std::make_shared<nn::Model>(nn::load_model(model));
-    job.model_id = model;
-  } else {
-    job.model_id = "bootstrap-" + learning_game(config.game()).bootstrap_id(config);
-  }
+  job.model_id = model.empty() ? "bootstrap-" + pipeline.bootstrap_id : model;
   job.config_hash = config.hash;
   job.out_dir = data_dir.string();
   job.games = config.selfplay.games - report.games_before;
@@ -49,7 +42,7 @@ ActorReport run_actor(const RunConfig& config, const RunDir& run, int g, const s
                   100 * p.batch_fill, (long long)p.samples);
     log(line);
   };
-  report.played = learning_game(config.game()).selfplay(job);
+  report.played = pipeline.selfplay(job, model);
   return report;
 }
 

@@ -6,12 +6,11 @@
 #include <string>
 
 #include "selfplay/selfplay_runner.h"
+#include "train/pipeline.h"
 #include "train/run_config.h"
 #include "train/run_dir.h"
 
 namespace mushroom::train {
-
-using StageLog = std::function<void(const std::string&)>;
 
 struct ActorReport {
   int games_before = 0;               // finished in earlier sessions
@@ -19,9 +18,9 @@ struct ActorReport {
   int games() const { return games_before + played.games_done; }
 };
 
-// model: the model file to self-play with, "" for the bootstrap evaluator
-// (uniform priors for BLOCKGAME).
-ActorReport run_actor(const RunConfig& config, const RunDir& run, int generation, const std::string& model,
-                      const StageLog& log);
+// model: the model file to self-play with, "" for the pipeline's bootstrap
+// (the material evaluator, uniform priors, the hand evaluation).
+ActorReport run_actor(const RunConfig& config, const Pipeline& pipeline, const RunDir& run, int generation,
+                      const std::string& model, const StageLog& log);
 
 }  // namespace mushroom::train

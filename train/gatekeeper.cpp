@@ -4,8 +4,8 @@
 
 namespace mushroom::train {
 
-Gatekeeper::Gatekeeper(const RunConfig& config, int threads, StageLog log)
-    : config_(config), log_(std::move(log)), judge_(learning_game(config.game()).make_judge(config, threads)) {}
+Gatekeeper::Gatekeeper(const RunConfig& config, std::unique_ptr<GameJudge> judge, StageLog log)
+    : config_(config), log_(std::move(log)), judge_(std::move(judge)) {}
 
 GateReport Gatekeeper::judge(int g, const std::string& candidate, const std::string& best) {
   GateReport report;
@@ -23,6 +23,7 @@ GateReport Gatekeeper::judge(int g, const std::string& candidate, const std::str
   const Evaluation evaluation = judge_->evaluate(g, candidate);
   report.eval = evaluation.result;
   report.grade = evaluation.grade;
+  report.fit = evaluation.fit;
   report.eval_score = evaluation.result.score();
   log_(evaluation.log_line);
   return report;

@@ -18,12 +18,13 @@ struct GateReport {
   MatchResult eval;      // empty when not evaluated this generation
   std::optional<double> eval_score;
   std::optional<view::GradeRecord> grade;  // games graded by an exact solver
+  std::optional<view::FitRecord> fit;      // a learned evaluation's fit to held-out results
 };
 
 class Gatekeeper {
  public:
-  // threads: for matches that can use them.
-  Gatekeeper(const RunConfig& config, int threads, StageLog log);
+  // judge: the pipeline's (train/pipeline.h).
+  Gatekeeper(const RunConfig& config, std::unique_ptr<GameJudge> judge, StageLog log);
 
   // best: the best model so far, "" before there is one.
   GateReport judge(int generation, const std::string& candidate, const std::string& best);

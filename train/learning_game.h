@@ -25,6 +25,7 @@ namespace mushroom::train {
 struct Evaluation {
   MatchResult result;                      // a match, or a grading in a match's terms
   std::optional<view::GradeRecord> grade;  // games graded by an exact solver
+  std::optional<view::FitRecord> fit;      // a learned evaluation's fit to held-out results
   std::string log_line;
 };
 

@@ -24,12 +24,15 @@ std::string draw_run_plots(const std::string& dir) {
              << p.ownership << '\t' << p.policy_entropy << '\t' << p.generation << '\n';
   std::ostringstream generations;
   generations << "# generation\tgate_score\teval_score\tselfplay_games_per_minute\tpromoted\teval_margin"
-                 "\tpolicy_accuracy\tmcts_accuracy\tvalue_accuracy\trandom_accuracy\n";
+                 "\tpolicy_accuracy\tmcts_accuracy\tvalue_accuracy\trandom_accuracy"
+                 "\tlearned_log_loss\thand_log_loss\tmaterial_log_loss\n";
   for (const view::GenerationRecord& r : run.generations) {
     const view::Accuracies a = view::accuracies_or_nan(r);
+    const view::LogLosses l = view::log_losses_or_nan(r);
     generations << r.generation << '\t' << r.gate_score << '\t' << view::eval_score_or_nan(r) << '\t'
                 << r.selfplay_games_per_minute << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\t' << a.policy
-                << '\t' << a.mcts << '\t' << a.value << '\t' << a.random << '\n';
+                << '\t' << a.mcts << '\t' << a.value << '\t' << a.random << '\t' << l.learned << '\t' << l.hand
+                << '\t' << l.material << '\n';
   }
   write_file_atomic((plots / "training.tsv").string(), training.str());
   write_file_atomic((plots / "generations.tsv").string(), generations.str());
@@ -44,13 +47,24 @@ std::string draw_run_plots(const std::string& dir) {
      << "plot '" << (plots / "training.tsv").string() << "' using 1:2 with lines title 'total', "
      << "'' using 1:3 with lines title 'policy', '' using 1:4 with lines title 'value', "
      << "'' using 1:5 with lines title 'score', '' using 1:6 with lines title 'ownership'\n"
-     << "set title 'policy entropy (nats)'\nplot '" << (plots / "training.tsv").string()
-     << "' using 1:7 with lines title 'entropy'\n"
+     ;
+  if (run.fitted())  // a learned evaluation has no policy: its match scores instead
+    gp << "set title 'score by generation'\nset xlabel 'generation'\nset yrange [0:1.05]\nplot '"
+       << (plots / "generations.tsv").string() << "' using 1:3 with linespoints title 'vs the hand evaluation', "
+       << "'' using 1:2 with linespoints title 'gate (vs best)'\nset autoscale y\n";
+  else
+    gp << "set title 'policy entropy (nats)'\nplot '" << (plots / "training.tsv").string()
+       << "' using 1:7 with lines title 'entropy'\n";
+  gp
      << "set xlabel 'generation'\nset yrange [0:1.05]\nset key bottom right\n";
   if (run.graded())  // a blockgame run, graded by the exact solver
     gp << "set title 'winning-move accuracy on held-out positions'\nplot '" << (plots / "generations.tsv").string()
        << "' using 1:8 with linespoints title 'mcts', '' using 1:7 with linespoints title 'raw policy', "
        << "'' using 1:9 with linespoints title 'value head (won/lost)', '' using 1:10 with lines title 'random policy'\n";
+  else if (run.fitted())  // a learned-evaluation run: the fit to held-out results
+    gp << "set autoscale y\nset key top right\nset title 'held-out results: log loss (nats)'\nplot '"
+       << (plots / "generations.tsv").string() << "' using 1:11 with linespoints title 'learned evaluation', "
+       << "'' using 1:12 with lines title 'hand evaluation', '' using 1:13 with lines title 'material margin'\n";
   else
     gp << "set title 'score by generation'\nplot '" << (plots / "generations.tsv").string()
        << "' using 1:3 with linespoints title 'vs greedy', '' using 1:2 with linespoints title 'gate (vs best)'\n";

@@ -65,6 +65,9 @@ const SettingsTable<RunSection>& run_settings() {
           .choice("game", [](auto& c) -> auto& { return c.game; }, nn::game_names(),
                   "the game: mushroom; blockgame (the learning check: configs/blockgame.toml) and tictactoe "
                   "check the pipeline on solved games")
+          .choice("model", [](auto& c) -> auto& { return c.model; }, {"net", "eval"},
+                  "what the run learns: the conv net of [net], or the learned alpha-beta evaluation of [evalnet] "
+                  "(mushroom only; configs/eval-cpu.toml)")
           .integer("generations", [](auto& c) -> auto& { return c.generations; }, 1, 1'000'000,
                    "the loop stops after this many generations")
           .integer("seed", [](auto& c) -> auto& { return c.seed; }, 0, 2'000'000'000,
@@ -81,6 +84,8 @@ template <class Visit>
 void for_each_table(RunConfig& c, Visit visit) {
   visit(nn::net_settings(), c.net);
   visit(selfplay::selfplay_settings(), c.selfplay);
+  visit(selfplay::eval_selfplay_settings(), c.evalplay);
+  visit(eval_net_settings(), c.evalnet);
   visit(train_settings(), c.train);
   visit(gate_settings(), c.gate);
   visit(eval_settings(), c.eval);
@@ -170,6 +175,12 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
   if (c.selfplay.cheap_sims > c.selfplay.full_sims)
     throw ConfigError(source + ": selfplay.cheap_sims exceeds selfplay.full_sims");
   c.net.game = nn::parse_game_kind(c.run.game);
+  if (c.learns_eval() && c.net.game != nn::GameKind::kMushroom)
+    throw ConfigError(source + ": run.model = \"eval\" learns the mushroom game's alpha-beta evaluation, not " +
+                      c.run.game + "'s");
+  if (c.evalnet.hidden % 16 != 0)
+    throw ConfigError(source + ": evalnet.hidden = " + std::to_string(c.evalnet.hidden) +
+                      " must be a multiple of 16 (the runtime's SIMD width)");
   c.selfplay.seed = c.run.seed;
   c.train.seed = c.run.seed;
   uint64_t h = 0x6d757368726f6f6dull;

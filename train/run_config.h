@@ -1,5 +1,5 @@
 // A run configuration: one TOML file with the tables [net], [selfplay],
-// [train], [gate], [eval], [distill] and [run]. Every key is optional: the
+// [evalplay], [evalnet], [train], [gate], [eval], [distill] and [run]. Every key is optional: the
 // structs' member initializers are the defaults, and each table's settings
 // (key, range, help) are declared once (util/settings.h), in the
 // *_settings() functions. An unknown table or key, a wrong type or an
@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "nn/model.h"
+#include "selfplay/eval_selfplay.h"
 #include "selfplay/selfplay_config.h"
+#include "train/eval_net_config.h"
 #include "train/train_config.h"
 
 namespace mushroom::train {
@@ -24,6 +26,9 @@ class ConfigError : public std::runtime_error {
 // [run]
 struct RunSection {
   std::string game = "mushroom";  // also kept in the net's config
+  // What the run learns: the conv net ([net]), or the learned alpha-beta
+  // evaluation ([evalplay], [evalnet]; the mushroom game only).
+  std::string model = "net";
   int generations = 10;           // the loop stops after this many
   uint64_t seed = 1;              // seeds self-play, training and matches
 };
@@ -32,12 +37,15 @@ const SettingsTable<RunSection>& run_settings();
 struct RunConfig {
   nn::NetConfig net;
   selfplay::SelfplayConfig selfplay;
+  selfplay::EvalSelfplayConfig evalplay;  // model = "eval" runs only
+  EvalNetConfig evalnet;                  // model = "eval" runs only
   TrainConfig train;
   GateConfig gate;
   EvalConfig eval;
   DistillConfig distill;  // for `mushroom distill` only
   RunSection run;
   nn::GameKind game() const { return net.game; }
+  bool learns_eval() const { return run.model == "eval"; }
   uint64_t seed() const { return run.seed; }
   std::string hash;  // of the file's text, recorded in the data's metadata
 };

@@ -22,8 +22,8 @@ void RunDir::prepare() const {
     if (e.is_regular_file() && e.path().filename().string().find(".tmp") != std::string::npos) fs::remove(e.path());
 }
 
-std::string best_model_of_run(const std::string& dir, const std::string& fallback) {
-  const RunDir run{dir};
+std::string best_model_of_run(const std::string& dir, const std::string& fallback, const std::string& model_extension) {
+  const RunDir run{dir, model_extension};
   std::string best = fallback;
   for (int g = 1; fs::exists(run.record(g)); ++g)
     if (view::read_generation_record(run.record(g).string()).promoted) best = run.model(g).string();

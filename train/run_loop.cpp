@@ -4,7 +4,7 @@
 
 #include "train/actor.h"
 #include "train/gatekeeper.h"
-#include "train/learner.h"
+#include "train/pipeline.h"
 #include "train/plots.h"
 #include "train/run_config.h"
 #include "train/run_dir.h"
@@ -39,6 +39,7 @@ view::GenerationRecord make_record(int g, const ActorReport& actor, const TrainS
   r.eval_score = gate.eval_score;
   r.eval_margin = gate.eval.mean_margin;
   r.grade = gate.grade;
+  r.fit = gate.fit;
   return r;
 }
 
@@ -63,30 +64,30 @@ void run_training_loop(const RunOptions& options) {
     if (options.log) options.log(line);
   };
   const RunConfig config = load_run_config(options.config_path);
-  const RunDir run{options.dir};
+  const Pipeline pipeline = pipeline_of(config);
+  const RunDir run{options.dir, pipeline.model_extension};
   run.prepare();
   const std::string config_text = read_file(options.config_path);
   if (fs::exists(run.config_copy()) && read_file(run.config_copy().string()) != config_text)
     log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");
   write_file_atomic(run.config_copy().string(), config_text);
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
-  Gatekeeper gatekeeper(config, options.threads, log);
+  Gatekeeper gatekeeper(config, pipeline.make_judge(run, options.threads), log);
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier
-    const std::string best = best_model_of_run(run.root.string(), options.init_model);
+    const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) + " (self-play with " +
-        (best.empty() ? learning_game(config.game()).bootstrap_name(config) : best) +
-        ")");
-    const ActorReport actor = run_actor(config, run, g, best, log);
-    const TrainStats trained = run_learner(config, run, g, options.init_model, log);
+        (best.empty() ? pipeline.bootstrap_name : best) + ")");
+    const ActorReport actor = run_actor(config, pipeline, run, g, best, log);
+    const TrainStats trained = pipeline.learn(run, g, options.init_model, log);
     const GateReport gate = gatekeeper.judge(g, run.model(g).string(), best);
     // The record goes last: its presence marks the generation as finished,
     // and its "promoted" field is what best_model_of_run reads.
     write_file_atomic(run.record(g).string(), view::to_json(make_record(g, actor, trained, gate)));
     draw_pictures(run, log);
   }
-  const std::string best = best_model_of_run(run.root.string(), options.init_model);
+  const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);
   log("run complete: " + std::to_string(generations) + " generations; best model: " + (best.empty() ? "none" : best));
 }
 

@@ -8,58 +8,11 @@
 #include <type_traits>
 
 #include "nn/torch_net.h"
+#include "train/optimizer_state.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
 
-namespace {
-
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainConfig& config,
-                                                        const std::vector<torch::Tensor>& parameters) {
-  if (config.optimizer == "adam")
-    return std::make_unique<torch::optim::Adam>(
-        parameters, torch::optim::AdamOptions(config.learning_rate).weight_decay(config.weight_decay));
-  return std::make_unique<torch::optim::SGD>(
-      parameters,
-      torch::optim::SGDOptions(config.learning_rate).momentum(config.momentum).weight_decay(config.weight_decay));
-}
-
-// A state file written by another LibTorch version can load without error yet
-// pair moments with the wrong parameters (seen: 1.13's file read by 2.11), so
-// every per-parameter tensor is checked against its parameter's shape.
-// The state map is keyed by the parameter's TensorImpl: as a printed pointer
-// in LibTorch 1.13, as the pointer itself in 2.x.
-template <typename StateMap>
-typename StateMap::key_type state_key(const torch::Tensor& parameter) {
-  if constexpr (std::is_same_v<typename StateMap::key_type, std::string>) {
-    std::ostringstream key;
-    key << static_cast<const void*>(parameter.unsafeGetTensorImpl());
-    return key.str();
-  } else {
-    return parameter.unsafeGetTensorImpl();
-  }
-}
-
-bool state_fits_parameters(torch::optim::Optimizer& optimizer) {
-  using StateMap = std::remove_reference_t<decltype(optimizer.state())>;
-  auto same_shape = [](const torch::Tensor& moment, const torch::Tensor& parameter) {
-    return !moment.defined() || moment.sizes() == parameter.sizes();
-  };
-  for (auto& group : optimizer.param_groups()) {
-    for (auto& parameter : group.params()) {
-      auto found = optimizer.state().find(state_key<StateMap>(parameter));
-      if (found == optimizer.state().end()) continue;
-      if (auto* adam = dynamic_cast<torch::optim::AdamParamState*>(found->second.get())) {
-        if (!same_shape(adam->exp_avg(), parameter) || !same_shape(adam->exp_avg_sq(), parameter)) return false;
-      } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(found->second.get())) {
-        if (!same_shape(sgd->momentum_buffer(), parameter)) return false;
-      }
-    }
-  }
-  return true;
-}
-
-}  // namespace
 
 struct Trainer::State {
   TrainConfig config;
@@ -84,24 +37,7 @@ Trainer::Trainer(const TrainConfig& config, const nn::Model& start, std::string 
   if (auto it = start.metadata.find("samples_seen"); it != start.metadata.end()) s.samples_seen = std::stoll(it->second);
   s.rng = Rng(config.seed ^ uint64_t(s.samples_seen));
   torch::manual_seed(int64_t(config.seed ^ uint64_t(s.samples_seen)));
-  s.optimizer = make_optimizer(config, s.net->parameters());
-  if (!s.optimizer_path.empty() && std::filesystem::exists(s.optimizer_path)) {
-    std::string problem;
-    try {
-      torch::serialize::InputArchive archive;
-      archive.load_from(s.optimizer_path, s.device);
-      s.optimizer->load(archive);
-      if (!state_fits_parameters(*s.optimizer)) problem = "its moment tensors do not match the network's shapes";
-    } catch (const std::exception& e) {
-      problem = e.what();
-      problem = problem.substr(0, problem.find('\n'));  // LibTorch appends a backtrace
-    }
-    if (!problem.empty()) {
-      std::fprintf(stderr, "train: warning: optimizer state %s not usable (%s); starting it fresh\n",
-                   s.optimizer_path.c_str(), problem.c_str());
-      s.optimizer = make_optimizer(config, s.net->parameters());
-    }
-  }
+  s.optimizer = make_optimizer_with_state(config, s.net->parameters(), s.optimizer_path, s.device);
 }
 
 Trainer::~Trainer() = default;
@@ -109,6 +45,11 @@ Trainer::~Trainer() = default;
 double learning_rate_for(const TrainConfig& config, int generation) {
   const bool decayed = config.lr_decay_generation > 0 && generation >= config.lr_decay_generation;
   return config.learning_rate * (decayed ? config.lr_decay_factor : 1.0);
+}
+
+double step_learning_rate(const TrainConfig& config, int generation, int step, int steps) {
+  const double lr = learning_rate_for(config, generation);
+  return config.lr_schedule == "cosine" ? lr * (0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps))) : lr;
 }
 
 TrainStats Trainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
@@ -124,10 +65,8 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
   const int tail_from = steps - std::max(1, steps / 10);
   int tail_count = 0;
   std::vector<int> indices(s.config.batch_size);
-  const double base_lr = learning_rate_for(s.config, generation);
   for (int step = 0; step < steps; ++step) {
-    double lr = base_lr;
-    if (s.config.lr_schedule == "cosine") lr *= 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps));
+    const double lr = step_learning_rate(s.config, generation, step, steps);
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
     for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.size())));
     Batch batch = make_batch(window, indices, s.rng, nn::feature_version_of(s.net->config())).to(s.device);
@@ -168,14 +107,6 @@ nn::Model Trainer::model(const std::map<std::string, std::string>& metadata) con
   return nn::to_model(state_->net, meta);
 }
 
-void Trainer::save_optimizer() const {
-  const State& s = *state_;
-  if (s.optimizer_path.empty()) return;
-  const std::string tmp = s.optimizer_path + ".tmp";
-  torch::serialize::OutputArchive archive;
-  s.optimizer->save(archive);
-  archive.save_to(tmp);
-  std::filesystem::rename(tmp, s.optimizer_path);
-}
+void Trainer::save_optimizer() const { save_optimizer_state(*state_->optimizer, state_->optimizer_path); }
 
 }  // namespace mushroom::train

@@ -58,6 +58,13 @@ TrainingWindow load_window(const std::vector<std::string>& shards, int window_sa
   return w;
 }
 
+TrainingWindow load_window(const std::vector<std::string>& shards, int window_samples,
+                           const std::function<void(const std::string&)>& warn, const std::string& schema) {
+  TrainingWindow w;
+  fill_window(w, w.samples, shards, window_samples, warn, schema);
+  return w;
+}
+
 Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng) {
   const int64_t B = int64_t(indices.size());
   std::vector<Position> positions(B);

@@ -31,6 +31,10 @@ struct TrainingWindow {
 TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, int window_samples,
                            const std::function<void(const std::string&)>& warn,
                            nn::GameKind game = nn::GameKind::kMushroom);
+// The same for samples of a schema by name (e.g. "mushroom-eval"; the
+// window's game is then the mushroom game).
+TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, int window_samples,
+                           const std::function<void(const std::string&)>& warn, const std::string& schema);
 
 // A batch of the given samples, each under a random symmetry (moves and
 // targets transformed with the board).

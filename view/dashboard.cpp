@@ -106,7 +106,8 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   }
   Chart strength{.title = "score by generation", .x_label = "generation", .y_label = "score (1 = all won)",
                  .series = {}, .y_from_zero = true, .y_max = 1.05};
-  ChartSeries greedy{.label = "vs greedy", .x = {}, .y = {}, .points = true};
+  // A learned-evaluation run is evaluated against the hand evaluation.
+  ChartSeries greedy{.label = run.fitted() ? "vs the hand evaluation" : "vs greedy", .x = {}, .y = {}, .points = true};
   ChartSeries gate{.label = "gate (vs best so far)", .x = {}, .y = {}, .points = true};
   Chart speed{.title = "self-play throughput", .x_label = "generation", .y_label = "games per minute", .series = {},
               .y_from_zero = true, .y_max = 0};
@@ -145,19 +146,38 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   }
   speed.series = {games_per_minute};
   evals.series = {evals_per_second};
+  Chart fit{.title = "held-out results: log loss of each predictor", .x_label = "generation",
+            .y_label = "log loss (nats)", .series = {}, .y_from_zero = false, .y_max = 0};
+  if (run.fitted()) {
+    const char* labels[] = {"learned evaluation", "hand evaluation", "material margin"};
+    for (int k = 0; k < 3; ++k) {
+      ChartSeries s{.label = labels[k], .x = {}, .y = {}, .points = k == 0};
+      for (const GenerationRecord& r : run.generations) {
+        const LogLosses l = log_losses_or_nan(r);
+        const double values[] = {l.learned, l.hand, l.material};
+        s.x.push_back(r.generation);
+        s.y.push_back(values[k]);
+      }
+      fit.series.push_back(s);
+    }
+  }
 
-  const bool graded = run.graded();
+  const bool graded = run.graded(), fitted = run.fitted();
   std::string table = std::string("<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th>") +
-                      (graded ? "<th>policy acc.</th><th>mcts acc.</th><th>value acc.</th><th>random policy</th>"
-                              : "<th>vs greedy</th><th>margin vs greedy</th>") +
+                      (graded   ? "<th>policy acc.</th><th>mcts acc.</th><th>value acc.</th><th>random policy</th>"
+                       : fitted ? "<th>vs hand</th><th>log loss</th><th>hand</th><th>material</th>"
+                                : "<th>vs greedy</th><th>margin vs greedy</th>") +
                       "<th>self-play games/min</th><th>training s</th></tr></thead><tbody>";
   for (const GenerationRecord& r : run.generations) {
     const Accuracies a = accuracies_or_nan(r);
     table += std::string("<tr") + (r.promoted ? " class=\"promoted\"" : "") + "><td>" + std::to_string(r.generation) +
              "</td><td>" + (r.promoted ? "yes" : "no") + "</td><td>" + cell(r.gate_score, 3) + "</td><td>" +
-             (graded ? cell(a.policy, 4) + "</td><td>" + cell(a.mcts, 4) + "</td><td>" + cell(a.value, 4) +
-                           "</td><td>" + cell(a.random, 4)
-                     : cell(eval_score_or_nan(r), 3) + "</td><td>" + cell(r.eval_margin, 1)) +
+             (graded   ? cell(a.policy, 4) + "</td><td>" + cell(a.mcts, 4) + "</td><td>" + cell(a.value, 4) +
+                             "</td><td>" + cell(a.random, 4)
+              : fitted ? cell(eval_score_or_nan(r), 3) + "</td><td>" + cell(log_losses_or_nan(r).learned, 4) +
+                             "</td><td>" + cell(log_losses_or_nan(r).hand, 4) + "</td><td>" +
+                             cell(log_losses_or_nan(r).material, 4)
+                       : cell(eval_score_or_nan(r), 3) + "</td><td>" + cell(r.eval_margin, 1)) +
              "</td><td>" + cell(r.selfplay_seconds > 0 ? r.selfplay_games_per_minute : std::nan(""), 1) + "</td><td>" +
              cell(r.train_seconds, 1) + "</td></tr>";
   }
@@ -169,7 +189,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
                      "</h1><div class=\"muted\">" + std::to_string(run.generations.size()) + " generations, " +
                      std::to_string(run.training.size()) + " training log lines</div></header><main>";
   html += "<div class=\"charts\">" + svg_line_chart(loss) + svg_line_chart(strength) + svg_line_chart(speed) +
-          svg_line_chart(evals) + "</div>";
+          svg_line_chart(evals) + (run.fitted() ? svg_line_chart(fit) : std::string()) + "</div>";
   html += "<h2>Generations</h2>" + table;
   html += games_section(root, options);
   if (fs::exists(root / "plots" / "run.png"))

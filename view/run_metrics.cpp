@@ -30,6 +30,15 @@ bool RunMetrics::graded() const {
   return std::any_of(generations.begin(), generations.end(), [](const GenerationRecord& r) { return r.grade.has_value(); });
 }
 
+bool RunMetrics::fitted() const {
+  return std::any_of(generations.begin(), generations.end(), [](const GenerationRecord& r) { return r.fit.has_value(); });
+}
+
+LogLosses log_losses_or_nan(const GenerationRecord& r) {
+  if (!r.fit) return {std::nan(""), std::nan(""), std::nan("")};
+  return {r.fit->learned_log_loss, r.fit->hand_log_loss, r.fit->material_log_loss};
+}
+
 double eval_score_or_nan(const GenerationRecord& r) { return r.eval_score.value_or(std::nan("")); }
 
 Accuracies accuracies_or_nan(const GenerationRecord& r) {

@@ -12,6 +12,7 @@ struct RunMetrics {
   std::vector<TrainLine> training;            // oldest first
   std::vector<GenerationRecord> generations;  // by generation
   bool graded() const;  // a blockgame run: some generation has accuracies
+  bool fitted() const;  // a learned-evaluation run: some generation has a held-out fit
 };
 
 // Throws RecordError naming the first record file that does not parse.
@@ -25,5 +26,10 @@ struct Accuracies {
   double mcts, policy, value, random;
 };
 Accuracies accuracies_or_nan(const GenerationRecord& r);
+// The fit's log losses: learned, hand, material (NaN when not measured).
+struct LogLosses {
+  double learned, hand, material;
+};
+LogLosses log_losses_or_nan(const GenerationRecord& r);
 
 }  // namespace mushroom::view

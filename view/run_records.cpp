@@ -117,6 +117,12 @@ std::string to_json(const GenerationRecord& r) {
     j["random_accuracy"] = r.grade->random_accuracy;
     j["grade_positions"] = r.grade->positions;
   }
+  if (r.fit) {
+    j["learned_log_loss"] = r.fit->learned_log_loss;
+    j["hand_log_loss"] = r.fit->hand_log_loss;
+    j["material_log_loss"] = r.fit->material_log_loss;
+    j["fit_positions"] = r.fit->positions;
+  }
   return j.dump() + "\n";
 }
 
@@ -153,6 +159,14 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
     g.random_accuracy = f.number("random_accuracy");
     g.positions = int(f.count("grade_positions"));
     r.grade = g;
+  }
+  if (f.find("learned_log_loss")) {
+    FitRecord fit;
+    fit.learned_log_loss = f.number("learned_log_loss");
+    fit.hand_log_loss = f.number("hand_log_loss");
+    fit.material_log_loss = f.number("material_log_loss");
+    fit.positions = int(f.count("fit_positions"));
+    r.fit = fit;
   }
   return r;
 }

@@ -34,6 +34,15 @@ struct GradeRecord {
   int positions = 0;
 };
 
+// Learned-evaluation runs: how well the candidate's evaluation predicts the
+// results of held-out games (log loss of sigmoid(evaluation / s), each
+// predictor with its best scale s), against the hand evaluation and the
+// material margin alone.
+struct FitRecord {
+  double learned_log_loss = 0, hand_log_loss = 0, material_log_loss = 0;
+  int positions = 0;
+};
+
 // What one generation of `mushroom run` did: self-play, training, gating
 // and evaluation.
 struct GenerationRecord {
@@ -56,6 +65,7 @@ struct GenerationRecord {
   std::optional<double> eval_score;  // against greedy; none when not evaluated
   double eval_margin = 0;
   std::optional<GradeRecord> grade;
+  std::optional<FitRecord> fit;
 };
 
 std::string to_json_line(const TrainLine& line);  // one line, '\n' ended

@@ -152,6 +152,7 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   r.gate_score = 0.55;
   r.eval_score = 1.0;
   r.grade = GradeRecord{0.9, 0.95, 0.99, 0.3, 2000};
+  r.fit = FitRecord{0.41, 0.45, 0.52, 3000};
   const GenerationRecord back = parse_generation_record(to_json(r), "test");
   EXPECT_EQ(back.generation, 7);
   EXPECT_TRUE(back.promoted);
@@ -166,11 +167,17 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   ASSERT_TRUE(back.grade.has_value());
   EXPECT_DOUBLE_EQ(back.grade->mcts_accuracy, 0.95);
   EXPECT_EQ(back.grade->positions, 2000);
+  ASSERT_TRUE(back.fit.has_value());
+  EXPECT_DOUBLE_EQ(back.fit->learned_log_loss, 0.41);
+  EXPECT_DOUBLE_EQ(back.fit->material_log_loss, 0.52);
+  EXPECT_EQ(back.fit->positions, 3000);
   r.eval_score.reset();
   r.grade.reset();
+  r.fit.reset();
   const GenerationRecord plain = parse_generation_record(to_json(r), "test");
   EXPECT_FALSE(plain.eval_score.has_value());
   EXPECT_FALSE(plain.grade.has_value());
+  EXPECT_FALSE(plain.fit.has_value());
 }
 
 TEST(RunRecords, TrainLineRoundTripsThroughJson) {

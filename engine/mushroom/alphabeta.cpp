@@ -24,14 +24,9 @@ int steals(const Position& pos, const Move& m) {
   return n;
 }
 
-int best_gain_of(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return best_margin_gain(pos, list.begin(), list.size);
-}
 }  // namespace
 
-int evaluate(const Position& pos) { return hand_evaluation(pos, best_gain_of(pos)); }
+int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain(pos)); }
 
 AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
@@ -147,7 +142,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
   if (!exact_ && depth <= 0)
     return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth)
-                                        : leaf_score(pos, best_gain_of(pos));
+                                        : leaf_score(pos, best_margin_gain(pos));
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));

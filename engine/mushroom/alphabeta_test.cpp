@@ -245,7 +245,7 @@ class ShadowEvaluator final : public StaticEvaluator {
   }
   int evaluate(const Position& pos, int best_gain) override {
     EXPECT_EQ(pos.hash(), stack_.back().hash()) << "evaluated a position the evaluator was not led to";
-    EXPECT_EQ(best_gain, best_margin_gain_of(pos));
+    EXPECT_EQ(best_gain, best_margin_gain(pos));
     ++evaluations;
     return hand_evaluation(pos, best_gain);
   }
@@ -254,11 +254,6 @@ class ShadowEvaluator final : public StaticEvaluator {
   int64_t pushes = 0, evaluations = 0;
 
  private:
-  static int best_margin_gain_of(const Position& pos) {
-    MoveList list;
-    generate_moves(pos, list);
-    return best_margin_gain(pos, list.begin(), list.size);
-  }
   std::vector<Position> stack_;
 };
 

@@ -37,11 +37,6 @@ LearnedEvalModel random_model(int hidden, int l1, int l2, uint64_t seed) {
   return m;
 }
 
-int best_gain(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return best_margin_gain(pos, list.begin(), list.size);
-}
 
 // With zero weights and skips (1, 0.5) the learned evaluation is the hand
 // evaluation exactly, so alpha-beta with it searches the same tree.
@@ -49,7 +44,7 @@ TEST(LearnedEvaluator, TheHandEquivalentModelIsTheHandEvaluationExactly) {
   LearnedEvaluator learned(LearnedEvalModel::hand_equivalent(32, 8, 8));
   for (const Position& p : playout_positions(40, 3)) {
     learned.set_root(p);
-    ASSERT_EQ(learned.evaluate(p, best_gain(p)), evaluate(p));
+    ASSERT_EQ(learned.evaluate(p, best_margin_gain(p)), evaluate(p));
   }
   for (const Position& p : playout_positions(4, 8)) {
     const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
@@ -85,7 +80,7 @@ TEST(LearnedEvaluator, IncrementalUpdatesMatchAFreshStart) {
       }
       const Position& now = line.back();
       fresh.set_root(now);
-      ASSERT_EQ(incremental.evaluate(now, best_gain(now)), fresh.evaluate(now, best_gain(now)));
+      ASSERT_EQ(incremental.evaluate(now, best_margin_gain(now)), fresh.evaluate(now, best_margin_gain(now)));
       ++checked;
     }
   }
@@ -100,7 +95,7 @@ TEST(LearnedEvaluator, SimdAndScalarPathsAgree) {
   for (const Position& p : playout_positions(60, 4)) {
     simd.set_root(p);
     scalar.set_root(p);
-    ASSERT_EQ(simd.evaluate(p, best_gain(p)), scalar.evaluate(p, best_gain(p)));
+    ASSERT_EQ(simd.evaluate(p, best_margin_gain(p)), scalar.evaluate(p, best_margin_gain(p)));
   }
 }
 
@@ -119,8 +114,8 @@ TEST(LearnedEvaluator, IntegerRuntimeStaysNearTheFloatModel) {
   const auto positions = playout_positions(200, 6);
   for (const Position& p : positions) {
     learned.set_root(p);
-    const double reference = 16.0 * LearnedEvaluator::reference_output(model, p, best_gain(p));
-    const double error = std::fabs(learned.evaluate(p, best_gain(p)) - reference);
+    const double reference = 16.0 * LearnedEvaluator::reference_output(model, p, best_margin_gain(p));
+    const double error = std::fabs(learned.evaluate(p, best_margin_gain(p)) - reference);
     worst = std::max(worst, error);
     total += error;
     spread = std::max(spread, std::fabs(reference - 16.0 * p.margin_for_side_to_move()));

@@ -17,6 +17,8 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
 int margin_gain(const Position& pos, const Move& m);
 // The largest margin_gain among n moves (0 when none gains).
 int best_margin_gain(const Position& pos, const Move* moves, int n);
+// The same over every legal move of pos (generates them).
+int best_margin_gain(const Position& pos);
 
 // Value from greedy rollouts: both sides play the largest rectangle until
 // the game ends; the final margin m gives value tanh(m / 8).

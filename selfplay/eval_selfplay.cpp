@@ -1,0 +1,118 @@
+#include "selfplay/eval_selfplay.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "agents/local_match.h"
+#include "mushroom/alphabeta.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/learned_evaluator.h"
+#include "nn/cpu_net.h"
+#include "selfplay/selfplay_workers.h"
+#include "selfplay/shard.h"
+
+namespace mushroom::selfplay {
+
+#define FIELD(member) [](auto& c) -> auto& { return c.member; }
+
+const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings() {
+  static const SettingsTable<EvalSelfplayConfig> table =
+      SettingsTable<EvalSelfplayConfig>("evalplay")
+          .integer("label_depth", FIELD(label_depth), 1, 12, "alpha-beta depth of every labelled search")
+          .real("random_move_fraction", FIELD(random_move_fraction), 0.0, 1.0,
+                "moves after the opening played uniformly at random (their positions still labelled)")
+          .text("teacher", FIELD(teacher), "conv-net model file whose value labels every sample (empty: none)")
+          .integer("heldout_games", FIELD(heldout_games), 1, 100000,
+                   "games played once per run, apart from self-play, to measure how well each evaluation "
+                   "predicts results");
+  return table;
+}
+
+#undef FIELD
+
+namespace {
+
+class Worker {
+ public:
+  Worker(SelfplayCounters& counters, const EvalSelfplayJob& job, int index)
+      : counters_(counters), job_(job), index_(index) {
+    if (job.evaluation) evaluator_ = std::make_unique<LearnedEvaluator>(*job.evaluation);
+    search_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 18}, evaluator_.get());
+    if (job.teacher) teacher_ = std::make_unique<nn::CpuNet>(*job.teacher);
+  }
+
+  void run() {
+    while (const std::optional<int> k = counters_.take_game()) play_game(job_.job.first_game_id + *k);
+    pending_.flush(true, counters_, index_);
+  }
+
+ private:
+  void play_game(int64_t id) {
+    const SelfplayConfig& config = job_.job.config;
+    const uint64_t seed = board_seed(config.seed, id);
+    Position pos = random_board(seed);
+    Rng rng(seed ^ 0xe7a1);
+    MoveList list;
+    const int opening = int(rng.uniform(uint32_t(config.random_opening_plies + 1)));
+    for (int p = 0; p < opening && !pos.game_over(); ++p) {
+      const int n = generate_moves(pos, list);
+      pos.apply(n > 0 ? list[rng.uniform(uint32_t(n))] : Move::pass());
+    }
+    if (pos.game_over()) pos = random_board(seed);
+    std::vector<Sample> samples;
+    const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
+    while (!pos.game_over() && pos.ply() < kMaxTurns) {
+      search_->clear();
+      const AlphaBetaResult r = search_->search(pos, far, job_.eval.label_depth);
+      counters_.nn_positions += int64_t(r.nodes);
+      EvalLabels labels;
+      labels.search_score = r.score;
+      if (teacher_) {
+        nn::NetEval e;
+        teacher_->evaluate(pos, nullptr, 0, e);
+        labels.has_teacher = true;
+        labels.teacher = int(std::lround(1000.0 * e.value()));
+      }
+      Sample s = eval_sample(pos, labels);
+      s.game_id = id;
+      s.search_value = float(r.score) / float(kEvalScale);
+      samples.push_back(std::move(s));
+      Move move = r.best;
+      if (rng.uniform_double() < job_.eval.random_move_fraction) {
+        const int n = generate_moves(pos, list);
+        if (n > 0) move = list[rng.uniform(uint32_t(n))];
+      }
+      pos.apply(move);
+    }
+    const int first_margin = pos.score(kFirst) - pos.score(kSecond);
+    for (Sample& s : samples) {
+      const int margin = s.to_move == kFirst ? first_margin : -first_margin;
+      set_eval_margin(s, margin);
+      s.outcome = int8_t((margin > 0) - (margin < 0));
+      pending_.samples.push_back(std::move(s));
+    }
+    counters_.samples += int64_t(samples.size());
+    counters_.plies += pos.ply();
+    ++counters_.games_done;
+    ++pending_.games;
+    pending_.flush(false, counters_, index_);
+  }
+
+  SelfplayCounters& counters_;
+  const EvalSelfplayJob& job_;
+  int index_;
+  std::unique_ptr<LearnedEvaluator> evaluator_;
+  std::unique_ptr<AlphaBeta> search_;
+  std::unique_ptr<nn::CpuNet> teacher_;
+  PendingShard pending_{"mushroom-eval", {}, 0};
+};
+
+}  // namespace
+
+SelfplayProgress run_eval_selfplay(const EvalSelfplayJob& job) {
+  std::filesystem::create_directories(job.job.out_dir);
+  SelfplayCounters counters(job.job);
+  return run_worker_threads(counters, [&](int w) { Worker(counters, job, w).run(); });
+}
+
+}  // namespace mushroom::selfplay

@@ -1,0 +1,43 @@
+// Self-play of the alpha-beta bot, the learned evaluation's data (issue 28;
+// Descent and NNUE-style training: the searcher labels its own positions,
+// far cheaper than MCTS self-play). Each game starts on a random board
+// after k uniformly random moves (k drawn from 0..random_opening_plies);
+// then both sides search every position at the label depth with the
+// current evaluation (the hand one before there is a learned one). Every
+// searched position is a sample labelled with the search's score; when the
+// game ends each gets its side's final margin and outcome. A fraction of
+// the moves after the opening are played uniformly at random (their
+// positions still labelled), so that the games do not repeat one line.
+// With a teacher (a conv-net model file) each sample also gets the net's
+// value. Shards are mushroom-eval shards (selfplay/shard.h), through the
+// same workers, shard writer and resume as the conv net's self-play.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "mushroom/learned_eval_model.h"
+#include "nn/model.h"
+#include "selfplay/selfplay_runner.h"
+#include "util/settings.h"
+
+namespace mushroom::selfplay {
+
+struct EvalSelfplayConfig {
+  int label_depth = 4;              // alpha-beta depth of every labelled search
+  double random_move_fraction = 0.1;  // moves after the opening played at random
+  std::string teacher;              // conv-net model file for the teacher label ("": none)
+  int heldout_games = 40;           // games kept apart to measure the evaluations' fit (eval runs)
+};
+// The [evalplay] settings of a run config.
+const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings();
+
+struct EvalSelfplayJob {
+  SelfplayJob job;  // games, workers, seed, openings, shard size, out_dir, progress; job.model unused
+  EvalSelfplayConfig eval;
+  std::shared_ptr<const LearnedEvalModel> evaluation;  // null: the hand evaluation
+  std::shared_ptr<const nn::Model> teacher;            // loaded from eval.teacher by the caller
+};
+
+SelfplayProgress run_eval_selfplay(const EvalSelfplayJob& job);
+
+}  // namespace mushroom::selfplay

@@ -1,0 +1,208 @@
+#include "train/eval_pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "mushroom/alphabeta.h"
+#include "mushroom/learned_evaluator.h"
+#include "mushroom/mushroom_evaluators.h"
+#include "nn/model_file.h"
+#include "selfplay/eval_selfplay.h"
+#include "selfplay/shard.h"
+#include "train/eval_trainer.h"
+#include "train/match.h"
+#include "train/training_data.h"
+#include "util/text.h"
+#include "view/run_records.h"
+
+namespace mushroom::train {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kHeldOutSeedSalt = 0x68656c646f7574ull;  // "heldout"
+
+selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay::SelfplayJob& job,
+                                              const std::string& model) {
+  selfplay::EvalSelfplayJob eval_job;
+  eval_job.job = job;
+  eval_job.eval = config.evalplay;
+  if (!model.empty()) eval_job.evaluation = std::make_shared<LearnedEvalModel>(read_learned_eval(model));
+  if (!config.evalplay.teacher.empty())
+    eval_job.teacher = std::make_shared<nn::Model>(nn::load_model(config.evalplay.teacher));
+  return selfplay::run_eval_selfplay(eval_job);
+}
+
+// samples_seen at the end of generation g (its last training line), 0 before any.
+int64_t samples_seen_after(const RunDir& run, int g) {
+  if (g < 1 || !fs::exists(run.train_metrics(g))) return 0;
+  const auto lines = view::read_train_lines(run.train_metrics(g).string());
+  return lines.empty() ? 0 : lines.back().samples_seen;
+}
+
+TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
+                            const StageLog& log) {
+  TrainStats stats;
+  if (fs::exists(run.model(g))) return stats;
+  LearnedEvalModel start;
+  if (g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
+  else if (!init_model.empty()) start = read_learned_eval(init_model);
+  else start = initial_eval_model(config.evalnet, config.seed());
+  if (start.hidden != config.evalnet.hidden || start.l1 != config.evalnet.l1 || start.l2 != config.evalnet.l2)
+    throw std::runtime_error("the run's previous evaluation is H=" + std::to_string(start.hidden) +
+                             " L1=" + std::to_string(start.l1) + " L2=" + std::to_string(start.l2) +
+                             " but [evalnet] asks for H=" + std::to_string(config.evalnet.hidden) +
+                             " L1=" + std::to_string(config.evalnet.l1) + " L2=" + std::to_string(config.evalnet.l2));
+  const TrainingWindow window = load_window(find_shards(run.data().string()), config.train.window_samples,
+                                            [&](const std::string& w) { log("train: " + w); }, "mushroom-eval");
+  log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
+      " shards, " + std::to_string(config.train.steps) + " steps");
+  EvalTrainer trainer(config.train, config.evalnet, start, samples_seen_after(run, g - 1), run.optimizer().string());
+  std::string metrics;
+  stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
+                        [&](const TrainStats& s) {
+                          char line[200];
+                          std::snprintf(line, sizeof line, "train: step %d/%d, loss %.5f, %.1f steps/s", s.steps,
+                                        config.train.steps, s.step_loss, s.steps / std::max(1e-9, s.seconds));
+                          log(line);
+                        });
+  write_file_atomic(run.train_metrics(g).string(), metrics);
+  trainer.save_optimizer();
+  // The candidate goes last: its presence marks the stage as finished.
+  write_file_atomic(run.model(g).string(), serialize_learned_eval(trainer.model()));
+  char line[120];
+  std::snprintf(line, sizeof line, "train: loss %.5f (win-probability squared error)", stats.loss);
+  log(line);
+  return stats;
+}
+
+double log_loss(const std::vector<double>& x, const std::vector<double>& results, double scale) {
+  double total = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double p = std::clamp(1.0 / (1.0 + std::exp(-x[i] / scale)), 1e-6, 1 - 1e-6);
+    total -= results[i] * std::log(p) + (1 - results[i]) * std::log(1 - p);
+  }
+  return x.empty() ? 0 : total / double(x.size());
+}
+
+// Matches between alpha-beta players at a fixed depth, and the held-out fit.
+class EvalJudge : public GameJudge {
+ public:
+  EvalJudge(const RunConfig& config, RunDir run, int threads) : config_(config), run_(std::move(run)), threads_(threads) {}
+
+  MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
+    return play_paired_match(player(candidate), player(best), config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
+                             threads_);
+  }
+  std::string bootstrap_opponent() const override { return "the hand evaluation"; }
+
+  Evaluation evaluate(int g, const std::string& candidate) override {
+    Evaluation e;
+    e.result = play_paired_match(player(candidate), player(""), config_.eval.boards,
+                                 config_.seed() * 7777 + uint64_t(g), threads_);
+    e.fit = fit(candidate);
+    char line[300];
+    std::snprintf(line, sizeof line,
+                  "eval: candidate scores %.3f against the hand evaluation at depth %d (mean margin %+.1f); held-out "
+                  "log loss %.4f (hand %.4f, material %.4f, %d positions)",
+                  e.result.score(), config_.evalnet.match_depth, e.result.mean_margin, e.fit->learned_log_loss,
+                  e.fit->hand_log_loss, e.fit->material_log_loss, e.fit->positions);
+    e.log_line = line;
+    return e;
+  }
+
+ private:
+  // No root solver: its budget comes from the clock, and these matches
+  // must compare evaluations, with every move decided by the same depth.
+  AgentMaker player(const std::string& evaluation) const {
+    return builtin_agent_maker(
+        "alphabeta", {{"depth", std::to_string(config_.evalnet.match_depth)}, {"eval", evaluation}, {"solver", "0"}});
+  }
+
+  // The held-out games, played once per run (resumable like any self-play).
+  const std::vector<selfplay::Sample>& held_out() {
+    if (!held_out_.empty()) return held_out_;
+    const fs::path dir = run_.root / "heldout";
+    int64_t games = 0;
+    for (const std::string& path : find_shards(dir.string())) games += selfplay::read_shard_meta(path).games;
+    if (games < config_.evalplay.heldout_games) {
+      selfplay::SelfplayJob job;
+      job.config = config_.selfplay;
+      job.config.seed = config_.seed() ^ kHeldOutSeedSalt;
+      job.model_id = "heldout-hand";
+      job.config_hash = config_.hash;
+      job.out_dir = dir.string();
+      job.games = config_.evalplay.heldout_games - int(games);
+      job.first_game_id = games;
+      play_eval_selfplay(config_, job, "");
+    }
+    held_out_ = load_window(find_shards(dir.string()), 1 << 30, [](const std::string&) {}, "mushroom-eval").samples;
+    return held_out_;
+  }
+
+  view::FitRecord fit(const std::string& candidate) {
+    const std::vector<selfplay::Sample>& samples = held_out();
+    LearnedEvaluator learned(read_learned_eval(candidate));
+    std::vector<double> learned_x, hand_x, material_x, results;
+    for (const selfplay::Sample& s : samples) {
+      const Position pos = selfplay::position_of(s, selfplay::mushroom_eval_schema());
+      const int gain = best_margin_gain(pos);
+      learned.set_root(pos);
+      learned_x.push_back(learned.evaluate(pos, gain) / double(kEvalScale));
+      hand_x.push_back(hand_evaluation(pos, gain) / double(kEvalScale));
+      material_x.push_back(pos.margin_for_side_to_move());
+      results.push_back((s.outcome + 1) / 2.0);
+    }
+    return {fit_results(learned_x, results).log_loss, fit_results(hand_x, results).log_loss,
+            fit_results(material_x, results).log_loss, int(samples.size())};
+  }
+
+  const RunConfig& config_;
+  RunDir run_;
+  int threads_;
+  std::vector<selfplay::Sample> held_out_;
+};
+
+}  // namespace
+
+ResultFit fit_results(const std::vector<double>& x, const std::vector<double>& results) {
+  ResultFit best{log_loss(x, results, 1.0), 1.0};
+  for (double log_s = std::log(0.25); log_s <= std::log(200.0); log_s += 0.05) {
+    const double loss = log_loss(x, results, std::exp(log_s));
+    if (loss < best.log_loss) best = {loss, std::exp(log_s)};
+  }
+  // Refine around the grid's best by golden-section search.
+  double lo = std::log(best.scale) - 0.05, hi = std::log(best.scale) + 0.05;
+  for (int i = 0; i < 40; ++i) {
+    const double a = hi - 0.618 * (hi - lo), b = lo + 0.618 * (hi - lo);
+    if (log_loss(x, results, std::exp(a)) < log_loss(x, results, std::exp(b))) hi = b;
+    else lo = a;
+  }
+  const double scale = std::exp((lo + hi) / 2);
+  const double loss = log_loss(x, results, scale);
+  if (loss < best.log_loss) best = {loss, scale};
+  return best;
+}
+
+Pipeline eval_pipeline(const RunConfig& config) {
+  Pipeline p;
+  p.model_extension = ".eval";
+  p.schema = "mushroom-eval";
+  p.bootstrap_name = "the hand evaluation";
+  p.bootstrap_id = "hand";
+  p.selfplay = [&config](selfplay::SelfplayJob& job, const std::string& model) {
+    return play_eval_selfplay(config, job, model);
+  };
+  p.learn = [&config](const RunDir& run, int g, const std::string& init_model, const StageLog& log) {
+    return run_eval_learner(config, run, g, init_model, log);
+  };
+  p.make_judge = [&config](const RunDir& run, int threads) -> std::unique_ptr<GameJudge> {
+    return std::make_unique<EvalJudge>(config, run, threads);
+  };
+  return p;
+}
+
+}  // namespace mushroom::train

@@ -1,0 +1,40 @@
+// Training the learned evaluation (train/eval_net.h) on the window of
+// mushroom-eval samples: the optimizer of [train] (SGD or Adam, with its
+// state carried between generations like the conv net's), batches of
+// train.batch_size under random board symmetries, and every weight clipped
+// into the integer runtime's ranges after each step.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "train/eval_net.h"
+#include "train/train_config.h"
+#include "train/trainer.h"
+#include "train/training_data.h"
+
+namespace mushroom::train {
+
+class EvalTrainer {
+ public:
+  // samples_seen: over the model's life before this trainer (for the metrics).
+  EvalTrainer(const TrainConfig& train, const EvalNetConfig& net, const LearnedEvalModel& start, int64_t samples_seen,
+              std::string optimizer_path);
+  ~EvalTrainer();
+
+  // As Trainer::train: `steps` optimizer steps, a JSON line (view::TrainLine,
+  // the loss in its loss and value fields) every log_every steps.
+  TrainStats train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
+                   const std::function<void(const TrainStats&)>& progress = nullptr);
+  // The mean loss over samples[indices] (no training): held-out checks.
+  double loss_on(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices);
+
+  LearnedEvalModel model() const;
+  void save_optimizer() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace mushroom::train

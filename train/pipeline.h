@@ -1,0 +1,38 @@
+// What a run learns, named by [run] model, with everything about it that
+// the run loop's stages ask for: the conv net of the run's game ("net",
+// from its learning game's registration, train/learning_game.h) or the
+// learned alpha-beta evaluation ("eval", train/eval_pipeline.h). The actor,
+// learner, gatekeeper and run loop never ask which it is.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "selfplay/selfplay_runner.h"
+#include "train/learning_game.h"
+#include "train/run_config.h"
+#include "train/run_dir.h"
+#include "train/trainer.h"
+
+namespace mushroom::train {
+
+using StageLog = std::function<void(const std::string&)>;
+
+struct Pipeline {
+  std::string model_extension;  // of the candidates in models/
+  std::string schema;           // of the shards in data/ (selfplay/sample.h)
+  std::string bootstrap_name;   // what self-play uses before there is a model, for the log
+  std::string bootstrap_id;     // the same in the shards' model_id ("bootstrap-<id>")
+  // Plays the job (games, ids, out_dir and progress filled by the actor)
+  // with a model file, "" for the bootstrap.
+  std::function<selfplay::SelfplayProgress(selfplay::SelfplayJob& job, const std::string& model)> selfplay;
+  // The learner stage: writes run.model(generation) unless it exists.
+  std::function<TrainStats(const RunDir& run, int generation, const std::string& init_model, const StageLog& log)>
+      learn;
+  std::function<std::unique_ptr<GameJudge>(const RunDir& run, int threads)> make_judge;
+};
+
+// The pipeline of a config; it refers to config, which must outlive it.
+Pipeline pipeline_of(const RunConfig& config);
+
+}  // namespace mushroom::train
