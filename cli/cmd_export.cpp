@@ -1,9 +1,12 @@
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <iostream>
 
 #include "cli/command.h"
 #include "export/exporter.h"
+#include "mushroom/learned_eval_model.h"
 #include "nn/model_file.h"
 #include "util/text.h"
 
@@ -11,28 +14,50 @@ namespace mushroom::cli {
 
 int cmd_export_bot(int argc, char** argv) {
   cxxopts::Options opts("mushroom export-bot",
-                        "Write the contest submission: ONE self-contained C++ file (the engine's move generator, MCTS "
-                        "with the exact endgame solver, time management and protocol, a small hand-written inference "
-                        "and the model's weights quantized to int8), which builds with `g++ -std=c++17 -O2` and no "
-                        "libraries. Prints the file size and refuses to write a file over --max-bytes.");
-  opts.add_options()("model", "model file (HDF5), e.g. models/student.h5", cxxopts::value<std::string>())(
+                        "Write the contest submission: ONE self-contained C++ file, which builds with `g++ -std=c++17 "
+                        "-O2` and no libraries. With --model: MCTS on a conv net (a small hand-written inference and "
+                        "the model's weights quantized to int8). With --eval: alpha-beta with a learned evaluation "
+                        "(its weights file). Both bring the engine's move generator, exact endgame solver, time "
+                        "management and protocol. The weights are embedded when the source stays under --max-bytes, "
+                        "else written to data.bin beside --out (read from the bot's working directory).");
+  opts.add_options()("model", "conv-net model file (HDF5), e.g. models/student.h5", cxxopts::value<std::string>())(
+      "eval", "learned-evaluation file, e.g. models/eval.bin", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(
       "max-bytes", "largest source file to write (the judge's limit is 1 MiB)",
       cxxopts::value<size_t>()->default_value(std::to_string(exporter::kMaxSourceBytes)))(
-      "data-bin", "put the weights in data.bin beside --out (read from the bot's working directory) instead of the "
-                  "source")("h,help", "show this help");
+      "data-bin", "put the weights in data.bin beside --out even when they would fit in the source")(
+      "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const std::string model_path = required(args, "model"), out_path = required(args, "out");
+  const std::string out_path = required(args, "out");
+  if (args.count("model") == args.count("eval"))
+    throw std::invalid_argument("export-bot: give exactly one of --model (a conv net) and --eval (a learned evaluation)");
   const size_t max_bytes = args["max-bytes"].as<size_t>();
-  const nn::Model model = nn::load_model(model_path);
   exporter::ExportOptions options;
   options.data_bin = args.count("data-bin") > 0;
-  options.model_label = exporter::model_label(model, model_path);
-  const exporter::ExportedBot bot = exporter::export_bot(model, options);
+  std::function<exporter::ExportedBot()> make;
+  if (args.count("model")) {
+    const std::string model_path = args["model"].as<std::string>();
+    const auto model = std::make_shared<nn::Model>(nn::load_model(model_path));
+    options.model_label = exporter::model_label(*model, model_path);
+    make = [model, &options] { return exporter::export_bot(*model, options); };
+  } else {
+    const std::string eval_path = args["eval"].as<std::string>();
+    const auto bytes = std::make_shared<std::string>(read_file(eval_path));
+    options.model_label = eval_path.substr(eval_path.find_last_of('/') + 1);
+    parse_learned_eval(*bytes, eval_path);  // names the file when it is not usable
+    make = [bytes, &options] { return exporter::export_eval_bot(*bytes, options); };
+  }
+  exporter::ExportedBot bot = make();
+  if (bot.source.size() > max_bytes && !options.data_bin) {
+    std::printf("the weights do not fit in a %zu-byte source (%zu bytes): writing them to data.bin\n", max_bytes,
+                bot.source.size());
+    options.data_bin = true;
+    bot = make();
+  }
   if (bot.source.size() > max_bytes) {
     std::cerr << "mushroom export-bot: the source would be " << bot.source.size() << " bytes, over --max-bytes "
-              << max_bytes << "; nothing written (try --data-bin or a smaller model)" << std::endl;
+              << max_bytes << "; nothing written" << std::endl;
     return 1;
   }
   if (bot.data_bin.size() > exporter::kMaxDataBinBytes) {

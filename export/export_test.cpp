@@ -13,6 +13,8 @@
 #include "agents/greedy_agent.h"
 #include "arena/arena.h"
 #include "mushroom/board_gen.h"
+#include "mushroom/learned_evaluator.h"
+#include "mushroom/mushroom_evaluators.h"
 #include "mushroom/movegen.h"
 #include "nn/cpu_net.h"
 #include "nn/model_codec.h"
@@ -230,6 +232,112 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
   const ShellResult bad = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("checksum"), std::string::npos) << bad.output;
+}
+
+// A learned evaluation inside the weights' ranges (learned_eval_model.h).
+std::string random_eval_file(uint64_t seed) {
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(16, 8, 8);
+  Rng rng(seed);
+  for (auto& t : m.tensors())
+    for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.05 * (2 * rng.uniform_double() - 1));
+  m.skip_margin = 1;
+  m.skip_gain = 0.5f;
+  return serialize_learned_eval(m);
+}
+
+// The alpha-beta bot with a learned evaluation in data.bin: its evaluation
+// gives the engine's integers exactly; without data.bin, or with a corrupt
+// one, it says so on stderr and plays on with the hand evaluation, legal
+// games to the end.
+TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
+  const fs::path d = fs::temp_directory_path() / ("mushroom-export-eval-" + std::to_string(getpid()));
+  fs::create_directories(d);
+  const std::string weights = random_eval_file(3);
+  ExportOptions options;
+  options.data_bin = true;
+  options.model_label = "test.eval";
+  const ExportedBot bot = export_eval_bot(weights, options);
+  EXPECT_EQ(std::string(bot.data_bin.begin(), bot.data_bin.end()), weights);
+  EXPECT_NE(bot.source.find("kLearnedEvalBot = true"), std::string::npos);
+  write_file_atomic((d / "submission.cpp").string(), bot.source);
+  const ShellResult build =
+      run_shell("g++ -std=c++17 -O1 -Wall -Wextra -Werror " + (d / "submission.cpp").string() + " -o " + (d / "bot").string());
+  ASSERT_EQ(build.exit_code, 0) << build.output;
+
+  write_file_atomic((d / "data.bin").string(), weights);
+  std::string lines;
+  std::vector<Position> positions;
+  parity_positions(lines, positions);
+  write_file_atomic((d / "positions.txt").string(), lines);
+  const ShellResult out = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  ASSERT_EQ(out.exit_code, 0) << out.output;
+  LearnedEvaluator engine(parse_learned_eval(weights, "test"));
+  std::istringstream values(out.output);
+  for (const Position& p : positions) {
+    int value = 0;
+    ASSERT_TRUE(values >> value);
+    engine.set_root(p);
+    EXPECT_EQ(value, engine.evaluate(p, best_margin_gain(p)));
+  }
+
+  std::string corrupt = weights;
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  write_file_atomic((d / "data.bin").string(), corrupt);
+  const ShellResult bad = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("data.bin: checksum mismatch"), std::string::npos) << bad.output;
+  const std::string board = "READY FIRST\nINIT " + std::string("11111111111111111 ") + "55555555555555555 " +
+                            "19191919191919191 " + "22222222222222222 " + "33333333333333333 " +
+                            "44444444444444444 " + "66666666666666666 " + "77777777777777777 " +
+                            "88888888888888888 " + "99999999999999999\nTIME 10000 10000\nFINISH\n";
+  write_file_atomic((d / "input.txt").string(), board);
+  const ShellResult corrupt_game = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_NE(corrupt_game.output.find("checksum mismatch"), std::string::npos) << corrupt_game.output;
+  EXPECT_NE(corrupt_game.output.find("playing with the hand evaluation"), std::string::npos) << corrupt_game.output;
+
+  fs::remove(d / "data.bin");
+  const ShellResult missing = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_NE(missing.output.find("cannot open data.bin"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("OK"), std::string::npos) << missing.output;
+  const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
+  ASSERT_EQ(report.games.size(), 2u);
+  for (const ArenaGame& g : report.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
+  fs::remove_all(d);
+}
+
+// Weights that would push the source past the limit go to data.bin
+// (export-bot decides; here the sizes it decides on).
+TEST(ExportedEvalBot, EmbeddedWeightsAreBase64InTheSource) {
+  const std::string weights = random_eval_file(4);
+  const ExportedBot embedded = export_eval_bot(weights, ExportOptions{});
+  EXPECT_TRUE(embedded.data_bin.empty());
+  EXPECT_NE(embedded.source.find(nn::base64_encode(std::vector<uint8_t>(weights.begin(), weights.end())).substr(0, 120)),
+            std::string::npos);
+  EXPECT_THROW(export_eval_bot(weights.substr(0, weights.size() - 8), ExportOptions{}), LearnedEvalError);
+}
+
+// export-bot takes one kind of weights, and names a file it cannot use.
+TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
+  const fs::path d = fs::temp_directory_path() / ("mushroom-export-args-" + std::to_string(getpid()));
+  fs::create_directories(d);
+  const std::string bin = MUSHROOM_BIN;
+  const ShellResult neither = run_shell("'" + bin + "' export-bot --out " + (d / "s.cpp").string());
+  EXPECT_NE(neither.exit_code, 0);
+  EXPECT_NE(neither.output.find("exactly one of --model"), std::string::npos) << neither.output;
+  const std::string weights = random_eval_file(5);
+  write_file_atomic((d / "cut.eval").string(), weights.substr(0, weights.size() / 2));
+  const ShellResult cut =
+      run_shell("'" + bin + "' export-bot --eval " + (d / "cut.eval").string() + " --out " + (d / "s.cpp").string());
+  EXPECT_NE(cut.exit_code, 0);
+  EXPECT_NE(cut.output.find((d / "cut.eval").string() + ": "), std::string::npos) << cut.output;
+  EXPECT_FALSE(fs::exists(d / "s.cpp"));
+  write_file_atomic((d / "good.eval").string(), weights);
+  const ShellResult small = run_shell("'" + bin + "' export-bot --eval " + (d / "good.eval").string() + " --out " +
+                                      (d / "s.cpp").string() + " --max-bytes 300000");
+  EXPECT_EQ(small.exit_code, 0) << small.output;
+  EXPECT_NE(small.output.find("writing them to data.bin"), std::string::npos) << small.output;
+  EXPECT_EQ(read_file((d / "data.bin").string()), weights);
+  fs::remove_all(d);
 }
 
 TEST(Export, CommittedSubmissionIsUpToDate) {

@@ -1,5 +1,6 @@
 // `mushroom export-bot`: one self-contained C++ file (plus, optionally,
-// data.bin) that plays the contest protocol with the given model. The file
+// data.bin) that plays the contest protocol with the given model: a conv
+// net for MCTS, or a learned evaluation for alpha-beta. The file
 // is the engine's own sources (export/embedded_sources.h) with their local
 // includes removed, the int8 weights (nn/model_codec.h), and
 // export/submission_main.cpp. It builds with `g++ -std=c++17 -O2` alone.
@@ -22,7 +23,12 @@ struct ExportedBot {
   std::vector<uint8_t> data_bin;   // empty unless ExportOptions::data_bin
 };
 
+// The conv-net bot: the `nn` agent's defaults, the model's int8 weights.
 ExportedBot export_bot(const nn::Model& model, const ExportOptions& options);
+// The alpha-beta bot with a learned evaluation: the `alphabeta` agent's
+// defaults, the evaluation file's bytes (mushroom/learned_eval_model.h;
+// checked here, and again by the bot when it starts).
+ExportedBot export_eval_bot(const std::string& eval_file_bytes, const ExportOptions& options);
 
 // "FILE_NAME (model id)": the header's model label, independent of the
 // directory the model was read from, so an export is reproducible.

@@ -104,14 +104,15 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 }
 
 namespace {
-std::unique_ptr<StaticEvaluator> evaluator_from(const std::string& path) {
-  if (path.empty()) return nullptr;
-  return std::make_unique<LearnedEvaluator>(read_learned_eval(path));
+std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config) {
+  if (config.eval_model) return std::make_unique<LearnedEvaluator>(*config.eval_model);
+  if (config.eval.empty()) return nullptr;
+  return std::make_unique<LearnedEvaluator>(read_learned_eval(config.eval));
 }
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
-    : config_(config), evaluator_(evaluator_from(config.eval)), search_(config.search, evaluator_.get()) {
+    : config_(config), evaluator_(evaluator_from(config)), search_(config.search, evaluator_.get()) {
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

@@ -9,6 +9,7 @@
 #include "agents/agent.h"
 #include "util/settings.h"
 #include "mushroom/alphabeta.h"
+#include "mushroom/learned_eval_model.h"
 #include "search/mcts.h"
 #include "mushroom/mushroom_game.h"
 #include "mushroom/time_manager.h"
@@ -79,6 +80,7 @@ struct AlphaBetaAgentConfig {
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
   std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
+  std::shared_ptr<const LearnedEvalModel> eval_model;  // weights already read (the exported bot); before `eval`
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
