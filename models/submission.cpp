@@ -1697,6 +1697,9 @@ struct AlphaBetaConfig {
   // static evaluation alone.
   int quiescence_depth = 0;
   int quiescence_moves = 3;  // moves searched per quiescence node
+  // With a MoveOrderer (set_move_orderer), nodes at plies below this are
+  // ordered by its scores (the table's move still first).
+  int orderer_plies = 1;
 };
 
 struct AlphaBetaResult {
@@ -1736,6 +1739,9 @@ class AlphaBeta {
                                   Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
 
   void clear();
+  // Ordering advice for the first config.orderer_plies plies of the
+  // heuristic mode; null to drop it. It must outlive the searches.
+  void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
 
  private:
   // What a transposition-table score says about the true value.
@@ -1773,6 +1779,7 @@ class AlphaBeta {
 
   AlphaBetaConfig config_;
   StaticEvaluator* evaluator_;
+  MoveOrderer* orderer_ = nullptr;
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;
@@ -2024,11 +2031,14 @@ struct AlphaBetaAgentConfig {
   TimeConfig time;
   std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
   std::shared_ptr<const LearnedEvalModel> eval_model;  // weights already read (the exported bot); before `eval`
+  std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
+// The alphabeta options read from opts (for agents built on it elsewhere).
+AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
 
 class AlphaBetaAgent : public Agent {
  public:
@@ -3419,11 +3429,14 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     Move move;
   };
   Keyed keyed[kMaxMoves + 1];
+  float advice[kMaxMoves + 1];
+  const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
     const int stolen = steals(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
+    else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
     else if (m.is_pass()) key = -1;  // searched last
     else {
       key = stolen * 4096 + margin_gain(pos, m) * 16;
@@ -4117,6 +4130,7 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
     : config_(config), evaluator_(evaluator_from(config)), search_(config.search, evaluator_.get()) {
+  search_.set_move_orderer(config_.orderer.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

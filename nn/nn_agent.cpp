@@ -9,6 +9,7 @@
 #include "nn/model_file.h"
 #include "nn/net_prior_evaluator.h"
 #include "nn/nn_evaluator.h"
+#include "nn/policy_orderer.h"
 
 namespace mushroom::nn {
 
@@ -44,9 +45,41 @@ const SettingsTable<NnAgentOptions>& nn_agent_settings() {
   return table;
 }
 
+// alphabeta-policy's own options, beside alphabeta's.
+struct PolicyOrderOptions {
+  std::string policy;  // "": default_model_path()
+  int plies = 1;
+};
+
+const SettingsTable<PolicyOrderOptions>& policy_order_settings() {
+#define FIELD(name) [](auto& c) -> auto& { return c.name; }
+  static const SettingsTable<PolicyOrderOptions> table =
+      SettingsTable<PolicyOrderOptions>("alphabeta-policy")
+          .text("policy", FIELD(policy), "conv-net model file (default: $MUSHROOM_MODEL, else models/default.h5)")
+          .integer("plies", FIELD(plies), 1, 8, "plies whose moves the net's policy orders");
+#undef FIELD
+  return table;
+}
+
 }  // namespace
 
+static void register_alphabeta_policy_agent() {
+  register_agent(
+      "alphabeta-policy",
+      [](OptionSource& opts, const AgentOptions&) -> std::unique_ptr<Agent> {
+        AlphaBetaAgentConfig c = read_alphabeta_options(opts);
+        PolicyOrderOptions own;
+        policy_order_settings().read(opts, own);
+        reject_unread_options("alphabeta-policy", opts);
+        c.search.orderer_plies = own.plies;
+        c.orderer = std::make_shared<PolicyOrderer>(load_model(own.policy.empty() ? default_model_path() : own.policy));
+        return std::make_unique<AlphaBetaAgent>(c);
+      },
+      alphabeta_settings().help_text() + policy_order_settings().help_text());
+}
+
 void register_nn_agent() {
+  register_alphabeta_policy_agent();
   register_agent(
       "nn",
       [](OptionSource& opts, const AgentOptions& options) -> std::unique_ptr<Agent> {

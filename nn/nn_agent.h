@@ -5,12 +5,17 @@
 // of each search, material values: nn/net_prior_evaluator.h), plus every
 // MCTS option (sims, cpuct, gumbel,
 // gumbel_k, score_weight, solver, time_scale, tail).
+//
+// And `alphabeta-policy`: the alphabeta agent (every option of it) with the
+// net's policy ordering the moves of its first `plies` plies
+// (nn/policy_orderer.h); options policy=FILE (default: the default model)
+// and plies=N (1).
 #pragma once
 #include <string>
 
 namespace mushroom::nn {
 
-// Makes `nn` known to make_agent(). Call once at start-up.
+// Makes `nn` and `alphabeta-policy` known to make_agent(). Call once at start-up.
 void register_nn_agent();
 
 // The model used when none is named: $MUSHROOM_MODEL if set, else

@@ -1,5 +1,6 @@
 #include "nn/nn_evaluator.h"
 
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,6 +15,8 @@
 #include "nn/cpu_net.h"
 #include "nn/model_file.h"
 #include "nn/nn_agent.h"
+#include "nn/plain_net.h"
+#include "nn/policy_orderer.h"
 
 namespace mushroom::nn {
 namespace {
@@ -128,6 +131,39 @@ TEST(NnAgent, UnknownOptionAndMissingModelAreErrors) {
   EXPECT_THROW(make_agent("nn", options), std::runtime_error);
   options.values = {{"modle", "x"}};
   EXPECT_THROW(make_agent("nn", options), std::invalid_argument);
+}
+
+// The policy orderer scores moves by the net's logits, asks the net once per
+// position, and alphabeta-policy plays whole legal games with it.
+TEST(PolicyOrderer, ScoresByTheNetsLogitsOncePerPosition) {
+  const Model model = random_model(NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 6);
+  PolicyOrderer orderer(model);
+  PlainNet net(model);
+  for (const Position& p : playout_positions(5, 31)) {
+    MoveList list;
+    const int n = generate_moves(p, list);
+    std::vector<float> scores(static_cast<size_t>(n));
+    ASSERT_TRUE(orderer.score(p, list.begin(), n, scores.data()));
+    NetEval e;
+    net.evaluate(p, list.begin(), n, e);
+    for (int i = 0; i < n; ++i) EXPECT_FLOAT_EQ(scores[size_t(i)], e.logits[size_t(i)]);
+    const int64_t calls = orderer.net_calls();
+    ASSERT_TRUE(orderer.score(p, list.begin(), n, scores.data()));
+    EXPECT_EQ(orderer.net_calls(), calls);
+  }
+  register_nn_agent();
+  const std::string path = (std::filesystem::temp_directory_path() / ("policy_" + std::to_string(getpid()) + ".h5")).string();
+  save_model(model, path);
+  AgentOptions options;
+  options.values = {{"policy", path}, {"plies", "2"}, {"depth", "3"}, {"solver", "0"}};
+  auto player = make_agent("alphabeta-policy", options);
+  auto greedy = make_agent("greedy", AgentOptions{});
+  const LocalGameResult r = play_local_game(*player, *greedy, random_board(7));
+  EXPECT_EQ(r.forfeit, "");
+  EXPECT_TRUE(r.final.game_over());
+  options.values = {{"policy", path}, {"plys", "2"}};
+  EXPECT_THROW(make_agent("alphabeta-policy", options), std::invalid_argument);
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -102,6 +102,12 @@ std::string agent_options_help() {
   return out;
 }
 
+AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts) {
+  AlphaBetaAgentConfig c;
+  alphabeta_settings().read(opts, c);
+  return c;
+}
+
 MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed) {
   MctsAgentConfig c;
   c.mcts.seed = seed;
@@ -121,9 +127,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name, const AgentOptions& o
     mcts_evaluator_settings().read(opts, c);
     agent = std::make_unique<MctsAgent>(c);
   } else if (name == "alphabeta") {
-    AlphaBetaAgentConfig c;
-    alphabeta_settings().read(opts, c);
-    agent = std::make_unique<AlphaBetaAgent>(c);
+    agent = std::make_unique<AlphaBetaAgent>(read_alphabeta_options(opts));
   } else if (auto it = registry().find(name); it != registry().end()) {
     agent = it->second.maker(opts, options);
   } else {

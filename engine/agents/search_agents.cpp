@@ -113,6 +113,7 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
     : config_(config), evaluator_(evaluator_from(config)), search_(config.search, evaluator_.get()) {
+  search_.set_move_orderer(config_.orderer.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

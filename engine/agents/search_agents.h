@@ -81,11 +81,14 @@ struct AlphaBetaAgentConfig {
   TimeConfig time;
   std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
   std::shared_ptr<const LearnedEvalModel> eval_model;  // weights already read (the exported bot); before `eval`
+  std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
+// The alphabeta options read from opts (for agents built on it elsewhere).
+AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
 
 class AlphaBetaAgent : public Agent {
  public:

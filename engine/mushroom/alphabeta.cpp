@@ -48,11 +48,14 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     Move move;
   };
   Keyed keyed[kMaxMoves + 1];
+  float advice[kMaxMoves + 1];
+  const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
     const int stolen = steals(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
+    else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
     else if (m.is_pass()) key = -1;  // searched last
     else {
       key = stolen * 4096 + margin_gain(pos, m) * 16;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "mushroom/move_orderer.h"
 #include "mushroom/movegen.h"
 #include "mushroom/static_evaluator.h"
 
@@ -33,6 +34,9 @@ struct AlphaBetaConfig {
   // static evaluation alone.
   int quiescence_depth = 0;
   int quiescence_moves = 3;  // moves searched per quiescence node
+  // With a MoveOrderer (set_move_orderer), nodes at plies below this are
+  // ordered by its scores (the table's move still first).
+  int orderer_plies = 1;
 };
 
 struct AlphaBetaResult {
@@ -72,6 +76,9 @@ class AlphaBeta {
                                   Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
 
   void clear();
+  // Ordering advice for the first config.orderer_plies plies of the
+  // heuristic mode; null to drop it. It must outlive the searches.
+  void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
 
  private:
   // What a transposition-table score says about the true value.
@@ -109,6 +116,7 @@ class AlphaBeta {
 
   AlphaBetaConfig config_;
   StaticEvaluator* evaluator_;
+  MoveOrderer* orderer_ = nullptr;
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;

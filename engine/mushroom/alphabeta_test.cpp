@@ -296,5 +296,34 @@ TEST(AlphaBeta, AnInjectedEvaluatorIsBackAtTheRootAfterAStopAndUnusedWhenExact) 
   EXPECT_EQ(shadow.evaluations, evaluations);
 }
 
+// Move-ordering advice is asked only at the plies it is given for, and never
+// by the exact mode; advice that reverses the search's own order changes the
+// order, not the legality or the depth reached.
+TEST(AlphaBeta, AMoveOrdererIsAskedOnlyInItsPlies) {
+  struct Reverser final : MoveOrderer {
+    int calls = 0, root_calls = 0;
+    Position root;
+    bool score(const Position& pos, const Move* moves, int n, float* scores) override {
+      ++calls;
+      root_calls += pos.hash() == root.hash();
+      for (int i = 0; i < n; ++i) scores[i] = float(i);  // the last generated first
+      (void)moves;
+      return true;
+    }
+  } advice;
+  const Position p = playout_positions(1, 23)[0];
+  advice.root = p;
+  AlphaBeta search(AlphaBetaConfig{.tt_bits = 16, .orderer_plies = 1});
+  search.set_move_orderer(&advice);
+  const AlphaBetaResult r = search.search(p, AlphaBeta::Clock::now() + std::chrono::hours(1), 4);
+  EXPECT_EQ(r.depth, 4);
+  EXPECT_TRUE(r.best.is_pass() || p.is_legal(r.best));
+  EXPECT_EQ(advice.calls, advice.root_calls) << "asked below the root";
+  EXPECT_EQ(advice.calls, 4);  // once per iteration
+  const int before = advice.calls;
+  for (const Position& endgame : small_endgames(2, 9, 6)) ASSERT_TRUE(search.solve_exact(endgame, 0).has_value());
+  EXPECT_EQ(advice.calls, before);
+}
+
 }  // namespace
 }  // namespace mushroom
