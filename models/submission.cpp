@@ -1664,6 +1664,25 @@ class HandEvaluator final : public StaticEvaluator {
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/move_orderer.h ----
+// Move-ordering advice alpha-beta may take in its first plies, where a few
+// costly calls fit the budget: a score per move, higher searched first (a
+// policy net's logits, say: nn/policy_orderer.h). It changes the order in
+// which moves are searched, not which: a better order cuts more and reaches
+// deeper in the same time (late-move reductions then fall on other moves).
+
+namespace mushroom {
+
+class MoveOrderer {
+ public:
+  virtual ~MoveOrderer() = default;
+  // Writes scores[i] for moves[i] (the pass may be among them); false to
+  // leave the search's own order.
+  virtual bool score(const Position& pos, const Move* moves, int n, float* scores) = 0;
+};
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/alphabeta.h ----
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
