@@ -50,7 +50,7 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainConfig& confi
                                                         const std::vector<torch::Tensor>& parameters) {
   if (config.optimizer == "adam")
     return std::make_unique<torch::optim::Adam>(
-        parameters, torch::optim::AdamOptions(config.learning_rate).weight_decay(config.weight_decay));
+        parameters, torch::optim::AdamOptions(config.learning_rate).weight_decay(config.weight_decay).eps(config.adam_eps));
   return std::make_unique<torch::optim::SGD>(
       parameters,
       torch::optim::SGDOptions(config.learning_rate).momentum(config.momentum).weight_decay(config.weight_decay));

@@ -14,6 +14,9 @@ const SettingsTable<TrainConfig>& train_settings() {
           .choice("optimizer", FIELD(optimizer), {"sgd", "adam"}, "sgd (with momentum) or adam")
           .real("learning_rate", FIELD(learning_rate), 1e-7, 10.0, "the optimizer's learning rate")
           .real("momentum", FIELD(momentum), 0.0, 0.999, "for sgd")
+          .real("adam_eps", FIELD(adam_eps), 1e-12, 1.0,
+                "for adam: added to the gradient's scale; raise it (1e-5) when gradients are tiny, or adam's "
+                "normalized steps drive every weight at full rate and saturate the layers")
           .real("weight_decay", FIELD(weight_decay), 0.0, 1.0, "L2 weight decay")
           .choice("lr_schedule", FIELD(lr_schedule), {"constant", "cosine"},
                   "constant, or cosine (decays to 10% within each generation)")

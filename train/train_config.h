@@ -26,6 +26,11 @@ struct TrainConfig {
   std::string optimizer = "sgd"; // sgd (with momentum) | adam
   double learning_rate = 0.02;
   double momentum = 0.9;
+  // Adam's epsilon. The learned evaluation's gradients into its hidden
+  // layers are about 1e-6: at 1e-8 Adam turns them into full-rate steps of
+  // noise, which saturate the clipped layers within a few hundred steps
+  // (BENCHMARKS.md); its configs use 1e-5.
+  double adam_eps = 1e-8;
   double weight_decay = 1e-4;
   std::string lr_schedule = "constant";  // constant | cosine (within a generation's steps)
   // From this generation on (0: never) the learning rate is multiplied by
