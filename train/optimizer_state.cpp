@@ -71,7 +71,20 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer_with_state(const TrainCo
     problem = e.what();
     problem = problem.substr(0, problem.find('\n'));  // LibTorch appends a backtrace
   }
-  if (problem.empty()) return optimizer;
+  if (problem.empty()) {
+    // The file also restored its options; the config's win (a resumed run
+    // takes a changed adam_eps or weight_decay; the rate is set every step).
+    for (auto& group : optimizer->param_groups()) {
+      if (auto* adam = dynamic_cast<torch::optim::AdamOptions*>(&group.options())) {
+        adam->eps(config.adam_eps);
+        adam->weight_decay(config.weight_decay);
+      } else if (auto* sgd = dynamic_cast<torch::optim::SGDOptions*>(&group.options())) {
+        sgd->momentum(config.momentum);
+        sgd->weight_decay(config.weight_decay);
+      }
+    }
+    return optimizer;
+  }
   std::fprintf(stderr, "train: warning: optimizer state %s not usable (%s); starting it fresh\n", path.c_str(),
                problem.c_str());
   return make_optimizer(config, parameters);

@@ -9,6 +9,7 @@
 
 #include "mushroom/playout_positions.h"
 #include "mushroom/mushroom_game.h"
+#include "train/optimizer_state.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
@@ -57,6 +58,26 @@ TEST(Trainer, OptimizerStateRoundTrips) {
   const TrainStats stats = second.train(tiny_window(), 2, 2, nullptr, 0);
   EXPECT_EQ(stats.steps, 2);
   EXPECT_TRUE(std::isfinite(stats.loss));
+}
+
+// A resumed optimizer takes the config's options, not the saved file's: a
+// changed adam_eps or weight_decay applies from the next generation on.
+TEST(Trainer, AResumedOptimizerTakesTheConfigsOptions) {
+  const fs::path path = scratch_file("options.pt");
+  torch::Tensor w = torch::zeros({3}, torch::requires_grad());
+  TrainConfig old_config = adam_config();
+  old_config.adam_eps = 1e-8;
+  auto first = make_optimizer(old_config, {w});
+  w.sum().backward();
+  first->step();
+  save_optimizer_state(*first, path.string());
+  TrainConfig new_config = adam_config();
+  new_config.adam_eps = 1e-5;
+  new_config.weight_decay = 0.25;
+  auto resumed = make_optimizer_with_state(new_config, {w}, path.string(), torch::kCPU);
+  auto& options = static_cast<torch::optim::AdamOptions&>(resumed->param_groups()[0].options());
+  EXPECT_DOUBLE_EQ(options.eps(), 1e-5);
+  EXPECT_DOUBLE_EQ(options.weight_decay(), 0.25);
 }
 
 // State that does not fit the network (here: saved for another size, as a
