@@ -37,7 +37,7 @@ TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
   for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga",
-                           "view", "dashboard", "export-bot"}) {
+                           "view", "dashboard", "export-bot", "ladder"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;

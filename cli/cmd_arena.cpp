@@ -5,7 +5,7 @@
 
 #include "arena/arena.h"
 #include "cli/command.h"
-#include "cli/program_spec.h"
+#include "ladder/program_spec.h"
 #include "mushroom/position_io.h"
 #include "util/text.h"
 
@@ -68,6 +68,9 @@ int cmd_arena(int argc, char** argv) {
       "seed", "board seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "board-mode", "uniform | sum10", cxxopts::value<std::string>()->default_value("uniform"))(
       "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
+      "clock", "wall: a move costs the wall time from TIME to the reply (the official tool); cpu: the CPU time the "
+      "program's whole process tree used meanwhile (the judge), fair at any --parallel",
+      cxxopts::value<std::string>()->default_value("wall"))(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
       "pin", "pin each game to one core (parallel slot k uses core k)")(
       "log-dir", "write per-game logs, games.csv and report.txt here", cxxopts::value<std::string>())(
@@ -93,6 +96,7 @@ int cmd_arena(int argc, char** argv) {
   ArenaConfig config;
   config.referee.time_ms = args["time-ms"].as<int>();
   if (config.referee.time_ms < 1) throw std::invalid_argument("--time-ms must be positive");
+  config.referee.clock = parse_clock(args["clock"].as<std::string>());
   if (args.count("setting")) return run_setting_ini(args["setting"].as<std::string>(), config.referee);
 
   const std::string log_dir = args.count("log-dir") ? args["log-dir"].as<std::string>() : "";

@@ -40,6 +40,7 @@ int cmd_play(int argc, char** argv);
 int cmd_positions(int argc, char** argv);
 int cmd_bot(int argc, char** argv);
 int cmd_arena(int argc, char** argv);
+int cmd_ladder(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_tonga(int argc, char** argv);

@@ -32,6 +32,7 @@ const std::vector<Command>& commands() {
       {"positions", "write a position set from seeded playouts", cmd_positions},
       {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
       {"arena", "play programs against each other on paired boards", cmd_arena},
+      {"ladder", "rate many programs on one list: round robin or gauntlet, resumable", cmd_ladder},
       {"replay", "print a game log board by board", cmd_replay},
       {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
       {"dashboard", "write a run directory's dashboard.html", cmd_dashboard},

@@ -193,7 +193,7 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   out << "A: " << config.label[0] << " = " << config.command[0] << "\n";
   out << "B: " << config.label[1] << " = " << config.command[1] << "\n";
   out << "games: " << report.games.size() << " (" << pairs.size() << " complete pairs), time bank "
-      << config.referee.time_ms << " ms, board seed " << config.seed << "\n";
+      << config.referee.time_ms << " ms (" << clock_name(config.referee.clock) << " clock), board seed " << config.seed << "\n";
   out << "A moving first:  " << as_first.str() << "\n";
   out << "A moving second: " << as_second.str() << "\n";
   out << "A total:         " << all.str() << "   score " << (all.w + 0.5 * all.d) << "/" << report.games.size()

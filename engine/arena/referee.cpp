@@ -1,14 +1,24 @@
 #include "arena/referee.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
 
+#include "arena/cpu_clock.h"
 #include "arena/subprocess.h"
 #include "protocol/bot_session.h"
 #include "util/text.h"
 
 namespace mushroom {
+
+const char* clock_name(ClockKind kind) { return kind == ClockKind::kCpu ? "cpu" : "wall"; }
+
+ClockKind parse_clock(const std::string& text) {
+  if (text == "wall") return ClockKind::kWall;
+  if (text == "cpu") return ClockKind::kCpu;
+  throw std::invalid_argument("unknown clock '" + text + "' (known: wall, cpu)");
+}
 
 int RefereeResult::outcome() const {
   if (log.aborted_by) return *log.aborted_by == kFirst ? -1 : 1;
@@ -33,6 +43,37 @@ std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, cons
       proc.finish(200);
       return "crashed (" + proc.exit_description() + ") before " + waiting_for;
     }
+  }
+}
+
+// One move's wait: the reply line and what the move costs the bank.
+struct MoveWait {
+  Subprocess::ReadStatus status;
+  double charged_ms = 0;
+  bool idle = false;  // the CPU clock's wall-time limit ran out
+};
+
+MoveWait wait_wall(Subprocess& proc, std::string& line, double bank_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  MoveWait wait{proc.read_line(line, int(std::ceil(bank_ms)))};
+  wait.charged_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return wait;
+}
+
+// Waits in short slices, reading the process tree's CPU time after each, so
+// a program that spends its bank is stopped near the moment it does.
+MoveWait wait_cpu(Subprocess& proc, std::string& line, double bank_ms, double cpu_at_time, int wall_limit_ms) {
+  constexpr int kSliceMs = 100;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (true) {
+    const double used = process_group_cpu_ms(proc.pid()) - cpu_at_time;
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (used >= bank_ms) return {Subprocess::ReadStatus::kTimeout, used};
+    if (wall >= wall_limit_ms) return {Subprocess::ReadStatus::kTimeout, used, true};
+    const double slice = std::min({double(kSliceMs), bank_ms - used, wall_limit_ms - wall});
+    const auto status = proc.read_line(line, std::max(1, int(std::ceil(slice))));
+    if (status == Subprocess::ReadStatus::kTimeout) continue;
+    return {status, process_group_cpu_ms(proc.pid()) - cpu_at_time};
   }
 }
 
@@ -81,14 +122,21 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
   for (int turn = 0; turn < config.max_turns && !pos.game_over(); ++turn) {
     const Player p = pos.to_move();
     const Player q = Player(1 - p);
-    const auto t0 = std::chrono::steady_clock::now();
+    const double cpu_at_time = config.clock == ClockKind::kCpu ? process_group_cpu_ms(procs[p]->pid()) : 0;
     if (!procs[p]->write_line("TIME " + std::to_string(int(std::floor(bank_ms[p]))) + " " +
                               std::to_string(int(std::floor(bank_ms[q])))))
       return abort_game(p, "crashed (" + procs[p]->exit_description() + ") before TIME");
     std::string line;
-    const auto status = procs[p]->read_line(line, int(std::ceil(bank_ms[p])));
-    const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "a move"));
+    const int wall_limit_ms = config.move_wall_limit_ms > 0 ? config.move_wall_limit_ms : config.time_ms;
+    const MoveWait wait = config.clock == ClockKind::kCpu
+                              ? wait_cpu(*procs[p], line, bank_ms[p], cpu_at_time, wall_limit_ms)
+                              : wait_wall(*procs[p], line, bank_ms[p]);
+    if (wait.idle)
+      return abort_game(p, "timeout: no move within " + std::to_string(wall_limit_ms) +
+                               " ms of wall time (the CPU clock's limit for an idle program)");
+    if (wait.status != Subprocess::ReadStatus::kLine)
+      return abort_game(p, failure_reason(*procs[p], wait.status, "a move"));
+    const double elapsed = wait.charged_ms;
     bank_ms[p] -= elapsed;
     if (bank_ms[p] < 0) return abort_game(p, "timeout: time bank exhausted");
     const auto words = split_words(line);

@@ -8,8 +8,21 @@
 
 namespace mushroom {
 
+// What a move costs its player's bank: the wall time from TIME to the reply
+// (the official local tool), or the CPU time the program's whole process
+// tree used in that interval (the judge). CPU time stays fair when more
+// games run at once than there are cores.
+enum class ClockKind { kWall, kCpu };
+const char* clock_name(ClockKind kind);
+// "wall" or "cpu"; throws std::invalid_argument naming anything else.
+ClockKind parse_clock(const std::string& text);
+
 struct RefereeConfig {
   int time_ms = 10000;          // each player's bank for the whole game
+  ClockKind clock = ClockKind::kWall;
+  // Under the CPU clock a program that sleeps spends nothing, so one move
+  // may also take at most this much wall time (0: the whole bank, time_ms).
+  int move_wall_limit_ms = 0;
   int ready_timeout_ms = 3000;  // to answer READY with OK
   int max_turns = 999;
   std::string stderr_path[2];   // where each program's stderr goes ("" = discard)

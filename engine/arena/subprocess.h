@@ -28,6 +28,8 @@ class Subprocess {
   void finish(int timeout_ms);
   // A description of how the child ended ("exit 3", "signal 11"), or "running".
   std::string exit_description();
+  // The child's pid, which is also its process group's id.
+  pid_t pid() const { return pid_; }
 
  private:
   bool reap(bool block);

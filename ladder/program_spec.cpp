@@ -1,4 +1,4 @@
-#include "cli/program_spec.h"
+#include "ladder/program_spec.h"
 
 #include <filesystem>
 #include <stdexcept>
@@ -7,7 +7,7 @@
 #include "agents/agent.h"
 #include "arena/seed_bots.h"
 
-namespace mushroom::cli {
+namespace mushroom {
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -54,4 +54,14 @@ std::string resolve_program(const std::string& spec, const std::string& work_dir
   return command;
 }
 
-}  // namespace mushroom::cli
+std::string checkpoint_program(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) throw std::invalid_argument("model file " + path + " does not exist");
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (path.find_first_of(",=") != std::string::npos)
+    throw std::invalid_argument("model file " + path + ": a path with ',' or '=' cannot be an agent option");
+  if (ext == ".h5") return "builtin:nn:model=" + path;
+  if (ext == ".eval") return "builtin:alphabeta:eval=" + path;
+  throw std::invalid_argument("model file " + path + " is neither a conv net (.h5) nor a learned evaluation (.eval)");
+}
+
+}  // namespace mushroom

@@ -6,12 +6,17 @@
 #pragma once
 #include <string>
 
-namespace mushroom::cli {
+namespace mushroom {
 
 std::string resolve_program(const std::string& spec, const std::string& work_dir);
 // This executable's absolute path (from /proc/self/exe).
 std::string self_executable();
 // Quotes a string for /bin/sh.
 std::string shell_quote(const std::string& s);
+// The program spec that plays a checkpoint: a conv net (.h5) as
+// builtin:nn:model=FILE, a learned evaluation (.eval) as
+// builtin:alphabeta:eval=FILE. Throws std::invalid_argument naming a missing
+// file or another kind of file.
+std::string checkpoint_program(const std::string& path);
 
-}  // namespace mushroom::cli
+}  // namespace mushroom

@@ -1,0 +1,96 @@
+// The arena's two clocks on bots whose wall and CPU time differ by design
+// (paced_bot_main.cpp): a sleeper, which waits without computing, and a
+// burner, which computes on two threads at once.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "arena/cpu_clock.h"
+#include "arena/referee.h"
+#include "mushroom/board_gen.h"
+
+namespace mushroom {
+namespace {
+
+const std::string kSleeper = std::string(PACED_BOT) + " 200 0 1";
+// Through a pipe, so the burner is a grandchild of the arena's shell: the
+// whole process tree is charged.
+const std::string kBurner = std::string(PACED_BOT) + " 0 100 2 | cat";
+
+RefereeResult play(ClockKind clock, int time_ms, int wall_limit_ms = 0) {
+  RefereeConfig config;
+  config.time_ms = time_ms;
+  config.clock = clock;
+  config.move_wall_limit_ms = wall_limit_ms;
+  config.max_turns = 12;
+  return referee_game(kSleeper, kBurner, random_board(7, BoardMode::kUniform), config);
+}
+
+// The milliseconds charged for each of one player's moves.
+std::vector<int> charged(const RefereeResult& result, Player p) {
+  std::vector<int> ms;
+  for (const auto& m : result.log.moves)
+    if (m.player == p) ms.push_back(m.ms);
+  return ms;
+}
+
+TEST(Clock, WallClockChargesSleepingAndOneThreadsTime) {
+  const RefereeResult result = play(ClockKind::kWall, 60000);
+  ASSERT_FALSE(result.log.aborted_by) << result.log.abort_reason;
+  ASSERT_EQ(result.log.moves.size(), 12u);
+  for (int ms : charged(result, kFirst)) EXPECT_GE(ms, 195) << "the sleeper's sleep is charged";
+  for (int ms : charged(result, kSecond)) EXPECT_GE(ms, 95);
+}
+
+TEST(Clock, CpuClockChargesEveryThreadOfTheTreeAndNotSleep) {
+  const RefereeResult result = play(ClockKind::kCpu, 60000);
+  ASSERT_FALSE(result.log.aborted_by) << result.log.abort_reason;
+  ASSERT_EQ(result.log.moves.size(), 12u);
+  for (int ms : charged(result, kFirst)) EXPECT_LE(ms, 80) << "sleeping costs no CPU time";
+  for (int ms : charged(result, kSecond)) {
+    EXPECT_GE(ms, 190) << "two threads of 100 ms each";
+    EXPECT_LE(ms, 400);
+  }
+}
+
+TEST(Clock, ASleeperOutlivesASmallBankOnlyOnTheCpuClock) {
+  // 6 moves of 200 ms sleep: over a 1,000 ms bank on the wall clock.
+  const RefereeResult wall = play(ClockKind::kWall, 1000);
+  ASSERT_TRUE(wall.log.aborted_by);
+  EXPECT_EQ(*wall.log.aborted_by, kFirst);
+  EXPECT_EQ(wall.log.abort_reason.rfind("timeout", 0), 0u) << wall.log.abort_reason;
+  // The burner spends 200 ms of CPU a move: 6 moves need 1,200 ms.
+  const RefereeResult cpu = play(ClockKind::kCpu, 1500);
+  EXPECT_FALSE(cpu.log.aborted_by) << cpu.log.abort_reason;
+}
+
+TEST(Clock, TheCpuClockStillStopsAnIdleProgram) {
+  const RefereeResult result = play(ClockKind::kCpu, 60000, 100);
+  ASSERT_TRUE(result.log.aborted_by);
+  EXPECT_EQ(*result.log.aborted_by, kFirst);
+  EXPECT_NE(result.log.abort_reason.find("no move within 100 ms of wall time"), std::string::npos)
+      << result.log.abort_reason;
+}
+
+TEST(Clock, ABurnerRunsOutOfCpuTimeBeforeWallTime) {
+  // Six moves of two 100 ms threads need 1,200 ms of CPU time: over 700 ms,
+  // though their wall time (about 600 ms on an idle machine) would fit.
+  const RefereeResult cpu = play(ClockKind::kCpu, 700);
+  ASSERT_TRUE(cpu.log.aborted_by);
+  EXPECT_EQ(*cpu.log.aborted_by, kSecond);
+  EXPECT_EQ(cpu.log.abort_reason.rfind("timeout", 0), 0u) << cpu.log.abort_reason;
+}
+
+TEST(Clock, ParseClockNamesTheBadValue) {
+  EXPECT_EQ(parse_clock("cpu"), ClockKind::kCpu);
+  EXPECT_EQ(parse_clock("wall"), ClockKind::kWall);
+  try {
+    parse_clock("gpu");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'gpu'"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace mushroom

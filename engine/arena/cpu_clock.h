@@ -1,0 +1,18 @@
+// CPU time of a whole process tree, as the judge charges it: every process
+// in a process group (the arena starts each program in its own group), all
+// of their threads, plus what their finished children used. Linux only
+// (/proc).
+#pragma once
+#include <sys/types.h>
+
+namespace mushroom {
+
+// Milliseconds of user plus system CPU time used so far by the processes
+// whose process group is pgid, including their reaped children. Live
+// processes are read to the nanosecond (clock_getcpuclockid); reaped
+// children only to the kernel's tick (usually 10 ms). A process that is gone
+// and was not reaped by a member of the group is no longer counted, so read
+// it before and after a move and subtract.
+double process_group_cpu_ms(pid_t pgid);
+
+}  // namespace mushroom

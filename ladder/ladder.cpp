@@ -1,0 +1,418 @@
+#include "ladder/ladder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <unistd.h>
+
+#include "arena/arena.h"
+#include "util/text.h"
+
+namespace mushroom {
+
+namespace fs = std::filesystem;
+
+const char* const kLadderGamesHeader =
+    "first,second,board,board_seed,first_score,second_score,outcome,forfeit_by,reason,log";
+
+namespace {
+
+bool valid_name(const std::string& name) {
+  if (name.empty() || name.size() > 200) return false;
+  for (char ch : name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("._-/:+=@", ch))) return false;
+  return true;
+}
+
+std::string csv_safe(std::string text) {
+  for (char& ch : text)
+    if (ch == ',' || ch == '"' || ch == '\n' || ch == '\r') ch = ' ';
+  return text;
+}
+
+std::string game_key(const std::string& first, const std::string& second, int board) {
+  return first + "|" + second + "|" + std::to_string(board);
+}
+
+uint64_t fnv1a(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  return h;
+}
+
+// games/<first>_vs_<second>_b<board>_<hash>.log, readable and unique.
+std::string log_name(const std::string& first, const std::string& second, int board) {
+  auto plain = [](std::string s) {
+    for (char& ch : s)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.') ch = '_';
+    return s;
+  };
+  char suffix[40];
+  std::snprintf(suffix, sizeof(suffix), "_b%04d_%08x.log", board,
+                unsigned(fnv1a(game_key(first, second, board)) & 0xffffffffu));
+  return "games/" + plain(first) + "_vs_" + plain(second) + suffix;
+}
+
+// Appends one line and flushes it to the disk before returning, in a single
+// write, so a kill leaves either the whole line or a torn tail the reader drops.
+void append_line_durably(const std::string& path, const std::string& line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+  const std::string data = line + "\n";
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw std::runtime_error("cannot append to " + path + ": " + why);
+    }
+    done += size_t(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// ladder.txt: the settings a ladder's games were played under.
+std::string format_settings(const LadderConfig& c) {
+  return "seed=" + std::to_string(c.seed) + "\nboard_mode=" +
+         (c.board_mode == BoardMode::kUniform ? "uniform" : "sum10") + "\ntime_ms=" +
+         std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
+}
+
+void check_or_write_settings(const LadderConfig& config) {
+  const std::string path = (fs::path(config.dir) / "ladder.txt").string();
+  const std::string wanted = format_settings(config);
+  if (!fs::exists(path)) {
+    write_file_atomic(path, wanted);
+    return;
+  }
+  const std::string found = read_file(path);
+  if (found == wanted) return;
+  throw std::invalid_argument("the ladder in " + config.dir + " was played under other settings:\n" + found +
+                              "this run asks for:\n" + wanted + "use those settings, or another ladder folder");
+}
+
+// Merges this run's programs into programs.txt: a known name must keep its
+// command; new names are added at the end.
+void merge_programs(const LadderConfig& config) {
+  std::vector<LadderProgram> known = read_ladder_programs(config.dir);
+  bool changed = false;
+  for (const LadderProgram& p : config.programs) {
+    auto it = std::find_if(known.begin(), known.end(), [&](const LadderProgram& k) { return k.name == p.name; });
+    if (it == known.end()) {
+      known.push_back(p);
+      changed = true;
+    } else if (it->command != p.command) {
+      throw std::invalid_argument("program '" + p.name + "' of the ladder in " + config.dir + " is '" + it->command +
+                                  "', not '" + p.command + "': give the new program another name");
+    }
+  }
+  if (!changed) return;
+  std::string text;
+  for (const LadderProgram& p : known) text += p.name + "\t" + p.command + "\n";
+  write_file_atomic((fs::path(config.dir) / "programs.txt").string(), text);
+}
+
+struct ScheduledGame {
+  int first, second;  // indices into config.programs
+  int board;
+};
+
+std::vector<ScheduledGame> schedule(const LadderConfig& config) {
+  const int n = int(config.programs.size());
+  std::vector<std::pair<int, int>> pairs;
+  if (config.gauntlet.empty()) {
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) pairs.push_back({i, j});
+  } else {
+    int g = -1;
+    for (int i = 0; i < n; ++i)
+      if (config.programs[size_t(i)].name == config.gauntlet) g = i;
+    if (g < 0) throw std::invalid_argument("the gauntlet program '" + config.gauntlet + "' is not one of the programs");
+    for (int i = 0; i < n; ++i)
+      if (i != g) pairs.push_back({g, i});
+  }
+  // Board by board across all pairs, so a ladder stopped early is balanced.
+  std::vector<ScheduledGame> games;
+  for (int b = 0; b < config.boards; ++b)
+    for (const auto& [x, y] : pairs) {
+      games.push_back({x, y, b});
+      games.push_back({y, x, b});
+    }
+  return games;
+}
+
+std::string seconds_text(double s) {
+  const int t = int(s + 0.5);
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+  return buf;
+}
+
+}  // namespace
+
+std::string format_ladder_game(const LadderGame& g) {
+  return g.first + "," + g.second + "," + std::to_string(g.board) + "," + std::to_string(g.board_seed) + "," +
+         std::to_string(g.first_score) + "," + std::to_string(g.second_score) + "," + std::to_string(g.outcome) +
+         "," + g.forfeit_by + "," + csv_safe(g.reason) + "," + g.log;
+}
+
+LadderGame parse_ladder_game(const std::string& line, const std::string& where) {
+  std::vector<std::string> f;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = line.find(',', start);
+    f.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (f.size() != 10)
+    throw std::invalid_argument(where + ": expected 10 comma-separated fields (" + kLadderGamesHeader + "), found " +
+                                std::to_string(f.size()));
+  LadderGame g;
+  g.first = f[0], g.second = f[1];
+  if (!valid_name(g.first) || !valid_name(g.second) || g.first == g.second)
+    throw std::invalid_argument(where + ": bad program names '" + g.first + "' and '" + g.second + "'");
+  auto number = [&](const std::string& text, const char* field, int lo, int hi) {
+    int v = 0;
+    if (!parse_int(text, v) || v < lo || v > hi)
+      throw std::invalid_argument(where + ": field " + field + " is '" + text + "', not an integer in [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
+  };
+  g.board = number(f[2], "board", 0, 1000000000);
+  try {
+    size_t used = 0;
+    g.board_seed = std::stoull(f[3], &used);
+    if (used != f[3].size()) throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    throw std::invalid_argument(where + ": field board_seed is '" + f[3] + "', not an unsigned integer");
+  }
+  g.first_score = number(f[4], "first_score", 0, kRows * kCols);
+  g.second_score = number(f[5], "second_score", 0, kRows * kCols);
+  g.outcome = number(f[6], "outcome", -1, 1);
+  g.forfeit_by = f[7];
+  if (!g.forfeit_by.empty() && g.forfeit_by != g.first && g.forfeit_by != g.second)
+    throw std::invalid_argument(where + ": forfeit_by '" + g.forfeit_by + "' played no part in this game");
+  g.reason = f[8];
+  g.log = f[9];
+  return g;
+}
+
+std::vector<LadderProgram> read_ladder_programs(const std::string& dir) {
+  const std::string path = (fs::path(dir) / "programs.txt").string();
+  std::vector<LadderProgram> programs;
+  if (!fs::exists(path)) return programs;
+  int line_no = 0;
+  std::set<std::string> seen;
+  for (const std::string& line : split_lines(read_file(path))) {
+    ++line_no;
+    if (trim(line).empty()) continue;
+    const size_t tab = line.find('\t');
+    const std::string where = path + ":" + std::to_string(line_no);
+    if (tab == std::string::npos) throw std::invalid_argument(where + ": expected 'name<TAB>command'");
+    LadderProgram p{line.substr(0, tab), line.substr(tab + 1)};
+    if (!valid_name(p.name)) throw std::invalid_argument(where + ": bad program name '" + p.name + "'");
+    if (!seen.insert(p.name).second) throw std::invalid_argument(where + ": program '" + p.name + "' twice");
+    programs.push_back(p);
+  }
+  return programs;
+}
+
+std::vector<LadderGame> read_ladder_games(const std::string& dir, bool repair) {
+  const std::string path = (fs::path(dir) / "games.csv").string();
+  std::vector<LadderGame> games;
+  if (!fs::exists(path)) return games;
+  std::string text = read_file(path);
+  if (!text.empty() && text.back() != '\n') {
+    // A torn last line: the game it was recording counts as not played.
+    const size_t keep = text.rfind('\n');
+    text.resize(keep == std::string::npos ? 0 : keep + 1);
+    if (repair) write_file_atomic(path, text);
+  }
+  const std::vector<std::string> lines = split_lines(text);
+  if (lines.empty()) return games;
+  if (lines[0] != kLadderGamesHeader)
+    throw std::invalid_argument(path + ":1: not a ladder games file (expected the header '" +
+                                std::string(kLadderGamesHeader) + "')");
+  std::set<std::string> keys;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::string where = path + ":" + std::to_string(i + 1);
+    if (lines[i].empty()) throw std::invalid_argument(where + ": empty line");
+    LadderGame g = parse_ladder_game(lines[i], where);
+    if (!keys.insert(game_key(g.first, g.second, g.board)).second)
+      throw std::invalid_argument(where + ": the game " + g.first + " (first) vs " + g.second + " on board " +
+                                  std::to_string(g.board) + " appears twice");
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+LadderStandings ladder_standings(const std::string& dir, const std::string& anchor) {
+  const std::vector<LadderProgram> programs = read_ladder_programs(dir);
+  const std::vector<LadderGame> games = read_ladder_games(dir, false);
+  LadderStandings out;
+  if (programs.empty()) return out;
+  std::map<std::string, int> index;
+  for (size_t i = 0; i < programs.size(); ++i) index[programs[i].name] = int(i);
+  out.anchor = anchor.empty() ? programs[0].name : anchor;
+  if (!index.count(out.anchor))
+    throw std::invalid_argument("the anchor '" + out.anchor + "' is not a program of the ladder in " + dir);
+  std::vector<LadderRow> rows(programs.size());
+  for (size_t i = 0; i < programs.size(); ++i) rows[i].name = programs[i].name;
+  std::vector<RatedGame> rated;
+  for (const LadderGame& g : games) {
+    for (const std::string* name : {&g.first, &g.second})
+      if (!index.count(*name))
+        throw std::invalid_argument(dir + "/games.csv names program '" + *name + "', which programs.txt lacks");
+    const int f = index[g.first], s = index[g.second];
+    rated.push_back({f, s, g.outcome});
+    const int first_result = g.outcome > 0 ? 0 : g.outcome == 0 ? 1 : 2;  // W, D, L for the first mover
+    rows[size_t(f)].first_wdl[first_result]++;
+    rows[size_t(s)].second_wdl[2 - first_result]++;
+    rows[size_t(f)].points += 0.5 * (1 + g.outcome);
+    rows[size_t(s)].points += 0.5 * (1 - g.outcome);
+    rows[size_t(f)].games++, rows[size_t(s)].games++;
+    if (!g.forfeit_by.empty()) rows[size_t(index[g.forfeit_by])].forfeits++;
+  }
+  out.fit = fit_ratings(int(programs.size()), rated, index[out.anchor]);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].rating = out.fit.programs[i];
+    if (rows[i].games == 0 && rows[i].name != out.anchor) rows[i].rating.rated = false;
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const LadderRow& a, const LadderRow& b) {
+    if (a.rating.rated != b.rating.rated) return a.rating.rated;
+    return a.rating.elo > b.rating.elo;
+  });
+  out.rows = rows;
+  out.games = int(games.size());
+  return out;
+}
+
+std::string format_standings(const LadderStandings& s) {
+  std::ostringstream out;
+  size_t width = 7;
+  for (const LadderRow& r : s.rows) width = std::max(width, r.name.size());
+  auto pad = [](std::string text, size_t w, bool left) {
+    if (text.size() >= w) return text;
+    return left ? text + std::string(w - text.size(), ' ') : std::string(w - text.size(), ' ') + text;
+  };
+  auto elo = [](double v) { return (v >= 0 ? "+" : "") + format_fixed(v, 0); };
+  auto wdl = [](const int* x) { return std::to_string(x[0]) + "-" + std::to_string(x[1]) + "-" + std::to_string(x[2]); };
+  out << pad("rank", 4, false) << "  " << pad("program", width, true) << "  " << pad("Elo", 6, false) << "  "
+      << pad("95% interval", 15, true) << pad("games", 6, false) << pad("score", 8, false) << "  "
+      << pad("first W-D-L", 12, true) << "  " << pad("second W-D-L", 12, true) << "  forfeits\n";
+  int rank = 0;
+  for (const LadderRow& r : s.rows) {
+    const bool rated = r.rating.rated;
+    const std::string interval =
+        !rated ? "(not rated)" : r.name == s.anchor ? "(anchor)" : "[" + elo(r.rating.low) + ", " + elo(r.rating.high) + "]";
+    out << pad(rated ? std::to_string(++rank) : "-", 4, false) << "  " << pad(r.name, width, true) << "  "
+        << pad(rated ? elo(r.rating.elo) : "", 6, false) << "  " << pad(interval, 15, true)
+        << pad(std::to_string(r.games), 6, false)
+        << pad(r.games ? format_fixed(100.0 * r.points / r.games, 1) + "%" : "", 8, false) << "  "
+        << pad(wdl(r.first_wdl), 12, true) << "  " << pad(wdl(r.second_wdl), 12, true) << "  " << r.forfeits << "\n";
+  }
+  out << s.games << " games; anchor " << s.anchor << " = 0; first-move advantage " << elo(s.fit.advantage) << " Elo ["
+      << elo(s.fit.advantage_low) << ", " << elo(s.fit.advantage_high) << "]; draw width " << format_fixed(s.fit.draw_width, 0)
+      << " Elo\n";
+  return out.str();
+}
+
+LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) {
+  if (config.programs.size() < 2) throw std::invalid_argument("a ladder needs at least two programs");
+  if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
+  if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
+  std::set<std::string> names;
+  for (const LadderProgram& p : config.programs) {
+    if (!valid_name(p.name))
+      throw std::invalid_argument("program name '" + p.name + "': use letters, digits and . _ - / : + = @ only");
+    if (!names.insert(p.name).second) throw std::invalid_argument("program '" + p.name + "' is given twice");
+    if (p.command.find_first_of("\t\n") != std::string::npos)
+      throw std::invalid_argument("program '" + p.name + "': its command holds a tab or a newline");
+  }
+  fs::create_directories(fs::path(config.dir) / "games");
+  check_or_write_settings(config);
+  merge_programs(config);
+  const std::string games_path = (fs::path(config.dir) / "games.csv").string();
+  const std::vector<LadderGame> done_games = read_ladder_games(config.dir, true);
+  if (!fs::exists(games_path) || fs::file_size(games_path) == 0) append_line_durably(games_path, kLadderGamesHeader);
+  std::set<std::string> done;
+  for (const LadderGame& g : done_games) done.insert(game_key(g.first, g.second, g.board));
+
+  LadderRunSummary summary;
+  std::vector<ScheduledGame> pending;
+  for (const ScheduledGame& g : schedule(config)) {
+    if (done.count(game_key(config.programs[size_t(g.first)].name, config.programs[size_t(g.second)].name, g.board)))
+      ++summary.already_done;
+    else
+      pending.push_back(g);
+  }
+  progress << "ladder " << config.dir << ": " << pending.size() << " games to play, " << summary.already_done
+           << " already played" << std::endl;
+
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  const auto started = std::chrono::steady_clock::now();
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  std::exception_ptr failure;
+  auto worker = [&](int slot) {
+    while (true) {
+      const size_t i = next.fetch_add(1);
+      if (i >= pending.size()) return;
+      const ScheduledGame& s = pending[i];
+      const LadderProgram& first = config.programs[size_t(s.first)];
+      const LadderProgram& second = config.programs[size_t(s.second)];
+      LadderGame g;
+      g.first = first.name, g.second = second.name, g.board = s.board;
+      g.board_seed = arena_board_seed(config.seed, s.board);
+      RefereeConfig rc = config.referee;
+      rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
+      const RefereeResult r = referee_game(first.command, second.command, random_board(g.board_seed, config.board_mode), rc);
+      g.first_score = r.log.score_first, g.second_score = r.log.score_second;
+      g.outcome = r.outcome();
+      if (r.log.aborted_by) g.forfeit_by = *r.log.aborted_by == kFirst ? first.name : second.name;
+      g.reason = r.log.abort_reason;
+      g.log = log_name(first.name, second.name, s.board);
+      try {
+        write_file_atomic((fs::path(config.dir) / g.log).string(), format_game_log(r.log));
+        std::lock_guard<std::mutex> lock(mutex);
+        append_line_durably(games_path, format_ladder_game(g));
+        ++summary.played;
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const double eta = elapsed / summary.played * double(pending.size() - size_t(summary.played));
+        progress << "[" << summary.played << "/" << pending.size() << "] board " << s.board << ": " << first.name
+                 << " (first) " << r.log.score_first << " - " << r.log.score_second << " " << second.name
+                 << (g.outcome > 0 ? ": first wins" : g.outcome < 0 ? ": second wins" : ": draw");
+        if (!g.forfeit_by.empty()) progress << " (" << g.forfeit_by << " forfeits: " << g.reason << ")";
+        progress << "   elapsed " << seconds_text(elapsed) << ", left about " << seconds_text(eta) << std::endl;
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+        next = pending.size();
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::min<int>(config.parallel, int(pending.size())); ++t) threads.emplace_back(worker, t);
+  for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return summary;
+}
+
+}  // namespace mushroom

@@ -1,0 +1,100 @@
+#include "ladder/ladder_report.h"
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "util/text.h"
+#include "view/game_viewer.h"
+#include "view/ladder_page.h"
+
+namespace mushroom {
+
+namespace fs = std::filesystem;
+
+int generation_of(const std::string& file_name) {
+  const std::string stem = fs::path(file_name).stem().string();
+  size_t end = stem.size();
+  while (end > 0 && !std::isdigit(static_cast<unsigned char>(stem[end - 1]))) --end;
+  size_t start = end;
+  while (start > 0 && std::isdigit(static_cast<unsigned char>(stem[start - 1]))) --start;
+  if (start == end || end - start > 6) return -1;
+  return std::stoi(stem.substr(start, end - start));
+}
+
+namespace {
+
+std::string wdl(const int* x) { return std::to_string(x[0]) + "-" + std::to_string(x[1]) + "-" + std::to_string(x[2]); }
+
+// One game of each pair of programs (the lowest board, the first name
+// sorted first), as a viewer page in viewer/.
+std::vector<view::LadderGameLink> sample_games(const std::string& dir) {
+  std::map<std::pair<std::string, std::string>, LadderGame> chosen;
+  for (const LadderGame& g : read_ladder_games(dir, false)) {
+    const auto pair = std::minmax(g.first, g.second);
+    auto it = chosen.find(pair);
+    if (it == chosen.end() || g.board < it->second.board ||
+        (g.board == it->second.board && g.first < it->second.first))
+      chosen[pair] = g;
+  }
+  std::vector<view::LadderGameLink> links;
+  fs::create_directories(fs::path(dir) / "viewer");
+  for (const auto& [pair, g] : chosen) {
+    const std::string page = "viewer/" + fs::path(g.log).stem().string() + ".html";
+    const std::string label = g.first + " (first) vs " + g.second + ", board " + std::to_string(g.board) + ": " +
+                              std::to_string(g.first_score) + "-" + std::to_string(g.second_score) +
+                              (g.forfeit_by.empty() ? "" : ", " + g.forfeit_by + " forfeits");
+    try {
+      view::ViewerOptions options;
+      options.title = label;
+      options.first_name = g.first;
+      options.second_name = g.second;
+      view::write_game_viewer((fs::path(dir) / g.log).string(), (fs::path(dir) / page).string(), options);
+      links.push_back({label, page});
+    } catch (const std::exception& e) {
+      links.push_back({label + " (no viewer: " + e.what() + ")", g.log});
+    }
+  }
+  return links;
+}
+
+}  // namespace
+
+LadderStandings write_ladder_report(const std::string& dir, const LadderReportOptions& options) {
+  const LadderStandings standings = ladder_standings(dir, options.anchor);
+  write_file_atomic((fs::path(dir) / "ratings.txt").string(), format_standings(standings));
+
+  view::LadderPage page;
+  page.title = options.title;
+  const fs::path settings = fs::path(dir) / "ladder.txt";
+  if (fs::exists(settings))
+    for (const std::string& line : split_lines(read_file(settings.string())))
+      page.settings += (page.settings.empty() ? "" : ", ") + line;
+  const std::string table = format_standings(standings);
+  page.summary = split_lines(table).back();
+  std::map<std::string, const LadderRow*> by_name;
+  for (const LadderRow& r : standings.rows) {
+    by_name[r.name] = &r;
+    page.rows.push_back({r.name, r.rating.rated, r.name == standings.anchor, r.rating.elo, r.rating.low,
+                         r.rating.high, r.games, r.games ? r.points / r.games : 0, wdl(r.first_wdl),
+                         wdl(r.second_wdl), r.forfeits});
+  }
+  for (const LadderSeriesSpec& spec : options.series) {
+    view::LadderSeries s;
+    s.label = spec.label;
+    for (const auto& [name, generation] : spec.members) {
+      const auto it = by_name.find(name);
+      if (it == by_name.end() || !it->second->rating.rated) continue;
+      s.generation.push_back(generation);
+      s.elo.push_back(it->second->rating.elo);
+      s.low.push_back(it->second->rating.low);
+      s.high.push_back(it->second->rating.high);
+    }
+    if (!s.generation.empty()) page.series.push_back(s);
+  }
+  page.games = sample_games(dir);
+  write_file_atomic((fs::path(dir) / "ladder.html").string(), view::ladder_page_html(page));
+  return standings;
+}
+
+}  // namespace mushroom

@@ -1,0 +1,153 @@
+#include "ladder/ladder.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "util/text.h"
+
+namespace mushroom {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kGreedy = std::string(PACED_BOT) + " 0 0 1";
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("mushroom-ladder-test-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+LadderConfig config_for(const std::string& dir) {
+  LadderConfig c;
+  c.dir = dir;
+  c.programs = {{"greedy", kGreedy},
+                {"pass", "sh testdata/bots/pass.sh"},
+                {"crash", "sh testdata/bots/crash.sh"},
+                {"hang", "sh testdata/bots/hang.sh"}};
+  c.boards = 2;
+  c.referee.time_ms = 300;
+  c.referee.ready_timeout_ms = 500;
+  c.parallel = 4;
+  return c;
+}
+
+TEST(Ladder, ARoundRobinRatesEveryProgramAndFaultsOnlyForfeit) {
+  const std::string dir = fresh_dir("roundrobin");
+  std::ostringstream progress;
+  const LadderRunSummary summary = run_ladder(config_for(dir), progress);
+  EXPECT_EQ(summary.played, 6 * 2 * 2);  // 6 pairs, 2 boards, both seats
+  EXPECT_EQ(summary.already_done, 0);
+  const std::vector<LadderGame> games = read_ladder_games(dir, false);
+  ASSERT_EQ(games.size(), 24u);
+  int crash_forfeits = 0, hang_forfeits = 0;
+  for (const LadderGame& g : games) {
+    EXPECT_TRUE(fs::exists(fs::path(dir) / g.log)) << g.log;
+    crash_forfeits += g.forfeit_by == "crash";
+    hang_forfeits += g.forfeit_by == "hang";
+  }
+  // Crash and hang meet each other too: whoever moves first forfeits there.
+  EXPECT_GE(crash_forfeits, 10);
+  EXPECT_GE(hang_forfeits, 10);
+  const LadderStandings standings = ladder_standings(dir, "pass");
+  ASSERT_EQ(standings.rows.size(), 4u);
+  EXPECT_EQ(standings.rows[0].name, "greedy");
+  EXPECT_EQ(standings.games, 24);
+  for (const LadderRow& r : standings.rows) {
+    EXPECT_TRUE(r.rating.rated) << r.name;
+    EXPECT_EQ(r.games, 12) << r.name;
+  }
+  const std::string table = format_standings(standings);
+  EXPECT_NE(table.find("anchor pass = 0"), std::string::npos) << table;
+  EXPECT_NE(table.find("first-move advantage"), std::string::npos) << table;
+  EXPECT_NE(progress.str().find("forfeits: "), std::string::npos);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+TEST(Ladder, RunningAgainPlaysOnlyNewGamesAndNewPrograms) {
+  const std::string dir = fresh_dir("again");
+  LadderConfig c = config_for(dir);
+  c.programs.resize(2);  // greedy, pass
+  std::ostringstream progress;
+  EXPECT_EQ(run_ladder(c, progress).played, 4);
+  EXPECT_EQ(run_ladder(c, progress).played, 0);
+  c.boards = 3;  // one more board
+  LadderRunSummary more = run_ladder(c, progress);
+  EXPECT_EQ(more.played, 2);
+  EXPECT_EQ(more.already_done, 4);
+  // A gauntlet of a new program against the two: only its games.
+  c.programs.push_back({"greedy2", kGreedy});
+  c.gauntlet = "greedy2";
+  more = run_ladder(c, progress);
+  EXPECT_EQ(more.played, 2 * 3 * 2);
+  EXPECT_EQ(read_ladder_games(dir, false).size(), 6u + 12u);
+  EXPECT_EQ(read_ladder_programs(dir).size(), 3u);
+  fs::remove_all(dir);
+}
+
+TEST(Ladder, ATornLastLineIsDroppedAndItsGamePlayedAgain) {
+  const std::string dir = fresh_dir("torn");
+  LadderConfig c = config_for(dir);
+  c.programs.resize(2);
+  std::ostringstream progress;
+  run_ladder(c, progress);
+  const std::string path = dir + "/games.csv";
+  std::string text = read_file(path);
+  // Cut the last line in half, as a kill in the middle of a write would.
+  text.resize(text.size() - 12);
+  write_file_atomic(path, text);
+  EXPECT_EQ(read_ladder_games(dir, false).size(), 3u);
+  const LadderRunSummary again = run_ladder(c, progress);
+  EXPECT_EQ(again.played, 1);
+  EXPECT_EQ(read_ladder_games(dir, false).size(), 4u);
+  fs::remove_all(dir);
+}
+
+void expect_error(const std::function<void()>& f, const std::string& part) {
+  try {
+    f();
+    FAIL() << "no error; expected one containing " << part;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(Ladder, BadInputIsAnErrorThatNamesIt) {
+  const std::string dir = fresh_dir("bad");
+  LadderConfig c = config_for(dir);
+  c.programs.resize(2);
+  std::ostringstream progress;
+  run_ladder(c, progress);
+  // A name that now means another program.
+  LadderConfig renamed = c;
+  renamed.programs[1].command = "sh testdata/bots/crash.sh";
+  expect_error([&] { run_ladder(renamed, progress); }, "program 'pass' of the ladder");
+  // Other settings than the games were played under.
+  LadderConfig slower = c;
+  slower.referee.time_ms = 1000;
+  expect_error([&] { run_ladder(slower, progress); }, "time_ms=300");
+  LadderConfig gauntlet = c;
+  gauntlet.gauntlet = "nobody";
+  expect_error([&] { run_ladder(gauntlet, progress); }, "'nobody'");
+  LadderConfig bad_name = c;
+  bad_name.programs[0].name = "two words";
+  expect_error([&] { run_ladder(bad_name, progress); }, "'two words'");
+  expect_error([&] { ladder_standings(dir, "nobody"); }, "anchor 'nobody'");
+  // A malformed games file names the file and the line.
+  const std::string path = dir + "/games.csv";
+  std::string text = read_file(path);
+  write_file_atomic(path, text + "greedy,pass,x,1,0,0,1,,,games/x.log\n");
+  expect_error([&] { read_ladder_games(dir, false); }, "games.csv:6: field board is 'x'");
+  write_file_atomic(path, text + split_lines(text)[1] + "\n");
+  expect_error([&] { read_ladder_games(dir, false); }, "appears twice");
+  write_file_atomic(path, "hello\n");
+  expect_error([&] { read_ladder_games(dir, false); }, "not a ladder games file");
+  write_file_atomic(path, text + "greedy,stranger,0,1,0,0,1,,,games/x.log\n");
+  expect_error([&] { ladder_standings(dir); }, "'stranger'");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mushroom
