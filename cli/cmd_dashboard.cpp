@@ -3,20 +3,28 @@
 #include "cli/command.h"
 #include "view/dashboard.h"
 #include "view/game_viewer.h"
+#include "view/run_plots.h"
 
 namespace mushroom::cli {
 
 int cmd_dashboard(int argc, char** argv) {
   cxxopts::Options opts("mushroom dashboard",
                         "Write (or refresh) DIR/dashboard.html for a run directory: loss curves, score against greedy "
-                        "and gating by generation, self-play throughput, and sample games in the viewer. `mushroom "
-                        "run` writes it after every generation.");
+                        "and gating by generation, rating on the run's ladder, self-play throughput, and sample games "
+                        "in the viewer; and redraw DIR/plots/run.png with gnuplot. `mushroom run` writes both after "
+                        "every generation.");
   opts.add_options()("dir", "run directory", cxxopts::value<std::string>())("h,help", "show this help");
   opts.parse_positional({"dir"});
   opts.positional_help("DIR");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  std::cout << "dashboard: wrote " << view::write_dashboard(required(args, "dir")) << "\n";
+  const std::string dir = required(args, "dir");
+  std::cout << "dashboard: wrote " << view::write_dashboard(dir) << "\n";
+  try {
+    std::cout << "plots: wrote " << view::draw_run_plots(dir) << "\n";
+  } catch (const std::exception& e) {
+    std::cout << "plots: warning: " << e.what() << "\n";
+  }
   return 0;
 }
 

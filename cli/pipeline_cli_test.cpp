@@ -112,6 +112,28 @@ TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   EXPECT_GT(count_files(dir / "games", "gen-0001-game-"), 0);
 }
 
+// [ladder] every = 1: the candidate plays a gauntlet against the reference
+// programs on the run's ladder, and its rating reaches the record and the
+// dashboard.
+TEST(Pipeline, EachCandidateIsPlacedOnTheRunsLadder) {
+  const fs::path dir = fresh_dir("pipeline_ladder") / "run";
+  int code = 0;
+  const std::string out =
+      run_command("run --config testdata/configs/tiny-ladder.toml --dir " + dir.string() + " --threads 1", &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("ladder: gen-0001 rated "), std::string::npos) << out;
+  const std::string ratings = read_file((dir / "ladder" / "ratings.txt").string());
+  EXPECT_NE(ratings.find("gen-0001"), std::string::npos) << ratings;
+  EXPECT_NE(ratings.find("8 games; anchor greedy = 0"), std::string::npos) << ratings;
+  const std::string record = read_file((dir / "metrics" / "gen-0001.json").string());
+  EXPECT_NE(record.find("\"ladder_anchor\":\"greedy\""), std::string::npos) << record;
+  const std::string dashboard = read_file((dir / "dashboard.html").string());
+  EXPECT_NE(dashboard.find("rating on the run&#39;s ladder"), std::string::npos);
+  EXPECT_NE(dashboard.find("href=\"ladder/ladder.html\""), std::string::npos);
+  const std::string page = read_file((dir / "ladder" / "ladder.html").string());
+  EXPECT_NE(page.find("rating by generation"), std::string::npos);
+}
+
 // `mushroom bot` with no arguments is the contest bot: the nn agent with
 // models/default.h5 on the real 10 s bank, here pinned to one core.
 TEST(Pipeline, DefaultBotPlaysLegallyOnTheRealClock) {

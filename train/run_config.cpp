@@ -89,6 +89,7 @@ void for_each_table(RunConfig& c, Visit visit) {
   visit(train_settings(), c.train);
   visit(gate_settings(), c.gate);
   visit(eval_settings(), c.eval);
+  visit(ladder_stage_settings(), c.ladder);
   visit(distill_settings(), c.distill);
   visit(run_settings(), c.run);
 }

@@ -1,5 +1,5 @@
 // A run configuration: one TOML file with the tables [net], [selfplay],
-// [evalplay], [evalnet], [train], [gate], [eval], [distill] and [run]. Every key is optional: the
+// [evalplay], [evalnet], [train], [gate], [eval], [ladder], [distill] and [run]. Every key is optional: the
 // structs' member initializers are the defaults, and each table's settings
 // (key, range, help) are declared once (util/settings.h), in the
 // *_settings() functions. An unknown table or key, a wrong type or an
@@ -14,6 +14,7 @@
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/selfplay_config.h"
 #include "train/eval_net_config.h"
+#include "train/ladder_stage.h"
 #include "train/train_config.h"
 
 namespace mushroom::train {
@@ -43,6 +44,7 @@ struct RunConfig {
   GateConfig gate;
   EvalConfig eval;
   DistillConfig distill;  // for `mushroom distill` only
+  LadderStageConfig ladder;
   RunSection run;
   nn::GameKind game() const { return net.game; }
   bool learns_eval() const { return run.model == "eval"; }

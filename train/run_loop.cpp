@@ -4,12 +4,13 @@
 
 #include "train/actor.h"
 #include "train/gatekeeper.h"
+#include "train/ladder_stage.h"
 #include "train/pipeline.h"
-#include "train/plots.h"
 #include "train/run_config.h"
 #include "train/run_dir.h"
 #include "util/text.h"
 #include "view/dashboard.h"
+#include "view/run_plots.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
@@ -18,7 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-view::GenerationRecord make_record(int g, const ActorReport& actor, const TrainStats& trained, const GateReport& gate) {
+view::GenerationRecord make_record(int g, const ActorReport& actor, const TrainStats& trained, const GateReport& gate,
+                                   const std::optional<view::LadderRecord>& ladder) {
   view::GenerationRecord r;
   r.generation = g;
   r.promoted = gate.promoted;
@@ -40,13 +42,14 @@ view::GenerationRecord make_record(int g, const ActorReport& actor, const TrainS
   r.eval_margin = gate.eval.mean_margin;
   r.grade = gate.grade;
   r.fit = gate.fit;
+  r.ladder = ladder;
   return r;
 }
 
 // Plots and the dashboard are for people: a failure is a warning.
 void draw_pictures(const RunDir& run, const StageLog& log) {
   try {
-    log("plots: " + draw_run_plots(run.root.string()));
+    log("plots: " + view::draw_run_plots(run.root.string()));
   } catch (const std::exception& e) {
     log(std::string("plots: warning: ") + e.what());
   }
@@ -73,6 +76,7 @@ void run_training_loop(const RunOptions& options) {
   write_file_atomic(run.config_copy().string(), config_text);
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
   Gatekeeper gatekeeper(config, pipeline.make_judge(run, options.threads), log);
+  if (config.ladder.every > 0) ladder_references(config.ladder, (run.root / "ladder" / "work").string());  // fail early
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier
@@ -82,9 +86,10 @@ void run_training_loop(const RunOptions& options) {
     const ActorReport actor = run_actor(config, pipeline, run, g, best, log);
     const TrainStats trained = pipeline.learn(run, g, options.init_model, log);
     const GateReport gate = gatekeeper.judge(g, run.model(g).string(), best);
+    const auto ladder = place_on_ladder(config.ladder, run, g, log);
     // The record goes last: its presence marks the generation as finished,
     // and its "promoted" field is what best_model_of_run reads.
-    write_file_atomic(run.record(g).string(), view::to_json(make_record(g, actor, trained, gate)));
+    write_file_atomic(run.record(g).string(), view::to_json(make_record(g, actor, trained, gate, ladder)));
     draw_pictures(run, log);
   }
   const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);

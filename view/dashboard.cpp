@@ -162,6 +162,27 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
     }
   }
 
+  // The run's ladder (train/ladder_stage.h): each candidate's rating when placed.
+  Chart ladder{.title = "rating on the run's ladder", .x_label = "generation", .y_label = "Elo", .series = {},
+               .y_from_zero = false, .y_max = 0};
+  std::string anchor;
+  {
+    ChartSeries elo{.label = "rating", .x = {}, .y = {}, .points = true}, low{.label = "95% low", .x = {}, .y = {}},
+        high{.label = "95% high", .x = {}, .y = {}};
+    for (const GenerationRecord& r : run.generations) {
+      if (!r.ladder) continue;
+      anchor = r.ladder->anchor;
+      for (auto [series, value] : {std::pair{&elo, r.ladder->elo}, {&low, r.ladder->low}, {&high, r.ladder->high}}) {
+        series->x.push_back(r.generation);
+        series->y.push_back(value);
+      }
+    }
+    if (!elo.x.empty()) {
+      ladder.title += " (" + anchor + " = 0)";
+      ladder.series = {elo, low, high};
+    }
+  }
+
   const bool graded = run.graded(), fitted = run.fitted();
   std::string table = std::string("<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th>") +
                       (graded   ? "<th>policy acc.</th><th>mcts acc.</th><th>value acc.</th><th>random policy</th>"
@@ -189,7 +210,11 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
                      "</h1><div class=\"muted\">" + std::to_string(run.generations.size()) + " generations, " +
                      std::to_string(run.training.size()) + " training log lines</div></header><main>";
   html += "<div class=\"charts\">" + svg_line_chart(loss) + svg_line_chart(strength) + svg_line_chart(speed) +
-          svg_line_chart(evals) + (run.fitted() ? svg_line_chart(fit) : std::string()) + "</div>";
+          svg_line_chart(evals) + (run.fitted() ? svg_line_chart(fit) : std::string()) +
+          (ladder.series.empty() ? std::string() : svg_line_chart(ladder)) + "</div>";
+  if (fs::exists(root / "ladder" / "ladder.html"))
+    html += "<p>The run's ladder, every program's current rating and its games: <a href=\"ladder/ladder.html\">"
+            "ladder/ladder.html</a></p>";
   html += "<h2>Generations</h2>" + table;
   html += games_section(root, options);
   if (fs::exists(root / "plots" / "run.png"))

@@ -123,6 +123,13 @@ std::string to_json(const GenerationRecord& r) {
     j["material_log_loss"] = r.fit->material_log_loss;
     j["fit_positions"] = r.fit->positions;
   }
+  if (r.ladder) {
+    j["ladder_elo"] = r.ladder->elo;
+    j["ladder_low"] = r.ladder->low;
+    j["ladder_high"] = r.ladder->high;
+    j["ladder_games"] = r.ladder->games;
+    j["ladder_anchor"] = r.ladder->anchor;
+  }
   return j.dump() + "\n";
 }
 
@@ -167,6 +174,17 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
     fit.material_log_loss = f.number("material_log_loss");
     fit.positions = int(f.count("fit_positions"));
     r.fit = fit;
+  }
+  if (f.find("ladder_elo")) {
+    LadderRecord ladder;
+    ladder.elo = f.number("ladder_elo");
+    ladder.low = f.number("ladder_low");
+    ladder.high = f.number("ladder_high");
+    ladder.games = int(f.count("ladder_games"));
+    const json* anchor = f.find("ladder_anchor");
+    if (!anchor || !anchor->is_string()) throw RecordError(source + ": 'ladder_anchor' is missing or not a string");
+    ladder.anchor = anchor->get<std::string>();
+    r.ladder = ladder;
   }
   return r;
 }

@@ -43,6 +43,14 @@ struct FitRecord {
   int positions = 0;
 };
 
+// The candidate's rating on the run's ladder when it was placed there
+// (train/ladder_stage.h), in Elo against the anchor.
+struct LadderRecord {
+  double elo = 0, low = 0, high = 0;
+  int games = 0;
+  std::string anchor;
+};
+
 // What one generation of `mushroom run` did: self-play, training, gating
 // and evaluation.
 struct GenerationRecord {
@@ -66,6 +74,7 @@ struct GenerationRecord {
   double eval_margin = 0;
   std::optional<GradeRecord> grade;
   std::optional<FitRecord> fit;
+  std::optional<LadderRecord> ladder;
 };
 
 std::string to_json_line(const TrainLine& line);  // one line, '\n' ended

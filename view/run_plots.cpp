@@ -1,5 +1,7 @@
-#include "train/plots.h"
+#include "view/run_plots.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,27 +11,82 @@
 #include "util/text.h"
 #include "view/run_metrics.h"
 
-namespace mushroom::train {
+namespace mushroom::view {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// A round tick step giving at most about six ticks over [lo, hi].
+double tick_step(double lo, double hi) {
+  const double span = std::max(hi - lo, 1e-12);
+  const double rough = span / 5, magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * magnitude >= rough) return m * magnitude;
+  return 10 * magnitude;
+}
+
+// The samples-seen axis in a readable unit (thousands or millions), with
+// round ticks: "samples seen (millions)" with 4.302, 4.304, ... rather than
+// gnuplot's 4.302e+06 labels running into each other.
+struct SamplesAxis {
+  double divisor = 1;
+  std::string commands;
+};
+SamplesAxis samples_axis(const RunMetrics& run) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const TrainLine& p : run.training) lo = std::min(lo, double(p.samples_seen)), hi = std::max(hi, double(p.samples_seen));
+  SamplesAxis axis;
+  std::string unit;
+  if (hi >= 1e6) axis.divisor = 1e6, unit = " (millions)";
+  else if (hi >= 1e4) axis.divisor = 1e3, unit = " (thousands)";
+  std::ostringstream out;
+  out << "set xlabel 'samples seen" << unit << "'\nset format x '%g'\n";
+  if (std::isfinite(lo) && hi > lo) {
+    const double step = tick_step(lo / axis.divisor, hi / axis.divisor);
+    out << "set xrange [" << std::floor(lo / axis.divisor / step) * step << ":" << std::ceil(hi / axis.divisor / step) * step
+        << "]\nset xtics " << step << "\n";
+  } else {
+    out << "set autoscale x\nset xtics autofreq\n";
+  }
+  axis.commands = out.str();
+  return axis;
+}
+
+// The generation axis: whole numbers only, and half a generation of margin,
+// so one generation is a point in the middle, not on a 0.99-1.01 axis.
+std::string generation_axis(const RunMetrics& run) {
+  int lo = 1, hi = 1;
+  if (!run.generations.empty()) {
+    lo = run.generations.front().generation, hi = lo;
+    for (const GenerationRecord& r : run.generations) lo = std::min(lo, r.generation), hi = std::max(hi, r.generation);
+  }
+  const int step = std::max(1, int(std::ceil(tick_step(lo, hi + 1))));
+  std::ostringstream out;
+  out << "set xlabel 'generation'\nset format x '%.0f'\nset xrange [" << lo - 0.5 << ":" << hi + 0.5 << "]\nset xtics "
+      << step << "\n";
+  return out.str();
+}
+
+}  // namespace
 
 std::string draw_run_plots(const std::string& dir) {
   const fs::path root(dir), plots = root / "plots";
   fs::create_directories(plots);
-  const view::RunMetrics run = view::read_run_metrics(dir);
+  const RunMetrics run = read_run_metrics(dir);
   std::ostringstream training;
   training << "# samples_seen\tloss\tpolicy\tvalue\tscore\townership\tpolicy_entropy\tgeneration\n";
-  for (const view::TrainLine& p : run.training)
+  for (const TrainLine& p : run.training)
     training << p.samples_seen << '\t' << p.loss << '\t' << p.policy << '\t' << p.value << '\t' << p.score << '\t'
              << p.ownership << '\t' << p.policy_entropy << '\t' << p.generation << '\n';
   std::ostringstream generations;
   generations << "# generation\tgate_score\teval_score\tselfplay_games_per_minute\tpromoted\teval_margin"
                  "\tpolicy_accuracy\tmcts_accuracy\tvalue_accuracy\trandom_accuracy"
                  "\tlearned_log_loss\thand_log_loss\tmaterial_log_loss\n";
-  for (const view::GenerationRecord& r : run.generations) {
-    const view::Accuracies a = view::accuracies_or_nan(r);
-    const view::LogLosses l = view::log_losses_or_nan(r);
-    generations << r.generation << '\t' << r.gate_score << '\t' << view::eval_score_or_nan(r) << '\t'
+  for (const GenerationRecord& r : run.generations) {
+    const Accuracies a = accuracies_or_nan(r);
+    const LogLosses l = log_losses_or_nan(r);
+    generations << r.generation << '\t' << r.gate_score << '\t' << eval_score_or_nan(r) << '\t'
                 << r.selfplay_games_per_minute << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\t' << a.policy
                 << '\t' << a.mcts << '\t' << a.value << '\t' << a.random << '\t' << l.learned << '\t' << l.hand
                 << '\t' << l.material << '\n';
@@ -38,25 +95,25 @@ std::string draw_run_plots(const std::string& dir) {
   write_file_atomic((plots / "generations.tsv").string(), generations.str());
 
   const std::string png = (plots / "run.png").string();
+  const SamplesAxis samples = samples_axis(run);
   std::ostringstream gp;
   gp << "set terminal pngcairo size 1400,900 noenhanced font 'sans,10'\n"
      << "set output '" << png << ".tmp'\n"
      << "set multiplot layout 2,2 title 'mushroom run: " << root.filename().string() << "'\n"
      << "set grid\nset key top right\nset datafile missing 'nan'\n"
-     << "set title 'training loss by term'\nset xlabel 'samples seen'\n"
-     << "plot '" << (plots / "training.tsv").string() << "' using 1:2 with lines title 'total', "
-     << "'' using 1:3 with lines title 'policy', '' using 1:4 with lines title 'value', "
-     << "'' using 1:5 with lines title 'score', '' using 1:6 with lines title 'ownership'\n"
-     ;
+     << "set title 'training loss by term'\n" << samples.commands << "plot '" << (plots / "training.tsv").string()
+     << "' using ($1/" << samples.divisor << "):2 with lines title 'total', "
+     << "'' using ($1/" << samples.divisor << "):3 with lines title 'policy', '' using ($1/" << samples.divisor
+     << "):4 with lines title 'value', '' using ($1/" << samples.divisor << "):5 with lines title 'score', "
+     << "'' using ($1/" << samples.divisor << "):6 with lines title 'ownership'\n";
   if (run.fitted())  // a learned evaluation has no policy: its match scores instead
-    gp << "set title 'score by generation'\nset xlabel 'generation'\nset yrange [0:1.05]\nplot '"
+    gp << "set title 'score by generation'\n" << generation_axis(run) << "set yrange [0:1.05]\nplot '"
        << (plots / "generations.tsv").string() << "' using 1:3 with linespoints title 'vs the hand evaluation', "
        << "'' using 1:2 with linespoints title 'gate (vs best)'\nset autoscale y\n";
   else
-    gp << "set title 'policy entropy (nats)'\nplot '" << (plots / "training.tsv").string()
-       << "' using 1:7 with lines title 'entropy'\n";
-  gp
-     << "set xlabel 'generation'\nset yrange [0:1.05]\nset key bottom right\n";
+    gp << "set title 'policy entropy (nats)'\nplot '" << (plots / "training.tsv").string() << "' using ($1/"
+       << samples.divisor << "):7 with lines title 'entropy'\n";
+  gp << generation_axis(run) << "set yrange [0:1.05]\nset key bottom right\n";
   if (run.graded())  // a blockgame run, graded by the exact solver
     gp << "set title 'winning-move accuracy on held-out positions'\nplot '" << (plots / "generations.tsv").string()
        << "' using 1:8 with linespoints title 'mcts', '' using 1:7 with linespoints title 'raw policy', "
@@ -85,4 +142,4 @@ std::string draw_run_plots(const std::string& dir) {
   return png;
 }
 
-}  // namespace mushroom::train
+}  // namespace mushroom::view

@@ -4,10 +4,10 @@
 #pragma once
 #include <string>
 
-namespace mushroom::train {
+namespace mushroom::view {
 
 // Writes <dir>/plots/{training.tsv, generations.tsv, plots.gp, run.png} and
 // returns the PNG's path. Throws when gnuplot is missing or fails.
 std::string draw_run_plots(const std::string& dir);
 
-}  // namespace mushroom::train
+}  // namespace mushroom::view
