@@ -79,7 +79,8 @@ int cmd_ladder(int argc, char** argv) {
       "games still missing (new programs, more boards), and a kill loses at most the games in progress. Writes "
       "DIR/ratings.txt, DIR/ladder.html (table, rating by generation, sample games in the viewer) and "
       "DIR/games.csv. A program is NAME=SPEC, where SPEC is 'builtin:NAME[:key=value,...]' or a shell command; a "
-      "bare builtin spec is named after itself.");
+      "bare builtin spec is named after itself. Programs run from the binaries their commands name: do not rebuild "
+      "those while a ladder plays, or its games forfeit at start-up.");
   opts.add_options()("dir", "the ladder folder", cxxopts::value<std::string>())(
       "program", "a program, NAME=SPEC (repeatable)", cxxopts::value<std::string>())(
       "models", "checkpoint files by glob, e.g. 'runs/NAME/models/gen-*.h5' (.h5: the nn agent; .eval: alphabeta "

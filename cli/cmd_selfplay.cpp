@@ -40,10 +40,7 @@ int cmd_selfplay(int argc, char** argv) {
     job.model_id = args["model"].as<std::string>();
   }
   job.progress = [](const selfplay::SelfplayProgress& p) {
-    std::printf("selfplay: %d/%d games, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, %lld samples, "
-                "%.0f evals/s\n",
-                p.games_done, p.games_total, p.seconds > 0 ? p.games_done * 60.0 / p.seconds : 0, p.mean_game_plies,
-                100 * p.batch_fill, (long long)p.samples, p.seconds > 0 ? p.nn_positions / p.seconds : 0);
+    std::printf("%s\n", selfplay::format_progress(p).c_str());
     std::fflush(stdout);
   };
   train::learning_game(config.game()).selfplay(job);

@@ -186,6 +186,9 @@ class Worker {
 // learnable_schema) into job.out_dir.
 template <typename G>
 SelfplayProgress run_game_selfplay(const SelfplayJob& job, nn::GameKind game, const SampleSchema& schema) {
+  if (job.config.pipeline || job.config.backend == "simulated")
+    throw std::invalid_argument("selfplay.pipeline and selfplay.backend = \"simulated\" are the mushroom game's "
+                                "self-play only; the " + schema.game + " game's self-play has neither");
   std::filesystem::create_directories(job.out_dir);
   SelfplayCounters counters(job);
   return run_worker_threads(counters,

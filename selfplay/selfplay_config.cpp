@@ -27,9 +27,16 @@ const SettingsTable<SelfplayConfig>& selfplay_settings() {
           .real("cpuct", FIELD(cpuct), 0.0, 100.0, "PUCT exploration constant")
           .real("score_weight", FIELD(score_weight), 0.0, 10.0, "weight of the expected margin in the search's utility")
           .flag("solver", FIELD(solver), "solve tiny endgames (<= 3 rectangles) exactly at leaves")
-          .choice("backend", FIELD(backend), {"cpu", "torch"},
-                  "cpu: the Eigen path, fastest on a CPU; torch: one batched LibTorch call per step")
+          .choice("backend", FIELD(backend), {"cpu", "torch", "simulated"},
+                  "cpu: the Eigen path, fastest on a CPU; torch: one batched LibTorch call per step; simulated: "
+                  "an H100's batch times with neutral outputs, to measure the device's use without one")
           .device("device", FIELD(device), "LibTorch device for backend = torch")
+          .flag("pipeline", FIELD(pipeline),
+                "each worker keeps two batches: it searches half its games while the other half's batch is on the "
+                "device; near the end, a worker left with few games hands them to another (for GPU backends)")
+          .real("simulated_time_scale", FIELD(simulated_time_scale), 0.01, 1000.0,
+                "backend = simulated: stretch the device's batch times by this (the simulated box's cores over "
+                "this machine's)")
           .choice("bootstrap", FIELD(bootstrap), {"material", "uniform"},
                   "evaluator before the first model: material (margin heuristic) or uniform")
           .integer("samples_per_shard", FIELD(samples_per_shard), 1, 10'000'000,

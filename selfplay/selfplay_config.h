@@ -26,8 +26,15 @@ struct SelfplayConfig {
   double cpuct = 1.25;
   double score_weight = 0.3;
   bool solver = true;               // exact solving of tiny endgames at leaves
-  std::string backend = "cpu";      // cpu (Eigen, one position at a time) | torch (batched)
+  std::string backend = "cpu";      // cpu (Eigen, one position at a time) | torch (batched) | simulated
   std::string device = "cpu";       // for backend = torch: cpu | cuda | cuda:N
+  // Each worker splits its games in two and searches one half while the
+  // other half's batch is on the device (selfplay/async_call.h); at the end
+  // of a job, a worker left with few games hands them to another.
+  bool pipeline = false;
+  // backend = simulated: an H100's batch times (nn/simulated_device.h),
+  // stretched by this factor (the box's cores over this machine's).
+  double simulated_time_scale = 1.0;
   std::string bootstrap = "material";  // evaluator before any model: material | uniform
   int samples_per_shard = 4096;
   int random_opening_plies = 0;  // each game starts with k uniformly random moves (not recorded), k drawn from 0..this

@@ -4,8 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -15,6 +17,8 @@
 #include "mushroom/board_gen.h"
 #include "nn/cpu_net.h"
 #include "nn/nn_evaluator.h"
+#include "nn/simulated_device.h"
+#include "selfplay/async_call.h"
 #include "protocol/game_log.h"
 #include "mushroom/alphabeta.h"
 #include "search/mcts.h"
@@ -49,13 +53,17 @@ class UniformEvaluator : public Evaluator<MushroomGame> {
   }
 };
 
-std::unique_ptr<Evaluator<MushroomGame>> make_evaluator(const SelfplayJob& job) {
+// device: the job's one simulated device, shared by every worker (backend = simulated).
+std::unique_ptr<Evaluator<MushroomGame>> make_evaluator(const SelfplayJob& job,
+                                                        const std::shared_ptr<nn::SimulatedDevice>& device) {
   if (!job.model) {
     if (job.config.bootstrap == "uniform") return std::make_unique<UniformEvaluator>();
     return std::make_unique<MaterialEvaluator>();
   }
   std::shared_ptr<nn::NetBackend> backend;
-  if (job.config.backend == "torch") {
+  if (job.config.backend == "simulated") {
+    backend = device;
+  } else if (job.config.backend == "torch") {
 #ifdef MUSHROOM_WITH_TORCH
     backend = nn::make_torch_backend(*job.model, job.config.device);
 #else
@@ -80,12 +88,74 @@ struct Game {
   explicit Game(const MctsConfig& c) : search(c) {}
 };
 
+using Games = std::vector<std::unique_ptr<Game>>;
+
+// Near the end of a job, when no games are left to start, a worker whose
+// games have thinned out hands them to another and stops, so the last
+// batches stay full instead of every worker ending on its own tail of
+// near-empty ones. A game's moves depend only on its own seed, so who
+// finishes it changes nothing in it.
+class TailPool {
+ public:
+  explicit TailPool(int workers) : active_(workers) {}
+
+  // True when another worker stays to take this one's games; the caller
+  // must then donate() them once none of its batches is in flight.
+  bool try_leave() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (active_ - leaving_ <= 1) return false;
+    ++leaving_;
+    return true;
+  }
+  void donate(Games& games) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& g : games) pool_.push_back(std::move(g));
+    games.clear();
+    --leaving_;
+    --active_;
+    changed_.notify_all();
+  }
+  // Moves up to `room` handed-over games into `games`.
+  void adopt(Games& games, size_t room) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    take(games, room);
+  }
+  // For a worker with no games left: waits for the games a leaving worker
+  // is about to hand over; false when none will come (the worker stops).
+  bool adopt_or_retire(Games& games, size_t room) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !pool_.empty() || leaving_ == 0; });
+    if (pool_.empty()) {
+      --active_;
+      changed_.notify_all();
+      return false;
+    }
+    take(games, room);
+    return true;
+  }
+
+ private:
+  void take(Games& games, size_t room) {
+    while (room > 0 && !pool_.empty()) {
+      games.push_back(std::move(pool_.back()));
+      pool_.pop_back();
+      --room;
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  Games pool_;
+  int active_, leaving_ = 0;
+};
+
 class Worker {
  public:
-  Worker(SelfplayCounters& shared, int index) : shared_(shared), index_(index), config_(shared.job.config) {}
+  Worker(SelfplayCounters& shared, int index, std::shared_ptr<nn::SimulatedDevice> device, TailPool& tail)
+      : shared_(shared), index_(index), config_(shared.job.config), device_(std::move(device)), tail_(tail) {}
 
   void run() {
-    evaluator_ = make_evaluator(shared_.job);
+    const int halves = config_.pipeline ? 2 : 1;
+    for (int h = 0; h < halves; ++h) evaluators_[h] = make_evaluator(shared_.job, device_);
     const MctsConfig mc = selfplay_mcts_config(config_);
     for (int g = 0; g < config_.games_in_flight; ++g) {
       auto game = std::make_unique<Game>(mc);
@@ -98,33 +168,106 @@ class Worker {
           return exact ? std::optional<double>(*exact) : std::nullopt;
         });
       }
-      if (start_game(*game)) games_.push_back(std::move(game));
+      if (start_game(*game)) halves_[size_t(g % halves)].push_back(std::move(game));
     }
-    while (!games_.empty()) {
-      batched_search_step(games_, *evaluator_, shared_);
-      for (size_t i = 0; i < games_.size();) {
-        Game& g = *games_[i];
-        const bool searched = g.search.searched();
-        if (searched && !g.search.mcts.root().expanded) {
-          // The root itself was solved as a leaf (a tiny endgame): no tree to
-          // read a move from, so the solver picks it.
-          if (!play_move(g, solved_move(g)) && !start_game(g)) {
-            games_.erase(games_.begin() + long(i));
-            continue;
-          }
-        } else if (searched) {
-          if (!play_move(g) && !start_game(g)) {
-            games_.erase(games_.begin() + long(i));
-            continue;
-          }
-        }
-        ++i;
-      }
-    }
+    play(halves);
     flush(true);
   }
 
  private:
+  // The search loop. With one half, each batch is collected, evaluated and
+  // backed up in turn. With two (pipeline), each half has its batch: while
+  // one half's batch is on the device, this thread backs up, plays and
+  // selects in the other. Each game sees the same sequence of searches
+  // either way, and its randomness is its own (start_game), so a
+  // deterministic evaluator gives the same games; only the order in which
+  // games finish, and so which shard holds them, differs.
+  void play(int halves) {
+    bool leaving = false;
+    try {
+      play_until_done(halves, leaving);
+    } catch (...) {
+      if (leaving) {  // the others must not wait for games that will not come
+        Games none;
+        tail_.donate(none);
+      }
+      throw;
+    }
+  }
+
+  void play_until_done(int halves, bool& leaving) {
+    LeafBatch<MushroomGame> batches[2];
+    std::unique_ptr<AsyncCall> calls[2];
+    if (halves == 2) calls[0] = std::make_unique<AsyncCall>(), calls[1] = std::make_unique<AsyncCall>();
+    bool in_flight[2] = {false, false};
+    const size_t capacity = size_t((config_.games_in_flight + halves - 1) / halves);
+    // The pipelined design also hands a thinned-out worker's games to another
+    // at the end (TailPool); the old design keeps each worker's tail.
+    const bool share_tail = halves == 2;
+    while (true) {
+      for (int h = 0; h < halves; ++h) {
+        if (in_flight[h]) {
+          if (calls[h]) calls[h]->wait();
+          batches[h].finish(shared_, int(capacity));
+          in_flight[h] = false;
+          advance(halves_[h]);
+        }
+        if (leaving) continue;
+        if (share_tail && drained() && halves_[h].size() < capacity)
+          tail_.adopt(halves_[h], capacity - halves_[h].size());
+        if (halves_[h].empty()) continue;
+        batches[h].collect(halves_[h]);
+        if (calls[h]) {
+          calls[h]->start([this, &batches, h] { batches[h].evaluate(*evaluators_[h]); });
+        } else {
+          batches[h].evaluate(*evaluators_[h]);
+        }
+        in_flight[h] = true;
+      }
+      if (in_flight[0] || in_flight[1]) {
+        if (share_tail && !leaving && drained() && live() <= size_t(config_.games_in_flight) / 2)
+          leaving = tail_.try_leave();
+        continue;
+      }
+      if (leaving) {
+        for (int h = 1; h < halves; ++h) {
+          for (auto& g : halves_[h]) halves_[0].push_back(std::move(g));
+          halves_[h].clear();
+        }
+        tail_.donate(halves_[0]);  // once: it also counts this worker out
+        return;
+      }
+      if (live() == 0 && (!share_tail || !tail_.adopt_or_retire(halves_[0], capacity))) return;
+    }
+  }
+
+  // No game of the job is left to start.
+  bool drained() const { return shared_.next_game.load() >= shared_.job.games; }
+  size_t live() const { return halves_[0].size() + halves_[1].size(); }
+
+  // Plays a move in every game whose search is done, and starts new games
+  // in the places of finished ones while the job has games left.
+  void advance(Games& games) {
+    for (size_t i = 0; i < games.size();) {
+      Game& g = *games[i];
+      const bool searched = g.search.searched();
+      if (searched && !g.search.mcts.root().expanded) {
+        // The root itself was solved as a leaf (a tiny endgame): no tree to
+        // read a move from, so the solver picks it.
+        if (!play_move(g, solved_move(g)) && !start_game(g)) {
+          games.erase(games.begin() + long(i));
+          continue;
+        }
+      } else if (searched) {
+        if (!play_move(g) && !start_game(g)) {
+          games.erase(games.begin() + long(i));
+          continue;
+        }
+      }
+      ++i;
+    }
+  }
+
   // Takes the next game id; false when the job has none left.
   bool start_game(Game& g) {
     const std::optional<int> taken = shared_.take_game();
@@ -134,6 +277,7 @@ class Worker {
     const uint64_t seed = board_seed(config_.seed, g.id);
     g.pos = random_board(seed);
     g.rng = Rng(seed ^ 0x5e1f);
+    g.search.mcts.reseed(seed ^ 0x3c7a);
     if (config_.random_opening_plies > 0) {
       // Random opening moves, not recorded; the log starts after them.
       const int opening = int(g.rng.uniform(uint32_t(config_.random_opening_plies + 1)));
@@ -259,8 +403,10 @@ class Worker {
   SelfplayCounters& shared_;
   int index_;
   const SelfplayConfig& config_;
-  std::unique_ptr<Evaluator<MushroomGame>> evaluator_;
-  std::vector<std::unique_ptr<Game>> games_;
+  std::shared_ptr<nn::SimulatedDevice> device_;
+  TailPool& tail_;
+  std::unique_ptr<Evaluator<MushroomGame>> evaluators_[2];  // one per half: each may be called from its own thread
+  Games halves_[2];
   PendingShard pending_{"mushroom", {}, 0};
 };
 
@@ -269,7 +415,14 @@ class Worker {
 SelfplayProgress run_selfplay(const SelfplayJob& job) {
   std::filesystem::create_directories(job.out_dir);
   SelfplayCounters counters(job);
-  return run_worker_threads(counters, [&](int w) { Worker(counters, w).run(); });
+  std::shared_ptr<nn::SimulatedDevice> device;
+  if (job.config.backend == "simulated") {
+    device = std::make_shared<nn::SimulatedDevice>(nn::LatencyModel::h100_6x32(), job.config.simulated_time_scale,
+                                                   kCells);
+    counters.device_busy = [device] { return device->stats().busy_fraction(); };
+  }
+  TailPool tail(job.config.workers);
+  return run_worker_threads(counters, [&](int w) { Worker(counters, w, device, tail).run(); });
 }
 
 }  // namespace mushroom::selfplay

@@ -21,10 +21,15 @@ struct SelfplayProgress {
   int games_done = 0, games_total = 0;
   double seconds = 0;
   double mean_game_plies = 0;
-  double batch_fill = 0;  // mean evaluated leaves per step / games in flight
+  double batch_fill = 0;  // evaluated leaves / the batches' room (games they were drawn from)
+  double device_busy = -1;  // the device's busy fraction when known (the simulated device), else -1
   int64_t samples = 0;
   int64_t nn_positions = 0;
 };
+// "selfplay: 120/400 games, 95.1 games/min, mean length 41.2 plies, batch
+// fill 97%, 3012 samples, 5120 evals/s" (and ", device busy 93%" when known).
+std::string format_progress(const SelfplayProgress& p);
+
 
 struct SelfplayJob {
   SelfplayConfig config;

@@ -4,6 +4,18 @@
 
 namespace mushroom::selfplay {
 
+std::string format_progress(const SelfplayProgress& p) {
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "selfplay: %d/%d games, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, %lld samples, "
+                "%.0f evals/s",
+                p.games_done, p.games_total, p.seconds > 0 ? p.games_done * 60.0 / p.seconds : 0, p.mean_game_plies,
+                100 * p.batch_fill, (long long)p.samples, p.seconds > 0 ? double(p.nn_positions) / p.seconds : 0);
+  std::string out = line;
+  if (p.device_busy >= 0) out += ", device busy " + std::to_string(int(std::lround(100 * p.device_busy))) + "%";
+  return out;
+}
+
 MctsConfig selfplay_mcts_config(const SelfplayConfig& config) {
   MctsConfig mc;
   mc.c_puct = config.cpuct;
@@ -23,7 +35,8 @@ SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::funct
     p.games_total = job.games;
     p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     p.mean_game_plies = p.games_done ? double(counters.plies) / p.games_done : 0;
-    p.batch_fill = counters.steps ? double(counters.leaves) / double(counters.steps) / job.config.games_in_flight : 0;
+    p.batch_fill = counters.capacity ? double(counters.leaves) / double(counters.capacity) : 0;
+    p.device_busy = counters.device_busy ? counters.device_busy() : -1;
     p.samples = counters.samples;
     p.nn_positions = counters.nn_positions;
     return p;

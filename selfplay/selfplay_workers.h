@@ -28,6 +28,12 @@ struct SelfplayCounters {
   std::atomic<int> next_game{0};
   std::atomic<int> games_done{0};
   std::atomic<int64_t> plies{0} /* of finished games */, samples{0}, nn_positions{0}, steps{0}, leaves{0};
+  // The batches' room: games in flight per batch, summed over the steps
+  // (batch fill is leaves / capacity).
+  std::atomic<int64_t> capacity{0};
+  // The device's busy fraction so far, when the backend can tell (the
+  // simulated device); unset otherwise.
+  std::function<double()> device_busy;
   // Takes the next game of the job: its index k (id first_game_id + k), or
   // nothing when none is left.
   std::optional<int> take_game() {
@@ -54,41 +60,67 @@ struct SearchSlot {
   bool searched() const { return sims_done >= sims_target || root_settled(); }
 };
 
-// One batched step over a worker's games (each a Record with a `search`
-// SearchSlot<G>): every game still searching selects a leaf, all leaves go
-// to the evaluator in one call, and the results are backed up. Games whose
-// selections end in solved or terminal nodes need no evaluation and keep
-// selecting. Returns the number of leaves evaluated.
+// One batch of leaves from some of a worker's games (each a Record with a
+// `search` SearchSlot<G>): collect() lets every game still searching select
+// a leaf (games whose selections end in solved or terminal nodes need no
+// evaluation and keep selecting), evaluate() sends them all in one call, and
+// finish() backs the results up. The steps are apart so that a pipelined
+// worker can evaluate one batch while it collects the next.
+template <typename G>
+struct LeafBatch {
+  std::vector<EvalRequest<G>> requests;
+  std::vector<SearchSlot<G>*> owners;
+  std::vector<EvalResult> results;
+
+  template <typename Record>
+  void collect(std::vector<std::unique_ptr<Record>>& games) {
+    requests.clear();
+    owners.clear();
+    for (auto& g : games) {
+      SearchSlot<G>& s = g->search;
+      while (s.sims_done < s.sims_target && !s.root_settled()) {
+        if (s.mcts.select_leaf()) {
+          requests.push_back(s.mcts.leaf_request());
+          owners.push_back(&s);
+          break;
+        }
+        ++s.sims_done;
+      }
+    }
+  }
+  void evaluate(Evaluator<G>& evaluator) {
+    results.resize(requests.size());
+    if (!requests.empty()) evaluator.evaluate(requests, Span<EvalResult>(results.data(), requests.size()));
+  }
+  // Returns the number of leaves backed up. capacity: the games the batch
+  // was drawn from, for the batch fill.
+  size_t finish(SelfplayCounters& counters, int capacity) {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      owners[i]->mcts.finish_leaf(results[i]);
+      ++owners[i]->sims_done;
+    }
+    if (!requests.empty()) {
+      counters.steps += 1;
+      counters.leaves += int64_t(requests.size());
+      counters.nn_positions += int64_t(requests.size());
+      counters.capacity += capacity;
+    }
+    const size_t n = requests.size();
+    requests.clear();
+    owners.clear();
+    return n;
+  }
+};
+
+// One unpipelined step: collect, evaluate and finish one batch over all of
+// the worker's games. Returns the number of leaves evaluated.
 template <typename G, typename Record>
 size_t batched_search_step(std::vector<std::unique_ptr<Record>>& games, Evaluator<G>& evaluator,
                            SelfplayCounters& counters) {
-  thread_local std::vector<EvalRequest<G>> requests;
-  thread_local std::vector<SearchSlot<G>*> owners;
-  thread_local std::vector<EvalResult> results;
-  requests.clear();
-  owners.clear();
-  for (auto& g : games) {
-    SearchSlot<G>& s = g->search;
-    while (s.sims_done < s.sims_target && !s.root_settled()) {
-      if (s.mcts.select_leaf()) {
-        requests.push_back(s.mcts.leaf_request());
-        owners.push_back(&s);
-        break;
-      }
-      ++s.sims_done;
-    }
-  }
-  if (requests.empty()) return 0;
-  results.resize(requests.size());
-  evaluator.evaluate(requests, Span<EvalResult>(results.data(), requests.size()));
-  for (size_t i = 0; i < requests.size(); ++i) {
-    owners[i]->mcts.finish_leaf(results[i]);
-    ++owners[i]->sims_done;
-  }
-  counters.steps += 1;
-  counters.leaves += int64_t(requests.size());
-  counters.nn_positions += int64_t(requests.size());
-  return requests.size();
+  thread_local LeafBatch<G> batch;
+  batch.collect(games);
+  batch.evaluate(evaluator);
+  return batch.finish(counters, counters.job.config.games_in_flight);
 }
 
 // The root's value for the mover: its children's q weighted by visits;

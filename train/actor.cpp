@@ -34,14 +34,7 @@ ActorReport run_actor(const RunConfig& config, const Pipeline& pipeline, const R
   job.out_dir = data_dir.string();
   job.games = config.selfplay.games - report.games_before;
   job.first_game_id = next_id;
-  job.progress = [&](const selfplay::SelfplayProgress& p) {
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "selfplay: %d/%d games, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, %lld samples",
-                  p.games_done, p.games_total, p.seconds > 0 ? p.games_done * 60.0 / p.seconds : 0, p.mean_game_plies,
-                  100 * p.batch_fill, (long long)p.samples);
-    log(line);
-  };
+  job.progress = [&](const selfplay::SelfplayProgress& p) { log(selfplay::format_progress(p)); };
   report.played = pipeline.selfplay(job, model);
   return report;
 }

@@ -88,6 +88,9 @@ class Mcts {
   explicit Mcts(MctsConfig config = {}) : config_(config), rng_(config.seed) {}
 
   void set_solver(ExactSolverHook<Game> hook) { solver_ = std::move(hook); }
+  // Restarts the noise stream (Gumbel, Dirichlet): self-play reseeds it per
+  // game, so a game depends on its own seed, not on what its slot played before.
+  void reseed(uint64_t seed) { rng_.seed(seed); }
   const MctsConfig& config() const { return config_; }
 
   // Starts a fresh tree at state.
