@@ -73,12 +73,6 @@ const char* const kStyle = R"CSS(
   header { padding: 16px 24px 4px; } h1 { font-size: 20px; margin: 0; } h2 { font-size: 16px; margin: 22px 0 8px; }
   .muted { color: #6b7280; } .error { color: #b42318; }
   main { padding: 0 24px 24px; }
-  .charts { display: flex; flex-wrap: wrap; gap: 14px; }
-  .chart { background: #fff; border: 1px solid #d7dce3; border-radius: 10px; }
-  .chart-title { font-weight: 600; font-size: 13px; } .chart-empty { fill: #6b7280; }
-  .grid { stroke: #eceef2; } .frame { fill: none; stroke: #c9ced6; }
-  .tick, .legend { font-size: 11px; fill: #4b5563; } .axis { font-size: 12px; fill: #4b5563; }
-  .series { stroke-width: 2; stroke-linejoin: round; }
   table { border-collapse: collapse; background: #fff; border: 1px solid #d7dce3; font-variant-numeric: tabular-nums; }
   th, td { padding: 4px 10px; text-align: right; border-bottom: 1px solid #eef0f3; } th { color: #6b7280; font-weight: 500; }
   tr.promoted td:nth-child(2) { color: #15803d; font-weight: 600; }
@@ -206,7 +200,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
 
   const std::string name = html_escape(root.filename().string());
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>run " + name +
-                     "</title><style>" + kStyle + "</style></head><body><header><h1>mushroom run: " + name +
+                     "</title><style>" + kStyle + kChartStyle + "</style></head><body><header><h1>mushroom run: " + name +
                      "</h1><div class=\"muted\">" + std::to_string(run.generations.size()) + " generations, " +
                      std::to_string(run.training.size()) + " training log lines</div></header><main>";
   html += "<div class=\"charts\">" + svg_line_chart(loss) + svg_line_chart(strength) + svg_line_chart(speed) +

@@ -23,6 +23,15 @@ struct Chart {
   double y_max = 0;  // > 0: fixed top of the y axis
 };
 
+// The CSS that svg_line_chart's classes need, for a page's <style>.
+inline constexpr const char* kChartStyle =
+    ".charts{display:flex;flex-wrap:wrap;gap:14px}"
+    ".chart{background:#fff;border:1px solid #d7dce3;border-radius:10px}"
+    ".chart-title{font-weight:600;font-size:13px}.chart-empty{fill:#6b7280}"
+    ".grid{stroke:#eceef2}.frame{fill:none;stroke:#c9ced6}"
+    ".tick,.legend{font-size:11px;fill:#4b5563}.axis{font-size:12px;fill:#4b5563}"
+    ".series{stroke-width:2;stroke-linejoin:round}";
+
 // An <svg> element with axes, ticks, a legend and one polyline per series.
 std::string svg_line_chart(const Chart& chart, int width = 560, int height = 300);
 

@@ -52,10 +52,8 @@ std::string ladder_page_html(const LadderPage& page) {
       "body{font-family:system-ui,sans-serif;margin:24px;color:#1f2937;background:#f6f7f9}"
       "table{border-collapse:collapse;background:#fff}th,td{padding:5px 10px;border-bottom:1px solid #e5e7eb}"
       "th{text-align:left;background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}"
-      ".muted{color:#6b7280}.charts{display:flex;flex-wrap:wrap;gap:14px}"
-      ".chart{background:#fff;border:1px solid #d7dce3;border-radius:10px}"
-      ".chart-title{font-weight:600;font-size:13px}.chart-empty{fill:#6b7280}"
-      "</style></head><body><h1>" +
+      ".muted{color:#6b7280}" +
+      std::string(kChartStyle) + "</style></head><body><h1>" +
       html_escape(page.title) + "</h1><p class=\"muted\">" + html_escape(page.settings) + "</p>" + table(page) +
       "<p>" + html_escape(page.summary) + "</p>" + charts(page);
   html += "<h2>Sample games</h2>";
