@@ -161,8 +161,9 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
                .y_from_zero = false, .y_max = 0};
   std::string anchor;
   {
-    ChartSeries elo{.label = "rating", .x = {}, .y = {}, .points = true}, low{.label = "95% low", .x = {}, .y = {}},
-        high{.label = "95% high", .x = {}, .y = {}};
+    ChartSeries elo{.label = "rating", .x = {}, .y = {}, .points = true},
+        low{.label = "95% low", .x = {}, .y = {}, .points = true},
+        high{.label = "95% high", .x = {}, .y = {}, .points = true};
     for (const GenerationRecord& r : run.generations) {
       if (!r.ladder) continue;
       anchor = r.ladder->anchor;
@@ -176,6 +177,8 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
       ladder.series = {elo, low, high};
     }
   }
+
+  for (Chart* by_generation : {&strength, &speed, &evals, &fit, &ladder}) by_generation->whole_x = true;
 
   const bool graded = run.graded(), fitted = run.fitted();
   std::string table = std::string("<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th>") +

@@ -100,6 +100,7 @@ std::string svg_line_chart(const Chart& chart, int width, int height) {
   }
   if (chart.y_from_zero) y_lo = std::min(y_lo, 0.0);
   if (chart.y_max > 0) y_hi = chart.y_max;
+  if (chart.whole_x) x_lo -= 0.5, x_hi += 0.5;
   if (x_hi <= x_lo) x_hi = x_lo + 1;
   if (y_hi <= y_lo) y_hi = y_lo + 1;
   const double pw = width - left - right, ph = height - top - bottom;
@@ -113,7 +114,15 @@ std::string svg_line_chart(const Chart& chart, int width, int height) {
     svg += "<text class=\"tick\" x=\"" + num(left - 6) + "\" y=\"" + num(py(t) + 4) + "\" text-anchor=\"end\">" +
            tick_label(t) + "</text>";
   }
-  for (double t : ticks(x_lo, x_hi))
+  std::vector<double> x_ticks = ticks(x_lo, x_hi);
+  if (chart.whole_x) {
+    std::vector<double> whole;
+    for (double t : x_ticks)
+      if (t == std::floor(t)) whole.push_back(t);
+    if (whole.empty()) whole.push_back(std::round((x_lo + x_hi) / 2));
+    x_ticks = whole;
+  }
+  for (double t : x_ticks)
     svg += "<text class=\"tick\" x=\"" + num(px(t)) + "\" y=\"" + num(top + ph + 16) + "\" text-anchor=\"middle\">" +
            tick_label(t) + "</text>";
   svg += "<rect class=\"frame\" x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" +

@@ -21,6 +21,9 @@ struct Chart {
   std::vector<ChartSeries> series;
   bool y_from_zero = false;
   double y_max = 0;  // > 0: fixed top of the y axis
+  // x values are whole numbers (generations): ticks only on them, and half a
+  // unit of margin each side, so one generation is a point mid-chart.
+  bool whole_x = false;
 };
 
 // The CSS that svg_line_chart's classes need, for a page's <style>.

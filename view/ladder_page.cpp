@@ -35,9 +35,10 @@ std::string charts(const LadderPage& page) {
     chart.title = "rating by generation: " + s.label;
     chart.x_label = "generation";
     chart.y_label = "Elo";
+    chart.whole_x = true;
     chart.series.push_back({"rating", s.generation, s.elo, true});
-    chart.series.push_back({"95% low", s.generation, s.low, false});
-    chart.series.push_back({"95% high", s.generation, s.high, false});
+    chart.series.push_back({"95% low", s.generation, s.low, true});
+    chart.series.push_back({"95% high", s.generation, s.high, true});
     html += svg_line_chart(chart, 640, 320);
   }
   return html.empty() ? html : "<h2>Rating by generation</h2><div class=\"charts\">" + html + "</div>";
