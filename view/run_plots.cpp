@@ -121,16 +121,21 @@ std::string draw_run_plots(const std::string& dir) {
   else if (run.fitted())  // a learned-evaluation run: the fit to held-out results
     gp << "set autoscale y\nset key top right\nset title 'held-out results: log loss (nats)'\nplot '"
        << (plots / "generations.tsv").string() << "' using 1:11 with linespoints title 'learned evaluation', "
-       << "'' using 1:12 with lines title 'hand evaluation', '' using 1:13 with lines title 'material margin'\n";
+       << "'' using 1:12 with linespoints title 'hand evaluation', '' using 1:13 with linespoints title 'material margin'\n";
   else
     gp << "set title 'score by generation'\nplot '" << (plots / "generations.tsv").string()
        << "' using 1:3 with linespoints title 'vs greedy', '' using 1:2 with linespoints title 'gate (vs best)'\n";
-  gp
-     << "set autoscale y\nset key top right\n"
-     << "# generation 1 self-plays without a net, far faster: a log scale keeps the rest readable\n"
-     << "set logscale y\nset title 'self-play speed'\nplot '" << (plots / "generations.tsv").string()
-     << "' using 1:4 with linespoints title 'games per minute'\n"
-     << "unset multiplot\n";
+  bool timed = false;  // a resumed generation's self-play ran in an earlier call and has no speed
+  for (const GenerationRecord& r : run.generations) timed = timed || r.selfplay_games_per_minute > 0;
+  gp << "set autoscale y\nset key top right\n";
+  if (timed)
+    gp << "# generation 1 self-plays without a net, far faster: a log scale keeps the rest readable\n"
+       << "set logscale y\nset title 'self-play speed'\nplot '" << (plots / "generations.tsv").string()
+       << "' using 1:4 with linespoints title 'games per minute'\n";
+  else  // gnuplot refuses a plot with no defined point: an empty panel that says why
+    gp << "set title 'self-play speed (no timed self-play yet: resumed generations)'\nset yrange [0:1]\n"
+       << "plot 2 notitle\n";
+  gp << "unset multiplot\n";
   const std::string script = (plots / "plots.gp").string();
   write_file_atomic(script, gp.str());
   if (run.training.empty() && run.generations.empty()) throw std::runtime_error("nothing to plot yet");
