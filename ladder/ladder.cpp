@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "arena/arena.h"
+#include "util/hash.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -45,12 +46,6 @@ std::string game_key(const std::string& first, const std::string& second, int bo
   return first + "|" + second + "|" + std::to_string(board);
 }
 
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
-
 // games/<first>_vs_<second>_b<board>_<hash>.log, readable and unique.
 std::string log_name(const std::string& first, const std::string& second, int board) {
   auto plain = [](std::string s) {
@@ -59,8 +54,8 @@ std::string log_name(const std::string& first, const std::string& second, int bo
     return s;
   };
   char suffix[40];
-  std::snprintf(suffix, sizeof(suffix), "_b%04d_%08x.log", board,
-                unsigned(fnv1a(game_key(first, second, board)) & 0xffffffffu));
+  const std::string key = game_key(first, second, board);
+  std::snprintf(suffix, sizeof(suffix), "_b%04d_%08x.log", board, unsigned(fnv1a64(key.data(), key.size()) & 0xffffffffu));
   return "games/" + plain(first) + "_vs_" + plain(second) + suffix;
 }
 

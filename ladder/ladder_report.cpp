@@ -62,7 +62,8 @@ std::vector<view::LadderGameLink> sample_games(const std::string& dir) {
 
 LadderStandings write_ladder_report(const std::string& dir, const LadderReportOptions& options) {
   const LadderStandings standings = ladder_standings(dir, options.anchor);
-  write_file_atomic((fs::path(dir) / "ratings.txt").string(), format_standings(standings));
+  const std::string table = format_standings(standings);
+  write_file_atomic((fs::path(dir) / "ratings.txt").string(), table);
 
   view::LadderPage page;
   page.title = options.title;
@@ -70,7 +71,6 @@ LadderStandings write_ladder_report(const std::string& dir, const LadderReportOp
   if (fs::exists(settings))
     for (const std::string& line : split_lines(read_file(settings.string())))
       page.settings += (page.settings.empty() ? "" : ", ") + line;
-  const std::string table = format_standings(standings);
   page.summary = split_lines(table).back();
   std::map<std::string, const LadderRow*> by_name;
   for (const LadderRow& r : standings.rows) {

@@ -44,21 +44,21 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+double round_tick_step(double lo, double hi) {
+  const double rough = std::max(hi - lo, 1e-12) / 5;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * magnitude >= rough) return m * magnitude;
+  return 10 * magnitude;
+}
+
 namespace {
 
 const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
 
 // About five round tick values covering [lo, hi].
 std::vector<double> ticks(double lo, double hi) {
-  const double span = hi - lo;
-  const double raw = span / 5;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = magnitude;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * magnitude >= raw) {
-      step = m * magnitude;
-      break;
-    }
+  const double step = round_tick_step(lo, hi);
   std::vector<double> out;
   for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
   return out;

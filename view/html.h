@@ -26,6 +26,10 @@ struct Chart {
   bool whole_x = false;
 };
 
+// A round step (1, 2 or 5 times a power of ten) giving about five ticks
+// over [lo, hi]: the charts' and the gnuplot figures' axes.
+double round_tick_step(double lo, double hi);
+
 // The CSS that svg_line_chart's classes need, for a page's <style>.
 inline constexpr const char* kChartStyle =
     ".charts{display:flex;flex-wrap:wrap;gap:14px}"

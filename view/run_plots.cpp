@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "util/text.h"
+#include "view/html.h"
 #include "view/run_metrics.h"
 
 namespace mushroom::view {
@@ -16,15 +17,6 @@ namespace mushroom::view {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A round tick step giving at most about six ticks over [lo, hi].
-double tick_step(double lo, double hi) {
-  const double span = std::max(hi - lo, 1e-12);
-  const double rough = span / 5, magnitude = std::pow(10.0, std::floor(std::log10(rough)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * magnitude >= rough) return m * magnitude;
-  return 10 * magnitude;
-}
 
 // The samples-seen axis in a readable unit (thousands or millions), with
 // round ticks: "samples seen (millions)" with 4.302, 4.304, ... rather than
@@ -43,7 +35,7 @@ SamplesAxis samples_axis(const RunMetrics& run) {
   std::ostringstream out;
   out << "set xlabel 'samples seen" << unit << "'\nset format x '%g'\n";
   if (std::isfinite(lo) && hi > lo) {
-    const double step = tick_step(lo / axis.divisor, hi / axis.divisor);
+    const double step = round_tick_step(lo / axis.divisor, hi / axis.divisor);
     out << "set xrange [" << std::floor(lo / axis.divisor / step) * step << ":" << std::ceil(hi / axis.divisor / step) * step
         << "]\nset xtics " << step << "\n";
   } else {
@@ -61,7 +53,7 @@ std::string generation_axis(const RunMetrics& run) {
     lo = run.generations.front().generation, hi = lo;
     for (const GenerationRecord& r : run.generations) lo = std::min(lo, r.generation), hi = std::max(hi, r.generation);
   }
-  const int step = std::max(1, int(std::ceil(tick_step(lo, hi + 1))));
+  const int step = std::max(1, int(std::ceil(round_tick_step(lo, hi + 1))));
   std::ostringstream out;
   out << "set xlabel 'generation'\nset format x '%.0f'\nset xrange [" << lo - 0.5 << ":" << hi + 0.5 << "]\nset xtics "
       << step << "\n";

@@ -5,17 +5,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/hash.h"
+
 namespace mushroom {
 
 namespace {
 
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
-
-uint64_t fnv1a(const char* data, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(data[i])) * 0x100000001b3ull;
-  return h;
-}
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -103,7 +99,7 @@ std::string serialize_learned_eval(const LearnedEvalModel& model) {
   put<uint32_t>(out, uint32_t(m.l1));
   put<uint32_t>(out, uint32_t(m.l2));
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
-  put<uint64_t>(out, fnv1a(out.data(), out.size()));
+  put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
 }
 
@@ -134,7 +130,7 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
     std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
     at += t.size * sizeof(float);
   }
-  if (get<uint64_t>(bytes, at) != fnv1a(bytes.data(), expected - sizeof(uint64_t)))
+  if (get<uint64_t>(bytes, at) != fnv1a64(bytes.data(), expected - sizeof(uint64_t)))
     throw LearnedEvalError(source + ": checksum mismatch (the file is corrupt)");
   check_ranges(m, source);
   return m;
