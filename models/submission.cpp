@@ -1836,17 +1836,24 @@ class AlphaBeta {
 // library, so that the exported bot embeds it.
 //
 // The architecture (an NNUE-style net: Stockfish's design, sized for one core):
-//   features     per perspective p (the first or the second player's view),
-//                one active feature per cell: cell * 12 + state, where the
-//                state is the cell's digit - 1 (0..8) when it holds a
-//                mushroom, else 9 (nobody owns it), 10 (p owns it) or 11
-//                (p's opponent owns it); kFeatures = 170 * 12
+//   cell state   per perspective p (the first or the second player's view):
+//                the cell's digit - 1 (0..8) when it holds a mushroom, else
+//                9 (nobody owns it), 10 (p owns it) or 11 (p's opponent owns it)
+//   features     per perspective, 456 active of kEvalFeatures:
+//                - one per cell, where it is: cell * 12 + state (2,040 in all);
+//                - one per three cells side by side in a row, and one per
+//                  three cells one above another in a column: the triple of
+//                  states s0 * 144 + s1 * 12 + s2, one table for rows and one
+//                  for columns (1,728 each), shared by every place on the
+//                  board. Triples see what single cells cannot: two digits
+//                  that make 10 next to each other, an owned cell beside
+//                  taken ground (Othello's pattern evaluations do the same);
 //   transformer  A_p = ft.bias + sum of ft.weight rows of p's active
 //                features: H numbers, kept incrementally (a move changes
-//                only its rectangle's cells)
-//   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass]:
-//                2H + 1 numbers; crelu(x) = min(max(x, 0), 1)
-//   l1, l2       dense, then crelu: 2H + 1 -> L1 -> L2
+//                only its rectangle's cells and the triples that touch them)
+//   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
+//                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1)
+//   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
 //   output       y = out.weight . h2 + out.bias, in cells, plus the skip
 //                terms skip_margin * margin + skip_gain * best_gain, where
 //                margin is the mover's cells minus the opponent's and
@@ -1854,10 +1861,11 @@ class AlphaBeta {
 //                rest zero and skips (1, 0.5) it is the hand evaluation.
 //   The evaluation is 16 * (output) in the search's units (1/16 cells).
 //
-// The file (little-endian): the magic "MSHEVAL1", u32 H, u32 L1, u32 L2,
+// The file (little-endian): the magic "MSHEVAL2", u32 H, u32 L1, u32 L2,
 // then float32 tensors in the order of tensor_names(), then a u64 FNV-1a
 // hash of every preceding byte. Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
+// ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -1866,7 +1874,14 @@ class AlphaBeta {
 namespace mushroom {
 
 constexpr int kEvalCellStates = 12;
-constexpr int kEvalFeatures = 170 * kEvalCellStates;
+constexpr int kEvalCellFeatures = 170 * kEvalCellStates;
+constexpr int kEvalTripleFeatures = kEvalCellStates * kEvalCellStates * kEvalCellStates;
+constexpr int kEvalRowTripleBase = kEvalCellFeatures;
+constexpr int kEvalColumnTripleBase = kEvalRowTripleBase + kEvalTripleFeatures;
+constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
+// Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
+constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
+constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
 
 // A weights file that cannot be used; the message names the source and the problem.
 class LearnedEvalError : public std::runtime_error {
@@ -1880,7 +1895,7 @@ struct LearnedEvalModel {
   int l2 = 16;      // 1..64
   std::vector<float> ft_weight;   // [kEvalFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [L1][2H + 1]
+  std::vector<float> l1_weight;   // [L1][2H + kEvalFlags]
   std::vector<float> l1_bias;     // [L1]
   std::vector<float> l2_weight;   // [L2][L1]
   std::vector<float> l2_bias;     // [L2]
@@ -1916,7 +1931,7 @@ constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 and kept on a stack, one entry per pushed move,
-// updated only for the cells the move changes; the dense layers run on
+// updated only for the cells the move changes and the triples touching them; the dense layers run on
 // int8 weights with int32 sums. AVX2 is used when the CPU has it (chosen at
 // run time, like the move generator), with a scalar path giving the same
 // integers.
@@ -1948,9 +1963,13 @@ class LearnedEvaluator final : public StaticEvaluator {
   void refresh(const Position& pos, int16_t* acc) const;
   void add_row(int16_t* acc, int feature) const;
   void sub_row(int16_t* acc, int feature) const;
+  // acc += row(after) - row(before), when they differ.
+  void replace_row(int16_t* acc, int before, int after) const {
+    if (before != after) sub_row(acc, before), add_row(acc, after);
+  }
 
   int hidden_, l1_, l2_;
-  int input_padded_;  // 2H + 1 rounded up to 32 (the int8 rows' stride)
+  int input_padded_;  // 2H + kEvalFlags rounded up to 32 (the int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
@@ -1961,8 +1980,20 @@ class LearnedEvaluator final : public StaticEvaluator {
   std::vector<uint8_t> input_, hidden1_, hidden2_;
 };
 
-// The feature of a cell for perspective p (learned_eval_model.h's states).
+// A cell's state for perspective p, 0..11 (learned_eval_model.h).
+int learned_eval_cell_state(const Position& pos, int r, int c, Player p);
+// The feature of a cell for perspective p: cell * 12 + its state.
 int learned_eval_feature(const Position& pos, int r, int c, Player p);
+// The features of three cells' states in a row or in a column.
+inline int learned_eval_row_triple(int s0, int s1, int s2) {
+  return kEvalRowTripleBase + (s0 * kEvalCellStates + s1) * kEvalCellStates + s2;
+}
+inline int learned_eval_column_triple(int s0, int s1, int s2) {
+  return kEvalColumnTripleBase + (s0 * kEvalCellStates + s1) * kEvalCellStates + s2;
+}
+// Every active feature of perspective p (kEvalActiveFeatures of them): the
+// cells, then the row triples, then the column triples.
+void learned_eval_features(const Position& pos, Player p, int* out);
 
 }  // namespace mushroom
 
@@ -3674,6 +3705,7 @@ std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int 
 
 // ---- engine/mushroom/learned_eval_model.cpp ----
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -3684,7 +3716,8 @@ namespace mushroom {
 
 namespace {
 
-constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
+constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
+constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -3704,7 +3737,7 @@ T get(const std::string& in, size_t& at) {
 void resize_for(LearnedEvalModel& m) {
   m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
   m.ft_bias.assign(size_t(m.hidden), 0.0f);
-  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + 1), 0.0f);
+  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + kEvalFlags), 0.0f);
   m.l1_bias.assign(size_t(m.l1), 0.0f);
   m.l2_weight.assign(size_t(m.l2) * m.l1, 0.0f);
   m.l2_bias.assign(size_t(m.l2), 0.0f);
@@ -3728,15 +3761,17 @@ void check_ranges(LearnedEvalModel& m, const std::string& source) {
   dense_limit(m.l2_weight, "l2.weight");
   dense_limit(m.out_weight, "out.weight");
   // The accumulator is int16: its largest possible magnitude, the bias plus
-  // the largest row of every cell, must fit.
+  // the largest row of every cell and of every triple's place, must fit.
+  const auto largest = [&](int first, int count, int h) {
+    double most = 0;
+    for (int f = first; f < first + count; ++f) most = std::max(most, double(std::fabs(m.ft_weight[size_t(f) * m.hidden + h])));
+    return most;
+  };
   for (int h = 0; h < m.hidden; ++h) {
     double worst = std::fabs(m.ft_bias[size_t(h)]);
-    for (int cell = 0; cell < 170; ++cell) {
-      double cell_worst = 0;
-      for (int s = 0; s < kEvalCellStates; ++s)
-        cell_worst = std::max(cell_worst, double(std::fabs(m.ft_weight[size_t(cell * kEvalCellStates + s) * m.hidden + h])));
-      worst += cell_worst;
-    }
+    for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kEvalCellStates, kEvalCellStates, h);
+    worst += 10 * 15 * largest(kEvalRowTripleBase, kEvalTripleFeatures, h);
+    worst += 17 * 8 * largest(kEvalColumnTripleBase, kEvalTripleFeatures, h);
     if (worst * kFtScale > 32767.0)
       throw LearnedEvalError(source + ": transformer unit " + std::to_string(h) + " can reach " +
                              std::to_string(worst) + ", outside the int16 accumulator's range +-" +
@@ -3780,8 +3815,11 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   const size_t header = sizeof kMagic + 3 * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
     throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
+  if (std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
+    throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
+                                    "runs: retrain it (MSHEVAL2 adds the row and column triples)");
   if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL1 magic)");
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 magic)");
   size_t at = sizeof kMagic;
   LearnedEvalModel m;
   m.hidden = int(get<uint32_t>(bytes, at));
@@ -3896,23 +3934,54 @@ bool cpu_has_avx2() { return false; }
 
 }  // namespace
 
-int learned_eval_feature(const Position& pos, int r, int c, Player p) {
-  const int cell = r * kCols + c;
+static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),
+              "learned_eval_model.h's feature counts are for the 10x17 board");
+
+namespace {
+constexpr int kMine = 10, kTheirs = 11;  // cell states after a move, for the mover and its opponent
+
+// The states of every cell for one perspective.
+struct CellStates {
+  uint8_t s[kRows][kCols];
+};
+
+void fill_states(const Position& pos, Player p, CellStates& out) {
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) out.s[r][c] = uint8_t(learned_eval_cell_state(pos, r, c, p));
+}
+}  // namespace
+
+int learned_eval_cell_state(const Position& pos, int r, int c, Player p) {
   const int d = pos.digit(r, c);
-  if (d) return cell * kEvalCellStates + d - 1;
+  if (d) return d - 1;
   const Owner o = pos.owner(r, c);
-  const int state = o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? 10 : 11);
-  return cell * kEvalCellStates + state;
+  return o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? kMine : kTheirs);
+}
+
+int learned_eval_feature(const Position& pos, int r, int c, Player p) {
+  return (r * kCols + c) * kEvalCellStates + learned_eval_cell_state(pos, r, c, p);
+}
+
+void learned_eval_features(const Position& pos, Player p, int* out) {
+  CellStates st;
+  fill_states(pos, p, st);
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) *out++ = (r * kCols + c) * kEvalCellStates + st.s[r][c];
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c + 2 < kCols; ++c) *out++ = learned_eval_row_triple(st.s[r][c], st.s[r][c + 1], st.s[r][c + 2]);
+  for (int c = 0; c < kCols; ++c)
+    for (int r = 0; r + 2 < kRows; ++r)
+      *out++ = learned_eval_column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
 }
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
-    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + 1 + 31) / 32 * 32),
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
-  const int inputs = 2 * hidden_ + 1;
+  const int inputs = 2 * hidden_ + kEvalFlags;
   l1_weight_.assign(size_t(l1_) * input_padded_, 0);
   for (int j = 0; j < l1_; ++j)
     for (int i = 0; i < inputs; ++i)
@@ -3951,11 +4020,12 @@ void LearnedEvaluator::sub_row(int16_t* acc, int feature) const {
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
+  int features[kEvalActiveFeatures];
   for (int p = 0; p < 2; ++p) {
     int16_t* a = acc + size_t(p) * hidden_;
     std::copy(ft_bias_.begin(), ft_bias_.end(), a);
-    for (int r = 0; r < kRows; ++r)
-      for (int c = 0; c < kCols; ++c) add_row(a, learned_eval_feature(pos, r, c, Player(p)));
+    learned_eval_features(pos, Player(p), features);
+    for (int f : features) add_row(a, f);
   }
 }
 
@@ -3970,18 +4040,36 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   int16_t* to = accumulator(++depth_);
   std::copy(from, from + 2 * hidden_, to);
   if (move.is_pass()) return;
-  // Every cell of the rectangle ends empty and owned by the mover.
+  // Every cell of the rectangle ends empty and owned by the mover. The
+  // triples that change are those with a cell in the rectangle: in its rows,
+  // starting up to two columns left of it; in its columns, up to two rows above.
   const Player mover = pos.to_move();
-  for (int r = move.r1; r <= move.r2; ++r)
-    for (int c = move.c1; c <= move.c2; ++c)
-      for (int p = 0; p < 2; ++p) {
-        const int before = learned_eval_feature(pos, r, c, Player(p));
-        const int after = (r * kCols + c) * kEvalCellStates + (p == int(mover) ? 10 : 11);
-        if (before == after) continue;
-        int16_t* a = to + size_t(p) * hidden_;
-        sub_row(a, before);
-        add_row(a, after);
+  const int r_lo = std::max(0, int(move.r1) - 2), r_hi = std::min(kRows - 1, int(move.r2) + 2);
+  const int c_lo = std::max(0, int(move.c1) - 2), c_hi = std::min(kCols - 1, int(move.c2) + 2);
+  uint8_t before[kRows][kCols], after[kRows][kCols];
+  for (int p = 0; p < 2; ++p) {
+    const uint8_t taken = uint8_t(p == int(mover) ? kMine : kTheirs);
+    for (int r = r_lo; r <= r_hi; ++r)
+      for (int c = c_lo; c <= c_hi; ++c) {
+        before[r][c] = uint8_t(learned_eval_cell_state(pos, r, c, Player(p)));
+        const bool inside = r >= move.r1 && r <= move.r2 && c >= move.c1 && c <= move.c2;
+        after[r][c] = inside ? taken : before[r][c];
       }
+    int16_t* a = to + size_t(p) * hidden_;
+    for (int r = move.r1; r <= move.r2; ++r)
+      for (int c = move.c1; c <= move.c2; ++c) {
+        const int cell = (r * kCols + c) * kEvalCellStates;
+        replace_row(a, cell + before[r][c], cell + after[r][c]);
+      }
+    for (int r = move.r1; r <= move.r2; ++r)
+      for (int c = std::max(0, int(move.c1) - 2); c <= std::min(kCols - 3, int(move.c2)); ++c)
+        replace_row(a, learned_eval_row_triple(before[r][c], before[r][c + 1], before[r][c + 2]),
+                    learned_eval_row_triple(after[r][c], after[r][c + 1], after[r][c + 2]));
+    for (int c = move.c1; c <= move.c2; ++c)
+      for (int r = std::max(0, int(move.r1) - 2); r <= std::min(kRows - 3, int(move.r2)); ++r)
+        replace_row(a, learned_eval_column_triple(before[r][c], before[r + 1][c], before[r + 2][c]),
+                    learned_eval_column_triple(after[r][c], after[r + 1][c], after[r + 2][c]));
+  }
 }
 
 void LearnedEvaluator::pop() { --depth_; }
@@ -3994,6 +4082,7 @@ int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
     input_[size_t(hidden_ + h)] = crelu(theirs[h]);
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
+  input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
   for (int j = 0; j < l1_; ++j) {
     const int8_t* w = l1_weight_.data() + size_t(j) * input_padded_;
 #ifdef MUSHROOM_EVAL_X86
@@ -4019,20 +4108,22 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   for (int p = 0; p < 2; ++p) {
     float* a = acc.data() + size_t(p) * H;
     for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
-    for (int r = 0; r < kRows; ++r)
-      for (int c = 0; c < kCols; ++c) {
-        const float* row = m.ft_weight.data() + size_t(learned_eval_feature(pos, r, c, Player(p))) * H;
-        for (int h = 0; h < H; ++h) a[h] += row[h];
-      }
+    int features[kEvalActiveFeatures];
+    learned_eval_features(pos, Player(p), features);
+    for (int f : features) {
+      const float* row = m.ft_weight.data() + size_t(f) * H;
+      for (int h = 0; h < H; ++h) a[h] += row[h];
+    }
   }
   const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
-  const int inputs = 2 * H + 1;
+  const int inputs = 2 * H + kEvalFlags;
   std::vector<float> x(static_cast<size_t>(inputs));
   for (int h = 0; h < H; ++h) {
     x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
     x[size_t(H + h)] = clip(acc[size_t(1 - pos.to_move()) * H + h]);
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {
     float s = m.l1_bias[size_t(j)];

@@ -1,5 +1,6 @@
 #include "train/eval_net.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "mushroom/learned_evaluator.h"
@@ -12,8 +13,8 @@ namespace mushroom::train {
 namespace {
 
 // Weight limits that keep the integer runtime exact (learned_eval_model.h):
-// 170 cells * 1.4 + 10 stays under the int16 accumulator's 258.
-constexpr double kFtWeightLimit = 1.4, kFtBiasLimit = 10, kDenseLimit = 127.0 / 64.0 - 1e-3, kSkipLimit = 100;
+// 456 active features * 0.54 + 10 stays under the int16 accumulator's 258.
+constexpr double kFtWeightLimit = 0.54, kFtBiasLimit = 10, kDenseLimit = 127.0 / 64.0 - 1e-3, kSkipLimit = 100;
 
 torch::Tensor from_vector(const std::vector<float>& v, std::vector<int64_t> shape) {
   return torch::from_blob(const_cast<float*>(v.data()), shape, torch::kFloat32).clone();
@@ -28,24 +29,25 @@ std::vector<float> to_vector(const torch::Tensor& t) {
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 // Fills row b of the input tensors with pos.
-void fill_inputs(const Position& pos, int64_t b, int64_t* mover, int64_t* opponent, float* last_pass, float* margin,
+void fill_inputs(const Position& pos, int64_t b, int64_t* mover, int64_t* opponent, float* flags, float* margin,
                  float* gain) {
   const Player me = pos.to_move(), them = Player(1 - me);
-  for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) {
-      mover[b * kCells + r * kCols + c] = learned_eval_feature(pos, r, c, me);
-      opponent[b * kCells + r * kCols + c] = learned_eval_feature(pos, r, c, them);
-    }
-  last_pass[b] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  int features[kEvalActiveFeatures];
+  learned_eval_features(pos, me, features);
+  std::copy(features, features + kEvalActiveFeatures, mover + b * kEvalActiveFeatures);
+  learned_eval_features(pos, them, features);
+  std::copy(features, features + kEvalActiveFeatures, opponent + b * kEvalActiveFeatures);
+  flags[b * kEvalFlags] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  flags[b * kEvalFlags + 1] = me == kFirst ? 1.0f : 0.0f;
   margin[b] = float(pos.margin_for_side_to_move());
   gain[b] = float(best_margin_gain(pos));
 }
 
 EvalBatch empty_batch(int64_t B) {
   EvalBatch batch;
-  batch.mover = torch::empty({B, kCells}, torch::kInt64);
-  batch.opponent = torch::empty({B, kCells}, torch::kInt64);
-  batch.last_pass = torch::empty({B, 1});
+  batch.mover = torch::empty({B, kEvalActiveFeatures}, torch::kInt64);
+  batch.opponent = torch::empty({B, kEvalActiveFeatures}, torch::kInt64);
+  batch.flags = torch::empty({B, kEvalFlags});
   batch.margin = torch::empty({B});
   batch.gain = torch::empty({B});
   batch.target = torch::full({B}, 0.5f);
@@ -55,7 +57,7 @@ EvalBatch empty_batch(int64_t B) {
 }  // namespace
 
 EvalBatch EvalBatch::to(const torch::Device& device) const {
-  return {mover.to(device), opponent.to(device), last_pass.to(device), margin.to(device), gain.to(device),
+  return {mover.to(device), opponent.to(device), flags.to(device), margin.to(device), gain.to(device),
           target.to(device)};
 }
 
@@ -68,7 +70,7 @@ EvalBatch make_eval_batch(const std::vector<selfplay::Sample>& samples, const st
     const selfplay::Sample& s = samples[size_t(indices[size_t(b)])];
     const Position pos = transform(Symmetry(rng.uniform(4)), selfplay::position_of(s, selfplay::mushroom_eval_schema()));
     fill_inputs(pos, b, batch.mover.data_ptr<int64_t>(), batch.opponent.data_ptr<int64_t>(),
-                batch.last_pass.data_ptr<float>(), batch.margin.data_ptr<float>(), batch.gain.data_ptr<float>());
+                batch.flags.data_ptr<float>(), batch.margin.data_ptr<float>(), batch.gain.data_ptr<float>());
     const selfplay::EvalLabels labels = selfplay::eval_labels_of(s);
     const double search = sigmoid(labels.search_score / double(kEvalScale) / config.scale);
     const double result = sigmoid(labels.margin / config.scale);
@@ -84,14 +86,14 @@ EvalBatch eval_inputs(const std::vector<Position>& positions) {
   EvalBatch batch = empty_batch(int64_t(positions.size()));
   for (size_t b = 0; b < positions.size(); ++b)
     fill_inputs(positions[b], int64_t(b), batch.mover.data_ptr<int64_t>(), batch.opponent.data_ptr<int64_t>(),
-                batch.last_pass.data_ptr<float>(), batch.margin.data_ptr<float>(), batch.gain.data_ptr<float>());
+                batch.flags.data_ptr<float>(), batch.margin.data_ptr<float>(), batch.gain.data_ptr<float>());
   return batch;
 }
 
 EvalNetImpl::EvalNetImpl(const LearnedEvalModel& m) : hidden_(m.hidden), l1_(m.l1), l2_(m.l2) {
   ft_weight = register_parameter("ft_weight", from_vector(m.ft_weight, {kEvalFeatures, m.hidden}));
   ft_bias = register_parameter("ft_bias", from_vector(m.ft_bias, {m.hidden}));
-  l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {m.l1, 2 * m.hidden + 1}));
+  l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {m.l1, 2 * m.hidden + kEvalFlags}));
   l1_bias = register_parameter("l1_bias", from_vector(m.l1_bias, {m.l1}));
   l2_weight = register_parameter("l2_weight", from_vector(m.l2_weight, {m.l2, m.l1}));
   l2_bias = register_parameter("l2_bias", from_vector(m.l2_bias, {m.l2}));
@@ -105,7 +107,7 @@ torch::Tensor EvalNetImpl::forward(const EvalBatch& batch) {
   const auto bag = F::EmbeddingBagFuncOptions().mode(torch::kSum);
   const torch::Tensor mine = (F::embedding_bag(batch.mover, ft_weight, bag) + ft_bias).clamp(0, 1);
   const torch::Tensor theirs = (F::embedding_bag(batch.opponent, ft_weight, bag) + ft_bias).clamp(0, 1);
-  const torch::Tensor x = torch::cat({mine, theirs, batch.last_pass}, 1);
+  const torch::Tensor x = torch::cat({mine, theirs, batch.flags}, 1);
   const torch::Tensor h1 = F::linear(x, l1_weight, l1_bias).clamp(0, 1);
   const torch::Tensor h2 = F::linear(h1, l2_weight, l2_bias).clamp(0, 1);
   const torch::Tensor y = F::linear(h2, out_weight, out_bias).squeeze(1);

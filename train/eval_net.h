@@ -1,7 +1,7 @@
 // The learned evaluation (mushroom/learned_eval_model.h) as a LibTorch
 // module for training: the same arithmetic as
 // LearnedEvaluator::reference_output, in float, on batches. The transformer
-// is an embedding bag (the sum of each position's 170 active rows).
+// is an embedding bag (the sum of each position's active rows).
 // Targets live in win-probability space, as Stockfish trains NNUE: the
 // output y (cells) is compared through sigmoid(y / scale) with a blend of
 //   search  sigmoid(search score / scale)       weight search_weight (default 1)
@@ -21,8 +21,8 @@
 namespace mushroom::train {
 
 struct EvalBatch {
-  torch::Tensor mover, opponent;  // [B, 170] int64 active features of each perspective
-  torch::Tensor last_pass;        // [B, 1] float
+  torch::Tensor mover, opponent;  // [B, kEvalActiveFeatures] int64 active features of each perspective
+  torch::Tensor flags;            // [B, kEvalFlags] float: last move was a pass, the mover moved first
   torch::Tensor margin, gain;     // [B] float, cells: the mover's margin and best immediate gain
   torch::Tensor target;           // [B] float in [0, 1]
   int64_t size() const { return mover.size(0); }

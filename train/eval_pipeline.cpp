@@ -107,9 +107,10 @@ class EvalJudge : public GameJudge {
     char line[300];
     std::snprintf(line, sizeof line,
                   "eval: candidate scores %.3f against the hand evaluation at depth %d (mean margin %+.1f); held-out "
-                  "log loss %.4f (hand %.4f, material %.4f, %d positions)",
+                  "log loss %.4f (hand %.4f, material %.4f), search-score loss %.5f (hand %.5f), %d positions",
                   e.result.score(), config_.evalnet.match_depth, e.result.mean_margin, e.fit->learned_log_loss,
-                  e.fit->hand_log_loss, e.fit->material_log_loss, e.fit->positions);
+                  e.fit->hand_log_loss, e.fit->material_log_loss, e.fit->learned_search_loss,
+                  e.fit->hand_search_loss, e.fit->positions);
     e.log_line = line;
     return e;
   }
@@ -146,7 +147,7 @@ class EvalJudge : public GameJudge {
   view::FitRecord fit(const std::string& candidate) {
     const std::vector<selfplay::Sample>& samples = held_out();
     LearnedEvaluator learned(read_learned_eval(candidate));
-    std::vector<double> learned_x, hand_x, material_x, results;
+    std::vector<double> learned_x, hand_x, material_x, results, searched;
     for (const selfplay::Sample& s : samples) {
       const Position pos = selfplay::position_of(s, selfplay::mushroom_eval_schema());
       const int gain = best_margin_gain(pos);
@@ -155,9 +156,23 @@ class EvalJudge : public GameJudge {
       hand_x.push_back(hand_evaluation(pos, gain) / double(kEvalScale));
       material_x.push_back(pos.margin_for_side_to_move());
       results.push_back((s.outcome + 1) / 2.0);
+      searched.push_back(selfplay::eval_labels_of(s).search_score / double(kEvalScale));
     }
-    return {fit_results(learned_x, results).log_loss, fit_results(hand_x, results).log_loss,
-            fit_results(material_x, results).log_loss, int(samples.size())};
+    // The training target's error, at the training scale (train/eval_net.h).
+    const auto search_loss = [&](const std::vector<double>& x) {
+      const double scale = config_.evalnet.scale;
+      double total = 0;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const double d = 1 / (1 + std::exp(-x[i] / scale)) - 1 / (1 + std::exp(-searched[i] / scale));
+        total += d * d;
+      }
+      return x.empty() ? 0.0 : total / double(x.size());
+    };
+    view::FitRecord f{fit_results(learned_x, results).log_loss, fit_results(hand_x, results).log_loss,
+                      fit_results(material_x, results).log_loss, int(samples.size())};
+    f.learned_search_loss = search_loss(learned_x);
+    f.hand_search_loss = search_loss(hand_x);
+    return f;
   }
 
   const RunConfig& config_;

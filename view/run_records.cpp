@@ -122,6 +122,10 @@ std::string to_json(const GenerationRecord& r) {
     j["hand_log_loss"] = r.fit->hand_log_loss;
     j["material_log_loss"] = r.fit->material_log_loss;
     j["fit_positions"] = r.fit->positions;
+    if (!std::isnan(r.fit->learned_search_loss)) {
+      j["learned_search_loss"] = r.fit->learned_search_loss;
+      j["hand_search_loss"] = r.fit->hand_search_loss;
+    }
   }
   if (r.ladder) {
     j["ladder_elo"] = r.ladder->elo;
@@ -173,6 +177,10 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
     fit.hand_log_loss = f.number("hand_log_loss");
     fit.material_log_loss = f.number("material_log_loss");
     fit.positions = int(f.count("fit_positions"));
+    if (f.find("learned_search_loss")) {
+      fit.learned_search_loss = f.number("learned_search_loss");
+      fit.hand_search_loss = f.number("hand_search_loss");
+    }
     r.fit = fit;
   }
   if (f.find("ladder_elo")) {

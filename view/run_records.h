@@ -6,6 +6,7 @@
 // field missing from an older record reads as NaN (or 0 for counts).
 #pragma once
 #include <cstdint>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,10 @@ struct GradeRecord {
 struct FitRecord {
   double learned_log_loss = 0, hand_log_loss = 0, material_log_loss = 0;
   int positions = 0;
+  // The training target's loss on the held-out positions (win-probability
+  // squared error against their search scores): learned and hand. NaN in
+  // records written before it was measured.
+  double learned_search_loss = std::nan(""), hand_search_loss = std::nan("");
 };
 
 // The candidate's rating on the run's ladder when it was placed there

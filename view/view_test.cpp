@@ -152,7 +152,7 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   r.gate_score = 0.55;
   r.eval_score = 1.0;
   r.grade = GradeRecord{0.9, 0.95, 0.99, 0.3, 2000};
-  r.fit = FitRecord{0.41, 0.45, 0.52, 3000};
+  r.fit = FitRecord{0.41, 0.45, 0.52, 3000, 0.0031, 0.0042};
   const GenerationRecord back = parse_generation_record(to_json(r), "test");
   EXPECT_EQ(back.generation, 7);
   EXPECT_TRUE(back.promoted);
@@ -171,6 +171,8 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   EXPECT_DOUBLE_EQ(back.fit->learned_log_loss, 0.41);
   EXPECT_DOUBLE_EQ(back.fit->material_log_loss, 0.52);
   EXPECT_EQ(back.fit->positions, 3000);
+  EXPECT_DOUBLE_EQ(back.fit->learned_search_loss, 0.0031);
+  EXPECT_DOUBLE_EQ(back.fit->hand_search_loss, 0.0042);
   r.eval_score.reset();
   r.grade.reset();
   r.fit.reset();

@@ -1,5 +1,6 @@
 #include "mushroom/learned_eval_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -11,7 +12,8 @@ namespace mushroom {
 
 namespace {
 
-constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
+constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
+constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -31,7 +33,7 @@ T get(const std::string& in, size_t& at) {
 void resize_for(LearnedEvalModel& m) {
   m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
   m.ft_bias.assign(size_t(m.hidden), 0.0f);
-  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + 1), 0.0f);
+  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + kEvalFlags), 0.0f);
   m.l1_bias.assign(size_t(m.l1), 0.0f);
   m.l2_weight.assign(size_t(m.l2) * m.l1, 0.0f);
   m.l2_bias.assign(size_t(m.l2), 0.0f);
@@ -55,15 +57,17 @@ void check_ranges(LearnedEvalModel& m, const std::string& source) {
   dense_limit(m.l2_weight, "l2.weight");
   dense_limit(m.out_weight, "out.weight");
   // The accumulator is int16: its largest possible magnitude, the bias plus
-  // the largest row of every cell, must fit.
+  // the largest row of every cell and of every triple's place, must fit.
+  const auto largest = [&](int first, int count, int h) {
+    double most = 0;
+    for (int f = first; f < first + count; ++f) most = std::max(most, double(std::fabs(m.ft_weight[size_t(f) * m.hidden + h])));
+    return most;
+  };
   for (int h = 0; h < m.hidden; ++h) {
     double worst = std::fabs(m.ft_bias[size_t(h)]);
-    for (int cell = 0; cell < 170; ++cell) {
-      double cell_worst = 0;
-      for (int s = 0; s < kEvalCellStates; ++s)
-        cell_worst = std::max(cell_worst, double(std::fabs(m.ft_weight[size_t(cell * kEvalCellStates + s) * m.hidden + h])));
-      worst += cell_worst;
-    }
+    for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kEvalCellStates, kEvalCellStates, h);
+    worst += 10 * 15 * largest(kEvalRowTripleBase, kEvalTripleFeatures, h);
+    worst += 17 * 8 * largest(kEvalColumnTripleBase, kEvalTripleFeatures, h);
     if (worst * kFtScale > 32767.0)
       throw LearnedEvalError(source + ": transformer unit " + std::to_string(h) + " can reach " +
                              std::to_string(worst) + ", outside the int16 accumulator's range +-" +
@@ -107,8 +111,11 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   const size_t header = sizeof kMagic + 3 * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
     throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
+  if (std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
+    throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
+                                    "runs: retrain it (MSHEVAL2 adds the row and column triples)");
   if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL1 magic)");
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 magic)");
   size_t at = sizeof kMagic;
   LearnedEvalModel m;
   m.hidden = int(get<uint32_t>(bytes, at));

@@ -3,17 +3,24 @@
 // library, so that the exported bot embeds it.
 //
 // The architecture (an NNUE-style net: Stockfish's design, sized for one core):
-//   features     per perspective p (the first or the second player's view),
-//                one active feature per cell: cell * 12 + state, where the
-//                state is the cell's digit - 1 (0..8) when it holds a
-//                mushroom, else 9 (nobody owns it), 10 (p owns it) or 11
-//                (p's opponent owns it); kFeatures = 170 * 12
+//   cell state   per perspective p (the first or the second player's view):
+//                the cell's digit - 1 (0..8) when it holds a mushroom, else
+//                9 (nobody owns it), 10 (p owns it) or 11 (p's opponent owns it)
+//   features     per perspective, 456 active of kEvalFeatures:
+//                - one per cell, where it is: cell * 12 + state (2,040 in all);
+//                - one per three cells side by side in a row, and one per
+//                  three cells one above another in a column: the triple of
+//                  states s0 * 144 + s1 * 12 + s2, one table for rows and one
+//                  for columns (1,728 each), shared by every place on the
+//                  board. Triples see what single cells cannot: two digits
+//                  that make 10 next to each other, an owned cell beside
+//                  taken ground (Othello's pattern evaluations do the same);
 //   transformer  A_p = ft.bias + sum of ft.weight rows of p's active
 //                features: H numbers, kept incrementally (a move changes
-//                only its rectangle's cells)
-//   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass]:
-//                2H + 1 numbers; crelu(x) = min(max(x, 0), 1)
-//   l1, l2       dense, then crelu: 2H + 1 -> L1 -> L2
+//                only its rectangle's cells and the triples that touch them)
+//   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
+//                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1)
+//   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
 //   output       y = out.weight . h2 + out.bias, in cells, plus the skip
 //                terms skip_margin * margin + skip_gain * best_gain, where
 //                margin is the mover's cells minus the opponent's and
@@ -21,10 +28,11 @@
 //                rest zero and skips (1, 0.5) it is the hand evaluation.
 //   The evaluation is 16 * (output) in the search's units (1/16 cells).
 //
-// The file (little-endian): the magic "MSHEVAL1", u32 H, u32 L1, u32 L2,
+// The file (little-endian): the magic "MSHEVAL2", u32 H, u32 L1, u32 L2,
 // then float32 tensors in the order of tensor_names(), then a u64 FNV-1a
 // hash of every preceding byte. Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
+// ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -34,7 +42,14 @@
 namespace mushroom {
 
 constexpr int kEvalCellStates = 12;
-constexpr int kEvalFeatures = 170 * kEvalCellStates;
+constexpr int kEvalCellFeatures = 170 * kEvalCellStates;
+constexpr int kEvalTripleFeatures = kEvalCellStates * kEvalCellStates * kEvalCellStates;
+constexpr int kEvalRowTripleBase = kEvalCellFeatures;
+constexpr int kEvalColumnTripleBase = kEvalRowTripleBase + kEvalTripleFeatures;
+constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
+// Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
+constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
+constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
 
 // A weights file that cannot be used; the message names the source and the problem.
 class LearnedEvalError : public std::runtime_error {
@@ -48,7 +63,7 @@ struct LearnedEvalModel {
   int l2 = 16;      // 1..64
   std::vector<float> ft_weight;   // [kEvalFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [L1][2H + 1]
+  std::vector<float> l1_weight;   // [L1][2H + kEvalFlags]
   std::vector<float> l1_bias;     // [L1]
   std::vector<float> l2_weight;   // [L2][L1]
   std::vector<float> l2_bias;     // [L2]

@@ -75,23 +75,54 @@ bool cpu_has_avx2() { return false; }
 
 }  // namespace
 
-int learned_eval_feature(const Position& pos, int r, int c, Player p) {
-  const int cell = r * kCols + c;
+static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),
+              "learned_eval_model.h's feature counts are for the 10x17 board");
+
+namespace {
+constexpr int kMine = 10, kTheirs = 11;  // cell states after a move, for the mover and its opponent
+
+// The states of every cell for one perspective.
+struct CellStates {
+  uint8_t s[kRows][kCols];
+};
+
+void fill_states(const Position& pos, Player p, CellStates& out) {
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) out.s[r][c] = uint8_t(learned_eval_cell_state(pos, r, c, p));
+}
+}  // namespace
+
+int learned_eval_cell_state(const Position& pos, int r, int c, Player p) {
   const int d = pos.digit(r, c);
-  if (d) return cell * kEvalCellStates + d - 1;
+  if (d) return d - 1;
   const Owner o = pos.owner(r, c);
-  const int state = o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? 10 : 11);
-  return cell * kEvalCellStates + state;
+  return o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? kMine : kTheirs);
+}
+
+int learned_eval_feature(const Position& pos, int r, int c, Player p) {
+  return (r * kCols + c) * kEvalCellStates + learned_eval_cell_state(pos, r, c, p);
+}
+
+void learned_eval_features(const Position& pos, Player p, int* out) {
+  CellStates st;
+  fill_states(pos, p, st);
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) *out++ = (r * kCols + c) * kEvalCellStates + st.s[r][c];
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c + 2 < kCols; ++c) *out++ = learned_eval_row_triple(st.s[r][c], st.s[r][c + 1], st.s[r][c + 2]);
+  for (int c = 0; c < kCols; ++c)
+    for (int r = 0; r + 2 < kRows; ++r)
+      *out++ = learned_eval_column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
 }
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
-    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + 1 + 31) / 32 * 32),
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
-  const int inputs = 2 * hidden_ + 1;
+  const int inputs = 2 * hidden_ + kEvalFlags;
   l1_weight_.assign(size_t(l1_) * input_padded_, 0);
   for (int j = 0; j < l1_; ++j)
     for (int i = 0; i < inputs; ++i)
@@ -130,11 +161,12 @@ void LearnedEvaluator::sub_row(int16_t* acc, int feature) const {
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
+  int features[kEvalActiveFeatures];
   for (int p = 0; p < 2; ++p) {
     int16_t* a = acc + size_t(p) * hidden_;
     std::copy(ft_bias_.begin(), ft_bias_.end(), a);
-    for (int r = 0; r < kRows; ++r)
-      for (int c = 0; c < kCols; ++c) add_row(a, learned_eval_feature(pos, r, c, Player(p)));
+    learned_eval_features(pos, Player(p), features);
+    for (int f : features) add_row(a, f);
   }
 }
 
@@ -149,18 +181,36 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   int16_t* to = accumulator(++depth_);
   std::copy(from, from + 2 * hidden_, to);
   if (move.is_pass()) return;
-  // Every cell of the rectangle ends empty and owned by the mover.
+  // Every cell of the rectangle ends empty and owned by the mover. The
+  // triples that change are those with a cell in the rectangle: in its rows,
+  // starting up to two columns left of it; in its columns, up to two rows above.
   const Player mover = pos.to_move();
-  for (int r = move.r1; r <= move.r2; ++r)
-    for (int c = move.c1; c <= move.c2; ++c)
-      for (int p = 0; p < 2; ++p) {
-        const int before = learned_eval_feature(pos, r, c, Player(p));
-        const int after = (r * kCols + c) * kEvalCellStates + (p == int(mover) ? 10 : 11);
-        if (before == after) continue;
-        int16_t* a = to + size_t(p) * hidden_;
-        sub_row(a, before);
-        add_row(a, after);
+  const int r_lo = std::max(0, int(move.r1) - 2), r_hi = std::min(kRows - 1, int(move.r2) + 2);
+  const int c_lo = std::max(0, int(move.c1) - 2), c_hi = std::min(kCols - 1, int(move.c2) + 2);
+  uint8_t before[kRows][kCols], after[kRows][kCols];
+  for (int p = 0; p < 2; ++p) {
+    const uint8_t taken = uint8_t(p == int(mover) ? kMine : kTheirs);
+    for (int r = r_lo; r <= r_hi; ++r)
+      for (int c = c_lo; c <= c_hi; ++c) {
+        before[r][c] = uint8_t(learned_eval_cell_state(pos, r, c, Player(p)));
+        const bool inside = r >= move.r1 && r <= move.r2 && c >= move.c1 && c <= move.c2;
+        after[r][c] = inside ? taken : before[r][c];
       }
+    int16_t* a = to + size_t(p) * hidden_;
+    for (int r = move.r1; r <= move.r2; ++r)
+      for (int c = move.c1; c <= move.c2; ++c) {
+        const int cell = (r * kCols + c) * kEvalCellStates;
+        replace_row(a, cell + before[r][c], cell + after[r][c]);
+      }
+    for (int r = move.r1; r <= move.r2; ++r)
+      for (int c = std::max(0, int(move.c1) - 2); c <= std::min(kCols - 3, int(move.c2)); ++c)
+        replace_row(a, learned_eval_row_triple(before[r][c], before[r][c + 1], before[r][c + 2]),
+                    learned_eval_row_triple(after[r][c], after[r][c + 1], after[r][c + 2]));
+    for (int c = move.c1; c <= move.c2; ++c)
+      for (int r = std::max(0, int(move.r1) - 2); r <= std::min(kRows - 3, int(move.r2)); ++r)
+        replace_row(a, learned_eval_column_triple(before[r][c], before[r + 1][c], before[r + 2][c]),
+                    learned_eval_column_triple(after[r][c], after[r + 1][c], after[r + 2][c]));
+  }
 }
 
 void LearnedEvaluator::pop() { --depth_; }
@@ -173,6 +223,7 @@ int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
     input_[size_t(hidden_ + h)] = crelu(theirs[h]);
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
+  input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
   for (int j = 0; j < l1_; ++j) {
     const int8_t* w = l1_weight_.data() + size_t(j) * input_padded_;
 #ifdef MUSHROOM_EVAL_X86
@@ -198,20 +249,22 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   for (int p = 0; p < 2; ++p) {
     float* a = acc.data() + size_t(p) * H;
     for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
-    for (int r = 0; r < kRows; ++r)
-      for (int c = 0; c < kCols; ++c) {
-        const float* row = m.ft_weight.data() + size_t(learned_eval_feature(pos, r, c, Player(p))) * H;
-        for (int h = 0; h < H; ++h) a[h] += row[h];
-      }
+    int features[kEvalActiveFeatures];
+    learned_eval_features(pos, Player(p), features);
+    for (int f : features) {
+      const float* row = m.ft_weight.data() + size_t(f) * H;
+      for (int h = 0; h < H; ++h) a[h] += row[h];
+    }
   }
   const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
-  const int inputs = 2 * H + 1;
+  const int inputs = 2 * H + kEvalFlags;
   std::vector<float> x(static_cast<size_t>(inputs));
   for (int h = 0; h < H; ++h) {
     x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
     x[size_t(H + h)] = clip(acc[size_t(1 - pos.to_move()) * H + h]);
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {
     float s = m.l1_bias[size_t(j)];

@@ -1,7 +1,7 @@
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 and kept on a stack, one entry per pushed move,
-// updated only for the cells the move changes; the dense layers run on
+// updated only for the cells the move changes and the triples touching them; the dense layers run on
 // int8 weights with int32 sums. AVX2 is used when the CPU has it (chosen at
 // run time, like the move generator), with a scalar path giving the same
 // integers.
@@ -36,9 +36,13 @@ class LearnedEvaluator final : public StaticEvaluator {
   void refresh(const Position& pos, int16_t* acc) const;
   void add_row(int16_t* acc, int feature) const;
   void sub_row(int16_t* acc, int feature) const;
+  // acc += row(after) - row(before), when they differ.
+  void replace_row(int16_t* acc, int before, int after) const {
+    if (before != after) sub_row(acc, before), add_row(acc, after);
+  }
 
   int hidden_, l1_, l2_;
-  int input_padded_;  // 2H + 1 rounded up to 32 (the int8 rows' stride)
+  int input_padded_;  // 2H + kEvalFlags rounded up to 32 (the int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
@@ -49,7 +53,19 @@ class LearnedEvaluator final : public StaticEvaluator {
   std::vector<uint8_t> input_, hidden1_, hidden2_;
 };
 
-// The feature of a cell for perspective p (learned_eval_model.h's states).
+// A cell's state for perspective p, 0..11 (learned_eval_model.h).
+int learned_eval_cell_state(const Position& pos, int r, int c, Player p);
+// The feature of a cell for perspective p: cell * 12 + its state.
 int learned_eval_feature(const Position& pos, int r, int c, Player p);
+// The features of three cells' states in a row or in a column.
+inline int learned_eval_row_triple(int s0, int s1, int s2) {
+  return kEvalRowTripleBase + (s0 * kEvalCellStates + s1) * kEvalCellStates + s2;
+}
+inline int learned_eval_column_triple(int s0, int s1, int s2) {
+  return kEvalColumnTripleBase + (s0 * kEvalCellStates + s1) * kEvalCellStates + s2;
+}
+// Every active feature of perspective p (kEvalActiveFeatures of them): the
+// cells, then the row triples, then the column triples.
+void learned_eval_features(const Position& pos, Player p, int* out);
 
 }  // namespace mushroom
