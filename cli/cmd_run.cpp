@@ -2,11 +2,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
 #include "cli/command.h"
 #include "nn/model_file.h"
 #include "selfplay/selfplay_runner.h"
 #include "train/run_config.h"
+#include "train/roles.h"
 #include "train/run_loop.h"
 #include "train/trainer.h"
 #include "util/text.h"
@@ -23,6 +25,15 @@ int cmd_run(int argc, char** argv) {
       "generations", "stop after this many generations (default: run.generations)", cxxopts::value<int>())(
       "threads", "threads for gating/evaluation games", cxxopts::value<int>()->default_value("2"))(
       "init", "start from this model (e.g. models/default.h5) instead of from nothing", cxxopts::value<std::string>())(
+      "role",
+      "all: the whole loop in this process. actor, learner or gatekeeper: that stage alone, meeting the others "
+      "through --dir (train/roles.h; deploy/slurm/ starts them on a cluster)",
+      cxxopts::value<std::string>()->default_value("all"))(
+      "actor-id", "actor: its index, unique within the run (default: $SLURM_ARRAY_TASK_ID, else 0)",
+      cxxopts::value<int>())("chunk-games", "actor: games between looks for a newly promoted model "
+                                            "(default: a quarter of selfplay.games)",
+                             cxxopts::value<int>()->default_value("0"))(
+      "poll-seconds", "how often a waiting role looks at --dir again", cxxopts::value<double>()->default_value("5"))(
       "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
@@ -34,8 +45,22 @@ int cmd_run(int argc, char** argv) {
   options.threads = std::max(1, args["threads"].as<int>());
   options.log = print_line;
   if (args.count("init")) options.init_model = args["init"].as<std::string>();
-  train::run_training_loop(options);
-  print_line("plot: " + (std::filesystem::path(options.dir) / "plots" / "run.png").string());
+  train::RoleOptions role;
+  role.run = options;
+  role.role = train::parse_role(args["role"].as<std::string>());
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  role.actor.host = host;
+  if (args.count("actor-id")) role.actor.index = args["actor-id"].as<int>();
+  else if (const char* task = std::getenv("SLURM_ARRAY_TASK_ID"); task && !parse_int(task, role.actor.index))
+    throw std::invalid_argument(std::string("SLURM_ARRAY_TASK_ID = '") + task + "' is not a whole number");
+  role.chunk_games = args["chunk-games"].as<int>();
+  if (role.chunk_games < 0) throw std::invalid_argument("--chunk-games must not be negative");
+  role.poll_seconds = args["poll-seconds"].as<double>();
+  if (!(role.poll_seconds > 0)) throw std::invalid_argument("--poll-seconds must be positive");
+  train::run_role(role);
+  if (role.role == train::Role::kAll)
+    print_line("plot: " + (std::filesystem::path(options.dir) / "plots" / "run.png").string());
   return 0;
 }
 

@@ -39,6 +39,10 @@ struct SelfplayJob {
   std::string out_dir;
   int games = 0;                 // games to play in this job
   int64_t first_game_id = 0;     // game k of the job has id first_game_id + k; its board seed derives from it
+  // Goes into the shard names (shard-<first game id>-<tag>-wNN.h5) so that
+  // actors on many machines never write the same name, e.g. "node7.a003";
+  // letters, digits, '.', '-' and '_' only. Empty: shard-<id>-wNN.h5.
+  std::string shard_tag;
   std::function<void(const SelfplayProgress&)> progress;  // called every few seconds and at the end
   double progress_seconds = 10;
 };

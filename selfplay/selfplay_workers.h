@@ -174,7 +174,7 @@ struct PendingShard {
   int64_t games = 0;
 
   // Writes them when `final` or once samples_per_shard are held, as
-  // OUT/shard-<first game id>-w<worker>.h5.
+  // OUT/shard-<first game id>[-<job's shard tag>]-w<worker>.h5.
   void flush(bool final, SelfplayCounters& counters, int worker) {
     const SelfplayJob& job = counters.job;
     if (samples.empty() && games == 0) return;
@@ -183,8 +183,11 @@ struct PendingShard {
     for (const auto& s : samples) first_id = std::min(first_id, s.game_id);
     if (samples.empty()) first_id = job.first_game_id + worker;  // games without full searches
     const ShardMeta meta{job.model_id, job.config_hash, job.config.seed, games, game};
-    char name[64];
-    std::snprintf(name, sizeof name, "shard-%012lld-w%02d.h5", (long long)first_id, worker);
+    char id[32], w[16];
+    std::snprintf(id, sizeof id, "%012lld", (long long)first_id);
+    std::snprintf(w, sizeof w, "w%02d", worker);
+    const std::string name =
+        "shard-" + std::string(id) + (job.shard_tag.empty() ? "" : "-" + job.shard_tag) + "-" + w + ".h5";
     write_shard((std::filesystem::path(job.out_dir) / name).string(), meta, samples);
     samples.clear();
     games = 0;

@@ -15,7 +15,10 @@ const SettingsTable<EvalNetConfig>& eval_net_settings() {
           .real("teacher_weight", FIELD(teacher_weight), 0.0, 1.0,
                 "weight of the teacher net's value in the target, on samples that have one")
           .real("scale", FIELD(scale), 0.5, 100.0, "cells: sigmoid(cells / scale) is read as a win probability")
-          .integer("match_depth", FIELD(match_depth), 1, 12, "alpha-beta depth of gating and evaluation matches");
+          .integer("match_depth", FIELD(match_depth), 1, 12, "alpha-beta depth of gating and evaluation matches")
+          .flag("fresh_start", FIELD(fresh_start),
+                "each generation trains new weights (and a new optimizer) on the window, instead of going on from the "
+                "previous candidate");
   return table;
 }
 

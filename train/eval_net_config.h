@@ -15,6 +15,10 @@ struct EvalNetConfig {
   double teacher_weight = 0;   // of the teacher's value, on samples that have one
   double scale = 6.0;          // cells: sigmoid(cells / scale) is a win probability
   int match_depth = 4;         // alpha-beta depth of gating and evaluation matches
+  // Each generation trains new weights on the window instead of going on
+  // from the previous candidate: a candidate that learned an early, small
+  // window by heart would carry that into every later one (BENCHMARKS.md).
+  bool fresh_start = false;
 };
 // The [evalnet] settings of a run config.
 const SettingsTable<EvalNetConfig>& eval_net_settings();

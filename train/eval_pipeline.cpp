@@ -48,7 +48,8 @@ TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, c
   TrainStats stats;
   if (fs::exists(run.model(g))) return stats;
   LearnedEvalModel start;
-  if (g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
+  if (config.evalnet.fresh_start) start = initial_eval_model(config.evalnet, config.seed() + uint64_t(g));
+  else if (g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
   else if (!init_model.empty()) start = read_learned_eval(init_model);
   else start = initial_eval_model(config.evalnet, config.seed());
   if (start.hidden != config.evalnet.hidden || start.l1 != config.evalnet.l1 || start.l2 != config.evalnet.l2)
@@ -60,6 +61,7 @@ TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, c
                                             [&](const std::string& w) { log("train: " + w); }, "mushroom-eval");
   log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
       " shards, " + std::to_string(config.train.steps) + " steps");
+  if (config.evalnet.fresh_start) fs::remove(run.optimizer());  // its moments belong to the previous weights
   EvalTrainer trainer(config.train, config.evalnet, start, samples_seen_after(run, g - 1), run.optimizer().string());
   std::string metrics;
   stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
@@ -217,6 +219,7 @@ Pipeline eval_pipeline(const RunConfig& config) {
   p.make_judge = [&config](const RunDir& run, int threads) -> std::unique_ptr<GameJudge> {
     return std::make_unique<EvalJudge>(config, run, threads);
   };
+  p.check_model = [](const std::string& model) { read_learned_eval(model); };
   return p;
 }
 

@@ -24,6 +24,12 @@ Pipeline net_pipeline(const RunConfig& config) {
     return run_learner(config, run, g, init_model, log);
   };
   p.make_judge = [&config, &game](const RunDir&, int threads) { return game.make_judge(config, threads); };
+  p.check_model = [&config](const std::string& model) {
+    const nn::Model m = nn::load_model(model);
+    if (!(m.config == config.net))
+      throw std::runtime_error(model + " is a " + nn::describe(m.config) + " net but the config asks for " +
+                               nn::describe(config.net));
+  };
   return p;
 }
 

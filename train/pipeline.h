@@ -30,6 +30,9 @@ struct Pipeline {
   std::function<TrainStats(const RunDir& run, int generation, const std::string& init_model, const StageLog& log)>
       learn;
   std::function<std::unique_ptr<GameJudge>(const RunDir& run, int threads)> make_judge;
+  // Throws, naming the file and the problem, unless `model` is a usable
+  // model of this pipeline (actors check a promoted model before using it).
+  std::function<void(const std::string& model)> check_model;
 };
 
 // The pipeline of a config; it refers to config, which must outlive it.

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "util/text.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
@@ -14,10 +15,11 @@ std::string generation_name(int g) {
   return buf;
 }
 
-void RunDir::prepare() const {
+void RunDir::prepare(bool remove_temp_files) const {
   fs::create_directories(root / "models");
   fs::create_directories(root / "metrics");
   fs::create_directories(root / "plots");
+  if (!remove_temp_files) return;
   for (const auto& e : fs::recursive_directory_iterator(root))
     if (e.is_regular_file() && e.path().filename().string().find(".tmp") != std::string::npos) fs::remove(e.path());
 }
@@ -28,6 +30,21 @@ std::string best_model_of_run(const std::string& dir, const std::string& fallbac
   for (int g = 1; fs::exists(run.record(g)); ++g)
     if (view::read_generation_record(run.record(g).string()).promoted) best = run.model(g).string();
   return best;
+}
+
+void write_promoted_pointer(const RunDir& run, const std::string& model) {
+  if (model.empty()) return;
+  write_file_atomic(run.promoted_pointer().string(), fs::path(model).filename().string() + "\n");
+}
+
+std::string read_promoted_pointer(const RunDir& run) {
+  const fs::path pointer = run.promoted_pointer();
+  if (!fs::exists(pointer)) return "";
+  std::string name = read_file(pointer.string());
+  while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
+  if (name.empty() || name.find_first_of("/\n") != std::string::npos || name == "." || name == "..")
+    throw std::runtime_error(pointer.string() + ": expected one model file name, found \"" + name + "\"");
+  return (run.root / "models" / name).string();
 }
 
 }  // namespace mushroom::train

@@ -11,6 +11,10 @@
 //   metrics/train-gen-NNNN.jsonl     training lines (learner)
 //   metrics/gen-NNNN.json            the generation's record; its "promoted"
 //                                    field is the promotion (gatekeeper)
+//   models/promoted.txt              the promoted model's file name, one line
+//                                    (gatekeeper): what actors self-play with
+//   stop                             when present, actors and the waiting
+//                                    learner and gatekeeper stop (train/roles.h)
 //   plots/, dashboard.html           pictures for people
 #pragma once
 #include <filesystem>
@@ -34,14 +38,26 @@ struct RunDir {
   }
   std::filesystem::path optimizer() const { return root / "optimizer.pt"; }
   std::filesystem::path config_copy() const { return root / "config.toml"; }
+  std::filesystem::path promoted_pointer() const { return root / "models" / "promoted.txt"; }
+  std::filesystem::path stop_file() const { return root / "stop"; }
 
-  // Creates the folders and removes temp files a killed stage left behind.
-  void prepare() const;
+  // Creates the folders and, with remove_temp_files, removes temp files a
+  // killed stage left behind. Processes that share the directory with others
+  // still writing (train/roles.h) keep them: a temp file may be in flight.
+  void prepare(bool remove_temp_files = true) const;
 };
 
 // The best model of a run directory: the newest promoted candidate, else
-// `fallback` (the run's initial model, or "" for none).
+// `fallback` (the run's initial model, or "" for none). The generation
+// records decide; models/promoted.txt mirrors them for actors.
 std::string best_model_of_run(const std::string& dir, const std::string& fallback = "",
                               const std::string& model_extension = ".h5");
+
+// Points models/promoted.txt at `model` (a path; its file name is stored),
+// atomically. An empty model ("" before any promotion) is not written.
+void write_promoted_pointer(const RunDir& run, const std::string& model);
+// The model models/promoted.txt names, as a path; "" when there is none.
+// Throws naming the file when it holds anything but one file name.
+std::string read_promoted_pointer(const RunDir& run);
 
 }  // namespace mushroom::train

@@ -62,6 +62,31 @@ void draw_pictures(const RunDir& run, const StageLog& log) {
 
 }  // namespace
 
+void record_generation(const RunDir& run, int g, const ActorReport& actor, const TrainStats& trained,
+                       const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
+                       const std::string& init_model, const std::function<void(const std::string&)>& log) {
+  // The record goes first: its presence marks the generation as finished,
+  // and its "promoted" field is what best_model_of_run reads; the pointer
+  // for actors follows it.
+  write_file_atomic(run.record(g).string(), view::to_json(make_record(g, actor, trained, gate, ladder)));
+  write_promoted_pointer(run, best_model_of_run(run.root.string(), init_model, run.model_extension));
+  draw_pictures(run, log);
+}
+
+TrainStats trained_stats_of(const RunDir& run, int g) {
+  TrainStats stats;
+  if (!fs::exists(run.train_metrics(g))) return stats;
+  const std::vector<view::TrainLine> lines = view::read_train_lines(run.train_metrics(g).string());
+  if (lines.empty()) return stats;
+  stats.steps = lines.back().step;
+  stats.samples_seen = lines.back().samples_seen;
+  stats.learning_rate = lines.back().lr;
+  stats.loss = lines.back().loss;
+  stats.value = lines.back().value;
+  stats.policy = lines.back().policy;
+  return stats;
+}
+
 void run_training_loop(const RunOptions& options) {
   const StageLog log = [&](const std::string& line) {
     if (options.log) options.log(line);
@@ -87,10 +112,7 @@ void run_training_loop(const RunOptions& options) {
     const TrainStats trained = pipeline.learn(run, g, options.init_model, log);
     const GateReport gate = gatekeeper.judge(g, run.model(g).string(), best);
     const auto ladder = place_on_ladder(config.ladder, run, g, log);
-    // The record goes last: its presence marks the generation as finished,
-    // and its "promoted" field is what best_model_of_run reads.
-    write_file_atomic(run.record(g).string(), view::to_json(make_record(g, actor, trained, gate, ladder)));
-    draw_pictures(run, log);
+    record_generation(run, g, actor, trained, gate, ladder, options.init_model, log);
   }
   const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);
   log("run complete: " + std::to_string(generations) + " generations; best model: " + (best.empty() ? "none" : best));

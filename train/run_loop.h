@@ -12,13 +12,16 @@
 // the plots and the dashboard. Every stage leaves its result under its final
 // name only when complete (temp file + rename), and each is skipped when its
 // result exists, so the same command resumes a killed run where it stopped.
-// The best model is derived from the generation records, never stored
-// separately.
+// The best model is derived from the generation records; models/promoted.txt
+// mirrors it for actors running apart (train/roles.h).
 #pragma once
 #include <functional>
 #include <string>
 
+#include <optional>
+
 #include "train/run_dir.h"  // best_model_of_run
+#include "view/run_records.h"
 
 namespace mushroom::train {
 
@@ -35,5 +38,19 @@ struct RunOptions {
 };
 
 void run_training_loop(const RunOptions& options);
+
+struct ActorReport;
+struct TrainStats;
+struct GateReport;
+// The end of a generation, for the run loop and the gatekeeper role
+// (train/roles.h): writes its record (metrics/gen-NNNN.json, whose presence
+// marks the generation as finished), points models/promoted.txt at the best
+// model, and redraws the plots and the dashboard.
+void record_generation(const RunDir& run, int generation, const ActorReport& actor, const TrainStats& trained,
+                       const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
+                       const std::string& init_model, const std::function<void(const std::string&)>& log);
+// A candidate's training figures, read back from its training lines
+// (metrics/train-gen-NNNN.jsonl); zero steps when there are none.
+TrainStats trained_stats_of(const RunDir& run, int generation);
 
 }  // namespace mushroom::train

@@ -1,0 +1,183 @@
+// The run's stages as separate processes (train/roles.h), run as they are
+// on a cluster: actors, a learner and a gatekeeper sharing one directory,
+// killed with SIGKILL and started again.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "mushroom/learned_eval_model.h"
+#include "selfplay/shard.h"
+#include "util/shell_test_util.h"
+#include "util/text.h"
+
+namespace mushroom {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kConfig = "testdata/configs/roles-ci.toml";
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path("build-test-tmp") / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> role_args(const std::string& role, const fs::path& run, std::vector<std::string> more = {}) {
+  std::vector<std::string> args = {MUSHROOM_BIN, "run", "--role", role, "--config", kConfig, "--dir", run.string(),
+                                   "--poll-seconds", "0.2", "--threads", "1"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+// The finished shards (not temp files) under dir.
+std::vector<fs::path> shards_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (fs::exists(dir))
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".h5" && e.path().string().find(".tmp") == std::string::npos)
+        out.push_back(e.path());
+  return out;
+}
+
+bool log_has(const fs::path& log, const std::string& words) {
+  return fs::exists(log) && read_file(log.string()).find(words) != std::string::npos;
+}
+
+// Every shard reads back whole, and no game id is in two shards.
+void expect_whole_shards_and_unique_games(const fs::path& data) {
+  std::map<int64_t, std::string> owner;
+  for (const fs::path& path : shards_in(data)) {
+    const selfplay::Shard shard = selfplay::read_shard(path.string(), "mushroom-eval");  // throws if partial
+    std::set<int64_t> games;
+    for (const auto& s : shard.samples) games.insert(s.game_id);
+    for (int64_t id : games) {
+      const auto [it, fresh] = owner.emplace(id, path.filename().string());
+      EXPECT_TRUE(fresh) << "game " << id << " is in " << it->second << " and " << path.filename();
+    }
+  }
+}
+
+TEST(Roles, ActorsALearnerAndAGatekeeperFinishARunTogether) {
+  const fs::path dir = fresh_dir("roles_together"), run = dir / "run";
+  BackgroundProcess a0(role_args("actor", run, {"--actor-id", "0", "--chunk-games", "20"}), (dir / "a0.log").string());
+  BackgroundProcess a1(role_args("actor", run, {"--actor-id", "1", "--chunk-games", "20"}), (dir / "a1.log").string());
+  BackgroundProcess learner(role_args("learner", run), (dir / "learner.log").string());
+  BackgroundProcess gatekeeper(role_args("gatekeeper", run), (dir / "gatekeeper.log").string());
+  ASSERT_TRUE(gatekeeper.wait_exit(400)) << read_file((dir / "gatekeeper.log").string());
+  for (BackgroundProcess* p : {&a0, &a1, &learner}) ASSERT_TRUE(p->wait_exit(60));
+  for (BackgroundProcess* p : {&a0, &a1, &learner, &gatekeeper}) EXPECT_EQ(p->exit_code(), 0);
+  EXPECT_TRUE(log_has(dir / "a0.log", "the run is complete; stopping"));
+  EXPECT_TRUE(log_has(dir / "learner.log", "every generation's candidate is trained"));
+  EXPECT_TRUE(log_has(dir / "gatekeeper.log", "every generation is recorded"));
+  for (const char* gen : {"gen-0001", "gen-0002"}) {
+    int tagged[2] = {0, 0};
+    for (const fs::path& p : shards_in(run / "data" / gen)) {
+      tagged[0] += p.filename().string().find(".a000-w") != std::string::npos;
+      tagged[1] += p.filename().string().find(".a001-w") != std::string::npos;
+    }
+    EXPECT_GT(tagged[0], 0) << gen;
+    EXPECT_GT(tagged[1], 0) << gen;
+    EXPECT_TRUE(fs::exists(run / "metrics" / (std::string(gen) + ".json")));
+  }
+  // The pointer moved to the last promoted candidate, and actors used the first.
+  EXPECT_EQ(read_file((run / "models" / "promoted.txt").string()), "gen-0002.eval\n");
+  EXPECT_TRUE(log_has(dir / "a0.log", "self-play with " + (run / "models" / "gen-0001.eval").string()) ||
+              log_has(dir / "a1.log", "self-play with " + (run / "models" / "gen-0001.eval").string()));
+  expect_whole_shards_and_unique_games(run / "data");
+}
+
+TEST(Roles, AnActorKilledAtAnyMomentLeavesNoPartialShard) {
+  const fs::path dir = fresh_dir("roles_actor_kill"), run = dir / "run";
+  // No learner: the actor plays generation 1 without end. Kill it at
+  // staggered moments (some mid-write), then check every shard.
+  for (int kill = 0; kill < 6; ++kill) {
+    BackgroundProcess actor(role_args("actor", run, {"--actor-id", "3", "--chunk-games", "7"}), (dir / "actor.log").string());
+    const size_t before = shards_in(run).size();
+    ASSERT_TRUE(wait_until([&] { return shards_in(run).size() > before; }, 60)) << read_file((dir / "actor.log").string());
+    std::this_thread::sleep_for(std::chrono::milliseconds(37 * kill));
+    actor.kill_now();
+  }
+  EXPECT_GE(shards_in(run).size(), 6u);
+  expect_whole_shards_and_unique_games(run / "data");
+}
+
+TEST(Roles, AKilledLearnerResumesFromItsLastCandidate) {
+  const fs::path dir = fresh_dir("roles_learner_kill"), run = dir / "run";
+  BackgroundProcess actor(role_args("actor", run, {"--chunk-games", "20"}), (dir / "actor.log").string());
+  const fs::path first = run / "models" / "gen-0001.eval";
+  std::string first_bytes;
+  {
+    BackgroundProcess learner(role_args("learner", run), (dir / "learner1.log").string());
+    ASSERT_TRUE(wait_until([&] { return log_has(dir / "learner1.log", "== learner: generation 2"); }, 300))
+        << read_file((dir / "learner1.log").string());
+    learner.kill_now();  // training generation 2
+    first_bytes = read_file(first.string());
+  }
+  EXPECT_FALSE(fs::exists(run / "models" / "gen-0002.eval"));
+  BackgroundProcess again(role_args("learner", run), (dir / "learner2.log").string());
+  ASSERT_TRUE(again.wait_exit(300)) << read_file((dir / "learner2.log").string());
+  EXPECT_EQ(again.exit_code(), 0);
+  const std::string log = read_file((dir / "learner2.log").string());
+  EXPECT_EQ(log.find("== learner: generation 1"), std::string::npos) << log;  // the candidate is its checkpoint
+  EXPECT_NE(log.find("== learner: generation 2"), std::string::npos) << log;
+  EXPECT_EQ(read_file(first.string()), first_bytes);
+  EXPECT_TRUE(fs::exists(run / "models" / "gen-0002.eval"));
+  std::ofstream(run / "stop") << "\n";
+  ASSERT_TRUE(actor.wait_exit(60));
+  EXPECT_TRUE(log_has(dir / "actor.log", "holds 'stop'; stopping"));
+}
+
+TEST(Roles, AnActorKeepsItsModelWhenThePromotedOneCannotBeRead) {
+  const fs::path dir = fresh_dir("roles_bad_model"), run = dir / "run";
+  fs::create_directories(run / "models");
+  const fs::path good = run / "models" / "gen-0001.eval", bad = run / "models" / "gen-0002.eval";
+  write_file_atomic(good.string(), serialize_learned_eval(LearnedEvalModel::hand_equivalent(16, 8, 8)));
+  write_file_atomic((run / "models" / "promoted.txt").string(), "gen-0001.eval\n");
+  // Ten generations: the two model files count as candidates, so the actor feeds generation 3.
+  BackgroundProcess actor(role_args("actor", run, {"--chunk-games", "5", "--generations", "10"}),
+                          (dir / "actor.log").string());
+  ASSERT_TRUE(wait_until([&] { return log_has(dir / "actor.log", "self-play with " + good.string()); }, 60));
+  // A half-copied candidate, then the pointer to it.
+  const std::string bytes = serialize_learned_eval(LearnedEvalModel::hand_equivalent(16, 8, 8));
+  std::ofstream(bad, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  write_file_atomic((run / "models" / "promoted.txt").string(), "gen-0002.eval\n");
+  ASSERT_TRUE(wait_until([&] { return log_has(dir / "actor.log", "cannot read the promoted model"); }, 60));
+  const size_t seen = shards_in(run).size();
+  ASSERT_TRUE(wait_until([&] { return shards_in(run).size() > seen + 1; }, 60));
+  std::ofstream(run / "stop") << "\n";
+  ASSERT_TRUE(actor.wait_exit(60));
+  EXPECT_EQ(actor.exit_code(), 0);
+  const std::string log = read_file((dir / "actor.log").string());
+  EXPECT_NE(log.find(bad.string() + ": "), std::string::npos) << log;  // names the file
+  EXPECT_NE(log.find("keeping " + good.string()), std::string::npos) << log;
+  EXPECT_EQ(log.find("self-play with " + bad.string()), std::string::npos) << log;
+  // Every shard was played with the good model.
+  for (const fs::path& p : shards_in(run))
+    EXPECT_EQ(selfplay::read_shard_meta(p.string()).model_id, good.string()) << p;
+}
+
+TEST(Roles, BadRoleOptionsAreErrorsThatNameThem) {
+  const fs::path dir = fresh_dir("roles_bad_options");
+  const auto run = [&](const std::string& extra) {
+    return run_shell(std::string("'") + MUSHROOM_BIN + "' run --config " + kConfig + " --dir " + (dir / "run").string() +
+                     " " + extra);
+  };
+  ShellResult r = run("--role trainer");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("unknown role 'trainer'"), std::string::npos) << r.output;
+  r = run("--role actor --actor-id 10000");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("actor index 10000"), std::string::npos) << r.output;
+  r = run_shell("SLURM_ARRAY_TASK_ID=x '" + std::string(MUSHROOM_BIN) + "' run --role actor --config " + kConfig +
+                " --dir " + (dir / "run").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("SLURM_ARRAY_TASK_ID = 'x'"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace mushroom

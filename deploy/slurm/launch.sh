@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Launches a training run on a Slurm cluster: a job array of actors
+# (self-play), one learner (training, best on a GPU node) and one gatekeeper
+# (gating, evaluation, the promoted pointer), all sharing one run directory
+# on a filesystem every node sees. The jobs are the stages of `mushroom run`
+# as separate processes (train/roles.h); they meet only through the run
+# directory, so any of them can be killed, requeued or started again.
+#
+#   deploy/slurm/launch.sh --dir /shared/runs/r1 --config configs/gpu.toml --actors 8 \
+#       --learner-sbatch "--partition=gpu --gres=gpu:1" --actor-sbatch "--partition=gpu --gres=gpu:1"
+#
+# Stop:   deploy/slurm/stop.sh /shared/runs/r1            (every role exits at its next look)
+# Resume: the same launch command again (it clears the stop file; every
+#         role resumes from the files the run directory holds).
+set -euo pipefail
+
+usage() {
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  cat <<'TEXT'
+Options:
+  --dir DIR               run directory, on a filesystem all nodes share (required)
+  --config FILE           run config (TOML) (required)
+  --actors N              actors in the job array (required, 1..9999)
+  --bin FILE              the mushroom binary, built with LibTorch (default: build/mushroom)
+  --generations N         stop after this many generations (default: the config's)
+  --init MODEL            start from this model instead of from nothing
+  --chunk-games N         games an actor plays between looks for a new model
+  --actor-sbatch ARGS     extra sbatch arguments for the actors (e.g. "--partition=cpu --cpus-per-task=16")
+  --learner-sbatch ARGS   ... for the learner (e.g. "--partition=gpu --gres=gpu:1")
+  --gatekeeper-sbatch ARGS ... for the gatekeeper
+  --dry-run               print the sbatch commands without submitting
+  -h, --help              this help
+TEXT
+}
+
+die() { echo "launch.sh: $*" >&2; exit 2; }
+
+DIR="" CONFIG="" ACTORS="" BIN="build/mushroom" GENERATIONS="" INIT="" CHUNK=""
+ACTOR_SBATCH="" LEARNER_SBATCH="" GATEKEEPER_SBATCH="" DRY_RUN=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --dir) DIR="${2:?--dir needs a value}"; shift 2 ;;
+    --config) CONFIG="${2:?--config needs a value}"; shift 2 ;;
+    --actors) ACTORS="${2:?--actors needs a value}"; shift 2 ;;
+    --bin) BIN="${2:?--bin needs a value}"; shift 2 ;;
+    --generations) GENERATIONS="${2:?--generations needs a value}"; shift 2 ;;
+    --init) INIT="${2:?--init needs a value}"; shift 2 ;;
+    --chunk-games) CHUNK="${2:?--chunk-games needs a value}"; shift 2 ;;
+    --actor-sbatch) ACTOR_SBATCH="${2?}"; shift 2 ;;
+    --learner-sbatch) LEARNER_SBATCH="${2?}"; shift 2 ;;
+    --gatekeeper-sbatch) GATEKEEPER_SBATCH="${2?}"; shift 2 ;;
+    --dry-run) DRY_RUN=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+[[ -n "$DIR" ]] || die "--dir is required"
+[[ -n "$CONFIG" ]] || die "--config is required"
+[[ "$ACTORS" =~ ^[0-9]+$ && "$ACTORS" -ge 1 && "$ACTORS" -le 9999 ]] || die "--actors must be a whole number in 1..9999, not '$ACTORS'"
+[[ -f "$CONFIG" ]] || die "no config file '$CONFIG'"
+[[ -x "$BIN" ]] || die "no mushroom binary at '$BIN' (build it, or pass --bin)"
+[[ -z "$INIT" || -f "$INIT" ]] || die "no model file '$INIT'"
+[[ $DRY_RUN == 1 ]] || command -v sbatch > /dev/null || die "sbatch is not on PATH (is this a Slurm login node?)"
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+mkdir -p "$DIR/slurm"
+DIR="$(cd "$DIR" && pwd)"
+CONFIG="$(cd "$(dirname "$CONFIG")" && pwd)/$(basename "$CONFIG")"
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+[[ -z "$INIT" ]] || INIT="$(cd "$(dirname "$INIT")" && pwd)/$(basename "$INIT")"
+"$BIN" config --check "$CONFIG" > /dev/null || die "the config does not load (above)"
+rm -f "$DIR/stop"
+
+ARGS=()
+[[ -z "$GENERATIONS" ]] || ARGS+=(--generations "$GENERATIONS")
+[[ -z "$INIT" ]] || ARGS+=(--init "$INIT")
+ACTOR_ARGS=("${ARGS[@]}")
+[[ -z "$CHUNK" ]] || ACTOR_ARGS+=(--chunk-games "$CHUNK")
+NAME="mushroom-$(basename "$DIR")"
+export MUSHROOM_BIN="$BIN" MUSHROOM_CONFIG="$CONFIG" MUSHROOM_DIR="$DIR"
+
+submit() {  # role, extra sbatch args (one string), role args...
+  local role="$1" extra="$2"; shift 2
+  local -a cmd=(sbatch --parsable --job-name="$NAME-$role" --chdir="$(pwd)" --export=ALL)
+  # shellcheck disable=SC2206  # the extra arguments are split on purpose
+  [[ -z "$extra" ]] || cmd+=($extra)
+  if [[ $role == actor ]]; then
+    cmd+=(--array="0-$((ACTORS - 1))" --output="$DIR/slurm/actor-%a.log")
+  else
+    cmd+=(--output="$DIR/slurm/$role.log")
+  fi
+  cmd+=("$HERE/$role.sbatch" "$@")
+  if [[ $DRY_RUN == 1 ]]; then echo "${cmd[*]}"; return; fi
+  local id
+  id="$("${cmd[@]}")"
+  echo "$role $id" >> "$DIR/slurm/jobs.txt"
+  echo "submitted $role: job $id"
+}
+
+[[ $DRY_RUN == 1 ]] || : > "$DIR/slurm/jobs.txt"
+submit actor "$ACTOR_SBATCH" "${ACTOR_ARGS[@]}"
+submit learner "$LEARNER_SBATCH" "${ARGS[@]}"
+submit gatekeeper "$GATEKEEPER_SBATCH" "${ARGS[@]}"
+[[ $DRY_RUN == 1 ]] || echo "logs: $DIR/slurm/; progress: $DIR/dashboard.html; stop: $HERE/stop.sh $DIR"
