@@ -111,9 +111,8 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
     if (stop_requested(c)) return log("actor " + tag + ": the run directory holds 'stop'; stopping");
     if (run_finished(c)) return log("actor " + tag + ": the run is complete; stopping");
     const int g = collecting_generation(c);
-    if (g > c.generations) {
-      // Every candidate exists; the gatekeeper is finishing.
-      if (!wait_a_while(c, options.poll_seconds)) continue;
+    if (g > c.generations) {  // every candidate exists; the gatekeeper is finishing
+      wait_a_while(c, options.poll_seconds);
       continue;
     }
     std::string wanted;
