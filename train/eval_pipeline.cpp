@@ -12,6 +12,7 @@
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
 #include "train/eval_trainer.h"
+#include "train/learner.h"
 #include "train/match.h"
 #include "train/training_data.h"
 #include "util/text.h"
@@ -36,13 +37,6 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
   return selfplay::run_eval_selfplay(eval_job);
 }
 
-// samples_seen at the end of generation g (its last training line), 0 before any.
-int64_t samples_seen_after(const RunDir& run, int g) {
-  if (g < 1 || !fs::exists(run.train_metrics(g))) return 0;
-  const auto lines = view::read_train_lines(run.train_metrics(g).string());
-  return lines.empty() ? 0 : lines.back().samples_seen;
-}
-
 TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
                             const StageLog& log) {
   TrainStats stats;
@@ -62,7 +56,8 @@ TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, c
   log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
       " shards, " + std::to_string(config.train.steps) + " steps");
   if (config.evalnet.fresh_start) fs::remove(run.optimizer());  // its moments belong to the previous weights
-  EvalTrainer trainer(config.train, config.evalnet, start, samples_seen_after(run, g - 1), run.optimizer().string());
+  EvalTrainer trainer(config.train, config.evalnet, start, trained_stats_of(run, g - 1).samples_seen,
+                      run.optimizer().string());
   std::string metrics;
   stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
                         [&](const TrainStats& s) {
@@ -129,8 +124,7 @@ class EvalJudge : public GameJudge {
   const std::vector<selfplay::Sample>& held_out() {
     if (!held_out_.empty()) return held_out_;
     const fs::path dir = run_.root / "heldout";
-    int64_t games = 0;
-    for (const std::string& path : find_shards(dir.string())) games += selfplay::read_shard_meta(path).games;
+    const int64_t games = shard_totals(dir.string()).games;
     if (games < config_.evalplay.heldout_games) {
       selfplay::SelfplayJob job;
       job.config = config_.selfplay;

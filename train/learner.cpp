@@ -6,6 +6,7 @@
 
 #include "nn/model_file.h"
 #include "util/text.h"
+#include "view/run_records.h"
 
 namespace mushroom::train {
 
@@ -47,6 +48,20 @@ TrainStats run_learner(const RunConfig& config, const RunDir& run, int g, const 
   std::snprintf(line, sizeof line, "train: loss %.4f (policy %.4f, value %.4f, score %.4f, ownership %.4f)", stats.loss,
                 stats.policy, stats.value, stats.score, stats.ownership);
   log(line);
+  return stats;
+}
+
+TrainStats trained_stats_of(const RunDir& run, int g) {
+  TrainStats stats;
+  if (!fs::exists(run.train_metrics(g))) return stats;
+  const std::vector<view::TrainLine> lines = view::read_train_lines(run.train_metrics(g).string());
+  if (lines.empty()) return stats;
+  stats.steps = lines.back().step;
+  stats.samples_seen = lines.back().samples_seen;
+  stats.learning_rate = lines.back().lr;
+  stats.loss = lines.back().loss;
+  stats.value = lines.back().value;
+  stats.policy = lines.back().policy;
   return stats;
 }
 

@@ -16,4 +16,9 @@ namespace mushroom::train {
 TrainStats run_learner(const RunConfig& config, const RunDir& run, int generation, const std::string& init_model,
                        const StageLog& log);
 
+// A candidate's training figures, read back from its training lines
+// (metrics/train-gen-NNNN.jsonl): the last line's steps, samples seen,
+// learning rate and losses; zero steps when there are none.
+TrainStats trained_stats_of(const RunDir& run, int generation);
+
 }  // namespace mushroom::train

@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "selfplay/shard.h"
 #include "train/actor.h"
 #include "train/gatekeeper.h"
+#include "train/learner.h"
 #include "train/ladder_stage.h"
 #include "train/pipeline.h"
 #include "train/run_config.h"
@@ -43,7 +43,7 @@ int64_t actor_game_id_base(int generation, int index) {
   if (index < 0 || index >= kMaxActors)
     throw std::invalid_argument("actor index " + std::to_string(index) + " is outside 0.." +
                                 std::to_string(kMaxActors - 1));
-  return int64_t(generation) * 1'000'000'000'000 + int64_t(index + 1) * 100'000'000;
+  return int64_t(generation) * 1'000'000'000'000 + int64_t(index + 1) * kActorIds;
 }
 
 namespace {
@@ -71,12 +71,6 @@ bool wait_a_while(const RunContext& c, double seconds) {
   return !stop_requested(c) && !run_finished(c);
 }
 
-int64_t games_in(const fs::path& dir) {
-  int64_t games = 0;
-  for (const std::string& path : find_shards(dir.string())) games += selfplay::read_shard_meta(path).games;
-  return games;
-}
-
 // The generation actors feed: the first without a candidate (generations + 1 when all have one).
 int collecting_generation(const RunContext& c) {
   int g = 1;
@@ -88,14 +82,16 @@ int collecting_generation(const RunContext& c) {
 int64_t next_actor_chunk(const RunContext& c, int g, const ActorIdentity& actor) {
   const int64_t base = actor_game_id_base(g, actor.index);
   int64_t next = base;
-  const std::string marker = "." + actor.tag().substr(actor.tag().rfind('.') + 1) + "-w";  // ".a007-w": any host
+  char marker[16];  // ".a007-w", on any host: a requeued actor may land elsewhere
+  std::snprintf(marker, sizeof marker, ".a%03d-w", actor.index);
   for (const std::string& path : find_shards(c.run.data(g).string())) {
-    const std::string name = fs::path(path).filename().string();
+    const std::string name = fs::path(path).filename().string();  // shard-<first id>-<tag>-wNN.h5
     if (name.find(marker) == std::string::npos) continue;
     const int64_t first = std::stoll(name.substr(6, name.find('-', 6) - 6));
-    if (first >= base && first < base + 100'000'000) next = std::max(next, base + ((first - base) / kActorChunkIds + 1) * kActorChunkIds);
+    if (first >= base && first < base + kActorIds)
+      next = std::max(next, base + ((first - base) / kActorChunkIds + 1) * kActorChunkIds);
   }
-  if (next + kActorChunkIds > base + 100'000'000)
+  if (next + kActorChunkIds > base + kActorIds)
     throw std::runtime_error("actor " + actor.tag() + " has used all its game ids in generation " + std::to_string(g));
   return next;
 }
@@ -106,6 +102,7 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
   const int chunk = options.chunk_games > 0 ? options.chunk_games : std::max(1, c.config.selfplay.games / 4);
   if (chunk > kActorChunkIds) throw std::invalid_argument("--chunk-games must be at most " + std::to_string(kActorChunkIds));
   std::string model = options.run.init_model;  // what the chunks self-play with
+  const auto model_name = [&] { return model.empty() ? c.pipeline.bootstrap_name : model; };
   bool announced = false;
   while (true) {
     if (stop_requested(c)) return log("actor " + tag + ": the run directory holds 'stop'; stopping");
@@ -119,7 +116,7 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
     try {
       wanted = read_promoted_pointer(c.run);
     } catch (const std::exception& e) {
-      log("actor " + tag + ": " + e.what() + "; keeping " + (model.empty() ? c.pipeline.bootstrap_name : model));
+      log("actor " + tag + ": " + e.what() + "; keeping " + model_name());
     }
     if (!wanted.empty() && wanted != model) {
       try {
@@ -128,10 +125,10 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
         announced = false;
       } catch (const std::exception& e) {
         log("actor " + tag + ": cannot read the promoted model (" + std::string(e.what()) + "); keeping " +
-            (model.empty() ? c.pipeline.bootstrap_name : model));
+            model_name());
       }
     }
-    if (!announced) log("actor " + tag + ": self-play with " + (model.empty() ? c.pipeline.bootstrap_name : model));
+    if (!announced) log("actor " + tag + ": self-play with " + model_name());
     announced = true;
     selfplay::SelfplayJob job;
     job.config = c.config.selfplay;
@@ -155,7 +152,7 @@ void run_learner_role(const RoleOptions& options, const RunContext& c, const Sta
   for (int g = 1; g <= c.generations; ++g) {
     if (fs::exists(c.run.model(g))) continue;
     bool said = false;
-    while (games_in(c.run.data(g)) < c.config.selfplay.games) {
+    while (shard_totals(c.run.data(g).string()).games < c.config.selfplay.games) {
       if (!said) log("learner: waiting for " + std::to_string(c.config.selfplay.games) + " games in " + c.run.data(g).string());
       said = true;
       if (!wait_a_while(c, options.poll_seconds)) return log("learner: stopping");
@@ -174,7 +171,7 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
     while (!fs::exists(c.run.model(g))) {
       if (!said) log("gatekeeper: waiting for " + c.run.model(g).string());
       said = true;
-      if (stop_requested(c) || !wait_a_while(c, options.poll_seconds)) return log("gatekeeper: stopping");
+      if (!wait_a_while(c, options.poll_seconds)) return log("gatekeeper: stopping");
     }
     const std::string best = best_model_of_run(c.run.root.string(), options.run.init_model, c.run.model_extension);
     log("== gatekeeper: generation " + std::to_string(g) + " against " +
@@ -182,12 +179,10 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
     const GateReport gate = gatekeeper.judge(g, c.run.model(g).string(), best);
     const auto ladder = place_on_ladder(c.config.ladder, c.run, g, log);
     // The actors' games and samples of the generation so far (actors play on).
+    const ShardTotals played = shard_totals(c.run.data(g).string());
     ActorReport actor;
-    for (const std::string& path : find_shards(c.run.data(g).string())) {
-      int64_t samples = 0;
-      actor.games_before += int(selfplay::read_shard_meta(path, &samples).games);
-      actor.played.samples += samples;
-    }
+    actor.games_before = int(played.games);
+    actor.played.samples = played.samples;
     record_generation(c.run, g, actor, trained_stats_of(c.run, g), gate, ladder, options.run.init_model, log);
   }
   log("gatekeeper: every generation is recorded");

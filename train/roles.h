@@ -37,6 +37,7 @@ struct ActorIdentity {
 // then chunks of 10^5 ids, so no two actors (and no actor and `mushroom
 // run`, whose ids are g * 10^8 + k) ever play the same board.
 constexpr int kMaxActors = 9999;
+constexpr int64_t kActorIds = 100'000'000;     // per actor and generation
 constexpr int64_t kActorChunkIds = 100'000;
 int64_t actor_game_id_base(int generation, int index);
 

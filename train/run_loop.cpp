@@ -73,20 +73,6 @@ void record_generation(const RunDir& run, int g, const ActorReport& actor, const
   draw_pictures(run, log);
 }
 
-TrainStats trained_stats_of(const RunDir& run, int g) {
-  TrainStats stats;
-  if (!fs::exists(run.train_metrics(g))) return stats;
-  const std::vector<view::TrainLine> lines = view::read_train_lines(run.train_metrics(g).string());
-  if (lines.empty()) return stats;
-  stats.steps = lines.back().step;
-  stats.samples_seen = lines.back().samples_seen;
-  stats.learning_rate = lines.back().lr;
-  stats.loss = lines.back().loss;
-  stats.value = lines.back().value;
-  stats.policy = lines.back().policy;
-  return stats;
-}
-
 void run_training_loop(const RunOptions& options) {
   const StageLog log = [&](const std::string& line) {
     if (options.log) options.log(line);

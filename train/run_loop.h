@@ -49,8 +49,5 @@ struct GateReport;
 void record_generation(const RunDir& run, int generation, const ActorReport& actor, const TrainStats& trained,
                        const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
                        const std::string& init_model, const std::function<void(const std::string&)>& log);
-// A candidate's training figures, read back from its training lines
-// (metrics/train-gen-NNNN.jsonl); zero steps when there are none.
-TrainStats trained_stats_of(const RunDir& run, int generation);
 
 }  // namespace mushroom::train

@@ -25,6 +25,16 @@ std::vector<std::string> find_shards(const std::string& dir) {
   return out;
 }
 
+ShardTotals shard_totals(const std::string& dir) {
+  ShardTotals totals;
+  for (const std::string& path : find_shards(dir)) {
+    int64_t samples = 0;
+    totals.games += selfplay::read_shard_meta(path, &samples).games;
+    totals.samples += samples;
+  }
+  return totals;
+}
+
 namespace {
 // Reads shards newest first until `window_samples` are held, into `out`
 // (oldest first), trimmed to the newest window_samples.

@@ -16,6 +16,13 @@ namespace mushroom::train {
 // generation folder, then by name.
 std::vector<std::string> find_shards(const std::string& dir);
 
+// The games and samples of every finished shard under dir, from their
+// headers (no samples are read).
+struct ShardTotals {
+  int64_t games = 0, samples = 0;
+};
+ShardTotals shard_totals(const std::string& dir);
+
 struct TrainingWindow {
   nn::GameKind game = nn::GameKind::kMushroom;
   std::vector<selfplay::Sample> samples;  // of the game's schema, oldest first

@@ -187,29 +187,37 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   const Player mover = pos.to_move();
   const int r_lo = std::max(0, int(move.r1) - 2), r_hi = std::min(kRows - 1, int(move.r2) + 2);
   const int c_lo = std::max(0, int(move.c1) - 2), c_hi = std::min(kCols - 1, int(move.c2) + 2);
-  uint8_t before[kRows][kCols], after[kRows][kCols];
+  // The states around the rectangle, before and after, for both views: one
+  // read of the position per cell, the second view swapping mine and theirs.
+  uint8_t before[2][kRows][kCols], after[2][kRows][kCols];
+  const auto other_view = [](uint8_t state) { return state < kMine ? state : uint8_t(kMine + kTheirs - state); };
+  const uint8_t taken = uint8_t(mover == kFirst ? kMine : kTheirs);  // in the first player's view
+  for (int r = r_lo; r <= r_hi; ++r)
+    for (int c = c_lo; c <= c_hi; ++c) {
+      const uint8_t first = uint8_t(learned_eval_cell_state(pos, r, c, kFirst));
+      const bool inside = r >= move.r1 && r <= move.r2 && c >= move.c1 && c <= move.c2;
+      before[0][r][c] = first;
+      after[0][r][c] = inside ? taken : first;
+      before[1][r][c] = other_view(before[0][r][c]);
+      after[1][r][c] = other_view(after[0][r][c]);
+    }
   for (int p = 0; p < 2; ++p) {
-    const uint8_t taken = uint8_t(p == int(mover) ? kMine : kTheirs);
-    for (int r = r_lo; r <= r_hi; ++r)
-      for (int c = c_lo; c <= c_hi; ++c) {
-        before[r][c] = uint8_t(learned_eval_cell_state(pos, r, c, Player(p)));
-        const bool inside = r >= move.r1 && r <= move.r2 && c >= move.c1 && c <= move.c2;
-        after[r][c] = inside ? taken : before[r][c];
-      }
-    int16_t* a = to + size_t(p) * hidden_;
+    const auto& was = before[p];
+    const auto& now = after[p];
+    int16_t* acc = to + size_t(p) * hidden_;
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = move.c1; c <= move.c2; ++c) {
         const int cell = (r * kCols + c) * kEvalCellStates;
-        replace_row(a, cell + before[r][c], cell + after[r][c]);
+        replace_row(acc, cell + was[r][c], cell + now[r][c]);
       }
     for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = std::max(0, int(move.c1) - 2); c <= std::min(kCols - 3, int(move.c2)); ++c)
-        replace_row(a, learned_eval_row_triple(before[r][c], before[r][c + 1], before[r][c + 2]),
-                    learned_eval_row_triple(after[r][c], after[r][c + 1], after[r][c + 2]));
+      for (int c = c_lo; c <= std::min(kCols - 3, int(move.c2)); ++c)
+        replace_row(acc, learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
+                    learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
     for (int c = move.c1; c <= move.c2; ++c)
-      for (int r = std::max(0, int(move.r1) - 2); r <= std::min(kRows - 3, int(move.r2)); ++r)
-        replace_row(a, learned_eval_column_triple(before[r][c], before[r + 1][c], before[r + 2][c]),
-                    learned_eval_column_triple(after[r][c], after[r + 1][c], after[r + 2][c]));
+      for (int r = r_lo; r <= std::min(kRows - 3, int(move.r2)); ++r)
+        replace_row(acc, learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
+                    learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
   }
 }
 
