@@ -24,17 +24,23 @@ int cmd_selfplay(int argc, char** argv) {
       "out", "output directory for shards", cxxopts::value<std::string>())(
       "games", "games to play (default: selfplay.games)", cxxopts::value<int>())(
       "first-game-id", "id of the first game (board seeds derive from ids)",
-      cxxopts::value<int64_t>()->default_value("0"))("h,help", "show this help");
+      cxxopts::value<int64_t>()->default_value("0"))(
+      "jobs",
+      "play this many jobs of --games in a row, as that many generations would: with selfplay.carry_games the "
+      "games in flight go on from one job to the next. Job k (from 0) writes OUT/job-k/ and numbers its games from "
+      "first-game-id + k * 10^8; a last line sums them all",
+      cxxopts::value<int>()->default_value("1"))("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const train::RunConfig config = train::load_run_config(required(args, "config"));
+  const int jobs = args["jobs"].as<int>();
+  if (jobs < 1 || jobs > 1000) throw std::invalid_argument("--jobs must be in 1..1000");
   selfplay::SelfplayJob job;
   job.config = config.selfplay;
   job.config_hash = config.hash;
-  job.out_dir = required(args, "out");
   job.games = args.count("games") ? args["games"].as<int>() : config.selfplay.games;
   if (job.games < 1) throw std::invalid_argument("--games must be positive");
-  job.first_game_id = args["first-game-id"].as<int64_t>();
+  if (config.selfplay.carry_games) job.carry = selfplay::make_game_carry();
   if (args.count("model")) {
     job.model = std::make_shared<nn::Model>(nn::load_model(args["model"].as<std::string>()));
     job.model_id = args["model"].as<std::string>();
@@ -43,7 +49,18 @@ int cmd_selfplay(int argc, char** argv) {
     std::printf("%s\n", selfplay::format_progress(p).c_str());
     std::fflush(stdout);
   };
-  train::learning_game(config.game()).selfplay(job);
+  const std::string out = required(args, "out");
+  selfplay::SelfplayTotals totals;
+  for (int k = 0; k < jobs; ++k) {
+    job.out_dir = jobs == 1 ? out : (std::filesystem::path(out) / ("job-" + std::to_string(k))).string();
+    job.first_game_id = args["first-game-id"].as<int64_t>() + int64_t(k) * 100'000'000;
+    totals.add(train::learning_game(config.game()).selfplay(job));
+  }
+  if (jobs > 1) {
+    std::printf("%s", totals.format().c_str());
+    if (job.carry) std::printf(", %zu games left in flight", selfplay::carried_games(*job.carry));
+    std::printf("\n");
+  }
   return 0;
 }
 

@@ -27,8 +27,9 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
-std::vector<std::string> role_args(const std::string& role, const fs::path& run, std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {MUSHROOM_BIN, "run", "--role", role, "--config", kConfig, "--dir", run.string(),
+std::vector<std::string> role_args(const std::string& role, const fs::path& run, std::vector<std::string> more = {},
+                                   const char* config = kConfig) {
+  std::vector<std::string> args = {MUSHROOM_BIN, "run", "--role", role, "--config", config, "--dir", run.string(),
                                    "--poll-seconds", "0.2", "--threads", "1"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
@@ -49,10 +50,10 @@ bool log_has(const fs::path& log, const std::string& words) {
 }
 
 // Every shard reads back whole, and no game id is in two shards.
-void expect_whole_shards_and_unique_games(const fs::path& data) {
+void expect_whole_shards_and_unique_games(const fs::path& data, const char* schema = "mushroom-eval") {
   std::map<int64_t, std::string> owner;
   for (const fs::path& path : shards_in(data)) {
-    const selfplay::Shard shard = selfplay::read_shard(path.string(), "mushroom-eval");  // throws if partial
+    const selfplay::Shard shard = selfplay::read_shard(path.string(), schema);  // throws if partial
     std::set<int64_t> games;
     for (const auto& s : shard.samples) games.insert(s.game_id);
     for (int64_t id : games) {
@@ -89,6 +90,37 @@ TEST(Roles, ActorsALearnerAndAGatekeeperFinishARunTogether) {
   EXPECT_TRUE(log_has(dir / "a0.log", "self-play with " + (run / "models" / "gen-0001.eval").string()) ||
               log_has(dir / "a1.log", "self-play with " + (run / "models" / "gen-0001.eval").string()));
   expect_whole_shards_and_unique_games(run / "data");
+}
+
+// With carry_games, an actor's chunk ends once it has finished its games
+// and hands the rest on to the next chunk. A chunk that finished only
+// carried games wrote no shard of its own, yet its games in flight hold its
+// ids: the next chunk must still take fresh ones.
+TEST(Roles, AnActorCarryingGamesAcrossChunksNeverReusesAGameId) {
+  const fs::path dir = fresh_dir("roles_carry"), run = dir / "run";
+  BackgroundProcess actor(role_args("actor", run, {"--actor-id", "2", "--chunk-games", "2"}, "testdata/configs/roles-carry.toml"),
+                          (dir / "actor.log").string());
+  const auto chunks = [&] {
+    const std::string log = fs::exists(dir / "actor.log") ? read_file((dir / "actor.log").string()) : "";
+    int n = 0;
+    for (size_t at = log.find("generation 1: "); at != std::string::npos; at = log.find("generation 1: ", at + 1)) ++n;
+    return n;
+  };
+  ASSERT_TRUE(wait_until([&] { return chunks() >= 12; }, 120)) << read_file((dir / "actor.log").string());
+  write_file_atomic((run / "stop").string(), "");
+  ASSERT_TRUE(actor.wait_exit(60));
+  EXPECT_EQ(actor.exit_code(), 0);
+  expect_whole_shards_and_unique_games(run / "data", "mushroom");
+  // Every shard's games come from the chunk its name's first id lies in.
+  int shards = 0;
+  for (const fs::path& p : shards_in(run / "data")) {
+    const std::string name = p.filename().string();  // shard-<first id>-<tag>-wNN.h5
+    const int64_t first = std::stoll(name.substr(6, name.find('-', 6) - 6));
+    for (const auto& s : selfplay::read_shard(p.string(), "mushroom").samples)
+      EXPECT_EQ(s.game_id / 100'000, first / 100'000) << name << " holds games of two chunks";
+    ++shards;
+  }
+  EXPECT_GE(shards, 6);
 }
 
 TEST(Roles, AnActorKilledAtAnyMomentLeavesNoPartialShard) {
@@ -177,6 +209,19 @@ TEST(Roles, BadRoleOptionsAreErrorsThatNameThem) {
                 " --dir " + (dir / "run").string());
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("SLURM_ARRAY_TASK_ID = 'x'"), std::string::npos) << r.output;
+  r = run("--role actor --chunk-games 100001");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--chunk-games must be at most 100000"), std::string::npos) << r.output;
+  // With carry_games a chunk may start every worker's games in flight more
+  // than it finishes, and those ids must stay inside the chunk.
+  std::string carrying = read_file(kConfig);
+  carrying.replace(carrying.find("[selfplay]\n"), 11, "[selfplay]\ncarry_games = true\n");
+  write_file_atomic((dir / "carrying.toml").string(), carrying);
+  r = run_shell(std::string("'") + MUSHROOM_BIN + "' run --role actor --chunk-games 99999 --config " +
+                (dir / "carrying.toml").string() + " --dir " + (dir / "run").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--chunk-games plus the games in flight must be at most 100000"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace

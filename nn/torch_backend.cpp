@@ -1,6 +1,11 @@
 #include "nn/torch_backend.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+
+#include <c10/core/StreamGuard.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
 
 #include "nn/torch_net.h"
 
@@ -15,6 +20,10 @@ class TorchBackend : public NetBackend {
         planes_(input_planes(model.config)) {
     net_->to(device_);
     net_->eval();
+    // On a GPU each backend calls on a stream of its own, so that with two
+    // (selfplay.device_threads) one launches while the other's kernels run;
+    // on the default stream their calls would follow each other whole.
+    if (device_.is_cuda()) stream_ = c10::impl::VirtualGuardImpl(device_.type()).getStreamFromGlobalPool(device_);
   }
 
   std::string name() const override { return "torch-" + device_.str(); }
@@ -23,6 +32,8 @@ class TorchBackend : public NetBackend {
     const int64_t B = int64_t(queries.size());
     if (B == 0) return;
     torch::NoGradGuard no_grad;
+    std::unique_ptr<c10::StreamGuard> on_own_stream;
+    if (stream_) on_own_stream = std::make_unique<c10::StreamGuard>(*stream_);
     const int64_t cells = int64_t(shape_.rows) * shape_.cols, plane_floats = planes_ * cells;
     torch::Tensor planes = torch::empty({B, planes_, shape_.rows, shape_.cols}, torch::kFloat32);
     int64_t L = 1;
@@ -61,6 +72,7 @@ class TorchBackend : public NetBackend {
 
  private:
   torch::Device device_;
+  std::optional<c10::Stream> stream_;  // on a GPU
   TorchNet net_;
   GameShape shape_;
   int planes_;  // of the net's input layout

@@ -94,7 +94,7 @@ class Worker {
     counters_.samples += int64_t(samples.size());
     counters_.plies += pos.ply();
     ++counters_.games_done;
-    ++pending_.games;
+    pending_.add_game(id);
     pending_.flush(false, counters_, index_);
   }
 
@@ -110,6 +110,8 @@ class Worker {
 }  // namespace
 
 SelfplayProgress run_eval_selfplay(const EvalSelfplayJob& job) {
+  if (job.job.carry || job.job.config.carry_games)
+    throw std::invalid_argument("selfplay.carry_games is for the conv net's self-play only, not the learned evaluation's");
   std::filesystem::create_directories(job.job.out_dir);
   SelfplayCounters counters(job.job);
   return run_worker_threads(counters, [&](int w) { Worker(counters, job, w).run(); });

@@ -164,7 +164,7 @@ class Worker {
     }
     counters_.samples += int64_t(g.samples.size());
     g.samples.clear();
-    ++pending_.games;
+    pending_.add_game(g.id);
     counters_.plies += G::ply(g.state);
     ++counters_.games_done;
     pending_.flush(false, counters_, index_);
@@ -186,6 +186,8 @@ class Worker {
 // learnable_schema) into job.out_dir.
 template <typename G>
 SelfplayProgress run_game_selfplay(const SelfplayJob& job, nn::GameKind game, const SampleSchema& schema) {
+  if (job.carry || job.config.carry_games)
+    throw std::invalid_argument("selfplay.carry_games is for the mushroom game's self-play only");
   if (job.config.pipeline || job.config.backend == "simulated")
     throw std::invalid_argument("selfplay.pipeline and selfplay.backend = \"simulated\" are the mushroom game's "
                                 "self-play only; the " + schema.game + " game's self-play has neither");

@@ -34,6 +34,16 @@ const SettingsTable<SelfplayConfig>& selfplay_settings() {
           .flag("pipeline", FIELD(pipeline),
                 "each worker keeps two batches: it searches half its games while the other half's batch is on the "
                 "device; near the end, a worker left with few games hands them to another (for GPU backends)")
+          .integer("device_batch", FIELD(device_batch), 0, 65536,
+                   "0: each worker sends its own batches to the device; N: all workers queue their batches for the "
+                   "device threads, which send what is queued in calls of up to N positions (for GPU backends)")
+          .flag("carry_games", FIELD(carry_games),
+                "a generation ends once its games have finished; the games still in flight go on in the next "
+                "generation (or actor chunk) of the same process, so that no generation ends on a tail of thinning "
+                "batches")
+          .integer("device_threads", FIELD(device_threads), 1, 16,
+                   "with device_batch: server threads feeding the device, each with its own backend (its own stream "
+                   "on a GPU), so that one launches its call while another's kernels run")
           .real("simulated_time_scale", FIELD(simulated_time_scale), 0.01, 1000.0,
                 "backend = simulated: stretch the device's batch times by this (the simulated box's cores over "
                 "this machine's)")

@@ -32,6 +32,20 @@ struct SelfplayConfig {
   // other half's batch is on the device (selfplay/async_call.h); at the end
   // of a job, a worker left with few games hands them to another.
   bool pipeline = false;
+  // 0: each worker sends its batches to the device itself. N: every worker
+  // queues its batches for the device threads, which send what is queued
+  // as calls of at most N positions (nn/device_queue.h), so that the device
+  // sees few large batches.
+  int device_batch = 0;
+  // A job ends once `games` have finished; the games still in flight go on
+  // in the next job of the same process (the next generation, or an
+  // actor's next chunk), so that no generation ends in a tail of
+  // thinning batches. Games in flight when the process ends are lost.
+  bool carry_games = false;
+  // With device_batch: the device's server threads, each with its own
+  // backend (its own stream on a GPU), so that one launches while another's
+  // kernels run.
+  int device_threads = 2;
   // backend = simulated: an H100's batch times (nn/simulated_device.h),
   // stretched by this factor (the box's cores over this machine's).
   double simulated_time_scale = 1.0;

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include "mushroom/board_gen.h"
 #include "nn/cpu_net.h"
 #include "nn/nn_evaluator.h"
+#include "nn/device_queue.h"
 #include "nn/simulated_device.h"
 #include "selfplay/async_call.h"
 #include "protocol/game_log.h"
@@ -53,26 +55,28 @@ class UniformEvaluator : public Evaluator<MushroomGame> {
   }
 };
 
-// device: the job's one simulated device, shared by every worker (backend = simulated).
+// A backend of the job's kind for its model.
+std::shared_ptr<nn::NetBackend> make_backend(const SelfplayJob& job) {
+  if (job.config.backend == "torch") {
+#ifdef MUSHROOM_WITH_TORCH
+    return nn::make_torch_backend(*job.model, job.config.device);
+#else
+    throw std::runtime_error("selfplay.backend = \"torch\" needs a build with LibTorch");
+#endif
+  }
+  return std::make_shared<nn::CpuNet>(*job.model);
+}
+
+// shared: the backend every worker uses (the simulated device, or the
+// device queue); null: each evaluator makes its own.
 std::unique_ptr<Evaluator<MushroomGame>> make_evaluator(const SelfplayJob& job,
-                                                        const std::shared_ptr<nn::SimulatedDevice>& device) {
+                                                        const std::shared_ptr<nn::NetBackend>& shared) {
   if (!job.model) {
     if (job.config.bootstrap == "uniform") return std::make_unique<UniformEvaluator>();
     return std::make_unique<MaterialEvaluator>();
   }
-  std::shared_ptr<nn::NetBackend> backend;
-  if (job.config.backend == "simulated") {
-    backend = device;
-  } else if (job.config.backend == "torch") {
-#ifdef MUSHROOM_WITH_TORCH
-    backend = nn::make_torch_backend(*job.model, job.config.device);
-#else
-    throw std::runtime_error("selfplay.backend = \"torch\" needs a build with LibTorch");
-#endif
-  } else {
-    backend = std::make_shared<nn::CpuNet>(*job.model);
-  }
-  return std::make_unique<nn::NnEvaluator>(backend, nn::NnEvaluatorConfig{.symmetry = nn::SymmetryMode::kRandom});
+  return std::make_unique<nn::NnEvaluator>(shared ? shared : make_backend(job),
+                                           nn::NnEvaluatorConfig{.symmetry = nn::SymmetryMode::kRandom});
 }
 
 struct Game {
@@ -85,10 +89,27 @@ struct Game {
   bool full = false;
   std::optional<GameLog> log;  // kept for the job's first sample_games games
   SteadyClock::time_point move_start;
+  int64_t origin = 0;  // first_game_id of the job that started it (an earlier one when carried)
   explicit Game(const MctsConfig& c) : search(c) {}
 };
 
 using Games = std::vector<std::unique_ptr<Game>>;
+
+}  // namespace
+
+struct GameCarry {
+  std::mutex mutex;
+  Games games;
+};
+
+std::shared_ptr<GameCarry> make_game_carry() { return std::make_shared<GameCarry>(); }
+
+size_t carried_games(const GameCarry& carry) {
+  std::lock_guard<std::mutex> lock(const_cast<std::mutex&>(carry.mutex));
+  return carry.games.size();
+}
+
+namespace {
 
 // Near the end of a job, when no games are left to start, a worker whose
 // games have thinned out hands them to another and stops, so the last
@@ -150,14 +171,18 @@ class TailPool {
 
 class Worker {
  public:
-  Worker(SelfplayCounters& shared, int index, std::shared_ptr<nn::SimulatedDevice> device, TailPool& tail)
-      : shared_(shared), index_(index), config_(shared.job.config), device_(std::move(device)), tail_(tail) {}
+  Worker(SelfplayCounters& shared, int index, std::shared_ptr<nn::NetBackend> backend, TailPool& tail)
+      : shared_(shared), index_(index), config_(shared.job.config), backend_(std::move(backend)), tail_(tail) {}
 
   void run() {
     const int halves = config_.pipeline ? 2 : 1;
-    for (int h = 0; h < halves; ++h) evaluators_[h] = make_evaluator(shared_.job, device_);
+    for (int h = 0; h < halves; ++h) evaluators_[h] = make_evaluator(shared_.job, backend_);
     const MctsConfig mc = selfplay_mcts_config(config_);
     for (int g = 0; g < config_.games_in_flight; ++g) {
+      if (std::unique_ptr<Game> carried = take_carried()) {
+        halves_[size_t(g % halves)].push_back(std::move(carried));
+        continue;
+      }
       auto game = std::make_unique<Game>(mc);
       if (config_.solver) {
         Game* raw = game.get();
@@ -172,6 +197,27 @@ class Worker {
     }
     play(halves);
     flush(true);
+  }
+
+  // A game an earlier job left in flight, or null.
+  std::unique_ptr<Game> take_carried() {
+    if (!shared_.job.carry) return nullptr;
+    GameCarry& carry = *shared_.job.carry;
+    std::lock_guard<std::mutex> lock(carry.mutex);
+    if (carry.games.empty()) return nullptr;
+    std::unique_ptr<Game> game = std::move(carry.games.back());
+    carry.games.pop_back();
+    return game;
+  }
+
+  // Leaves this worker's unfinished games for the next job.
+  void hand_on_games() {
+    GameCarry& carry = *shared_.job.carry;
+    std::lock_guard<std::mutex> lock(carry.mutex);
+    for (Games& half : halves_) {
+      for (auto& g : half) carry.games.push_back(std::move(g));
+      half.clear();
+    }
   }
 
  private:
@@ -212,7 +258,7 @@ class Worker {
           in_flight[h] = false;
           advance(halves_[h]);
         }
-        if (leaving) continue;
+        if (leaving || shared_.finished()) continue;
         if (share_tail && drained() && halves_[h].size() < capacity)
           tail_.adopt(halves_[h], capacity - halves_[h].size());
         if (halves_[h].empty()) continue;
@@ -229,6 +275,7 @@ class Worker {
           leaving = tail_.try_leave();
         continue;
       }
+      if (shared_.finished()) return hand_on_games();
       if (leaving) {
         for (int h = 1; h < halves; ++h) {
           for (auto& g : halves_[h]) halves_[0].push_back(std::move(g));
@@ -241,8 +288,9 @@ class Worker {
     }
   }
 
-  // No game of the job is left to start.
-  bool drained() const { return shared_.next_game.load() >= shared_.job.games; }
+  // No game of the job is left to start (never with a carry: games start
+  // until the job's games have finished).
+  bool drained() const { return !shared_.job.carry && shared_.next_game.load() >= shared_.job.games; }
   size_t live() const { return halves_[0].size() + halves_[1].size(); }
 
   // Plays a move in every game whose search is done, and starts new games
@@ -290,6 +338,7 @@ class Worker {
     }
     g.samples.clear();
     g.log.reset();
+    g.origin = shared_.job.first_game_id;
     if (k < config_.sample_games) {
       g.log.emplace();
       g.log->start = g.pos;
@@ -373,6 +422,10 @@ class Worker {
 
   void finish_game(Game& g) {
     if (g.log) write_log(g);
+    // A carried game's id is from an earlier job's range: each shard holds
+    // the games of one starting job, so that its first id names that job's
+    // range (actor chunks rely on it).
+    PendingShard& pending = pending_.try_emplace(g.origin, PendingShard{"mushroom", {}, 0}).first->second;
     const int first_margin = g.pos.score(kFirst) - g.pos.score(kSecond);
     for (Sample& s : g.samples) {
       const int sign = s.to_move == kFirst ? 1 : -1;
@@ -386,28 +439,28 @@ class Worker {
         }
       set_final_result(s, margin, ownership);
       s.outcome = int8_t((margin > 0) - (margin < 0));
-      pending_.samples.push_back(std::move(s));
+      pending.samples.push_back(std::move(s));
     }
     shared_.samples += int64_t(g.samples.size());
     g.samples.clear();
-    ++pending_.games;
+    pending.add_game(g.id);
     shared_.plies += g.pos.ply();  // finished games only, so the mean is per game
     ++shared_.games_done;
-    flush(false);
+    pending.flush(false, shared_, index_);
   }
 
   void flush(bool final) {
-    pending_.flush(final, shared_, index_);
+    for (auto& [origin, pending] : pending_) pending.flush(final, shared_, index_);
   }
 
   SelfplayCounters& shared_;
   int index_;
   const SelfplayConfig& config_;
-  std::shared_ptr<nn::SimulatedDevice> device_;
+  std::shared_ptr<nn::NetBackend> backend_;  // shared by every worker; null: each evaluator has its own
   TailPool& tail_;
   std::unique_ptr<Evaluator<MushroomGame>> evaluators_[2];  // one per half: each may be called from its own thread
   Games halves_[2];
-  PendingShard pending_{"mushroom", {}, 0};
+  std::map<int64_t, PendingShard> pending_;  // finished games by the job that started them (Game::origin)
 };
 
 }  // namespace
@@ -415,14 +468,24 @@ class Worker {
 SelfplayProgress run_selfplay(const SelfplayJob& job) {
   std::filesystem::create_directories(job.out_dir);
   SelfplayCounters counters(job);
-  std::shared_ptr<nn::SimulatedDevice> device;
-  if (job.config.backend == "simulated") {
-    device = std::make_shared<nn::SimulatedDevice>(nn::LatencyModel::h100_6x32(), job.config.simulated_time_scale,
-                                                   kCells);
-    counters.device_busy = [device] { return device->stats().busy_fraction(); };
+  std::shared_ptr<nn::NetBackend> shared;  // every worker's backend, when they share one
+  std::shared_ptr<nn::SimulatedDevice> simulated;
+  if (job.model && job.config.backend == "simulated") {
+    simulated = std::make_shared<nn::SimulatedDevice>(nn::LatencyModel::h100_6x32(), job.config.simulated_time_scale,
+                                                      kCells);
+    counters.device_busy = [simulated] { return simulated->stats().busy_fraction(); };
+    shared = simulated;  // the old design: every worker on the default stream
+  }
+  if (job.model && job.config.device_batch > 0) {
+    std::vector<std::shared_ptr<nn::NetBackend>> servers;
+    for (int i = 0; i < job.config.device_threads; ++i)
+      servers.push_back(simulated ? simulated->new_stream() : make_backend(job));
+    auto queue = std::make_shared<nn::DeviceQueue>(std::move(servers), job.config.device_batch);
+    counters.device_fill = [queue] { return queue->stats().fill(); };
+    shared = queue;
   }
   TailPool tail(job.config.workers);
-  return run_worker_threads(counters, [&](int w) { Worker(counters, w, device, tail).run(); });
+  return run_worker_threads(counters, [&](int w) { Worker(counters, w, shared, tail).run(); });
 }
 
 }  // namespace mushroom::selfplay

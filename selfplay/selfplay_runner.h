@@ -21,7 +21,10 @@ struct SelfplayProgress {
   int games_done = 0, games_total = 0;
   double seconds = 0;
   double mean_game_plies = 0;
-  double batch_fill = 0;  // evaluated leaves / the batches' room (games they were drawn from)
+  // Evaluated leaves / the batches' room (the games they were drawn from);
+  // with a device queue (selfplay.device_batch), the device calls' mean
+  // size / device_batch.
+  double batch_fill = 0;
   double device_busy = -1;  // the device's busy fraction when known (the simulated device), else -1
   int64_t samples = 0;
   int64_t nn_positions = 0;
@@ -30,6 +33,25 @@ struct SelfplayProgress {
 // fill 97%, 3012 samples, 5120 evals/s" (and ", device busy 93%" when known).
 std::string format_progress(const SelfplayProgress& p);
 
+// Several jobs' figures summed: games and evaluations over their seconds;
+// the batch fill as positions over the calls' room, the device's busy
+// fraction weighted by each job's seconds.
+struct SelfplayTotals {
+  int jobs = 0, games = 0;
+  double seconds = 0, plies = 0, busy_seconds = 0, room = 0;
+  int64_t samples = 0, nn_positions = 0;
+  void add(const SelfplayProgress& p);
+  // "all 3 jobs: 6000 games in 700.1 s, 514.2 games/min, batch fill 93%, ..."
+  std::string format() const;
+};
+
+
+// Games in flight handed from one job to the next (selfplay.carry_games):
+// the holder keeps them between run_selfplay calls. Opaque here; made by
+// make_game_carry().
+struct GameCarry;
+std::shared_ptr<GameCarry> make_game_carry();
+size_t carried_games(const GameCarry& carry);
 
 struct SelfplayJob {
   SelfplayConfig config;
@@ -43,6 +65,13 @@ struct SelfplayJob {
   // actors on many machines never write the same name, e.g. "node7.a003";
   // letters, digits, '.', '-' and '_' only. Empty: shard-<id>-wNN.h5.
   std::string shard_tag;
+  // Set with selfplay.carry_games: the job first takes the games this holds,
+  // keeps every worker's games in flight full until `games` have finished,
+  // and leaves the unfinished ones here for the next job (which may play
+  // them on with another model). Each shard holds either carried games or
+  // the job's own. Null: the job plays exactly `games` games and ends on
+  // the tail of its last ones.
+  std::shared_ptr<GameCarry> carry;
   std::function<void(const SelfplayProgress&)> progress;  // called every few seconds and at the end
   double progress_seconds = 10;
 };

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <set>
 
 #include "mushroom/movegen.h"
@@ -147,44 +149,138 @@ std::vector<std::string> samples_as_text(const std::string& dir) {
   return lines;
 }
 
+// The samples of 8 games of tiny_job played with `design` applied.
+std::vector<std::string> samples_of_design(const std::string& name, const std::function<void(SelfplayJob&)>& design) {
+  const std::string dir = (fs::temp_directory_path() / ("selfplay_" + name + "_" + std::to_string(getpid()))).string();
+  SelfplayJob job = tiny_job(dir);
+  job.config.games_in_flight = 4;
+  job.games = 8;
+  design(job);
+  const SelfplayProgress p = run_selfplay(job);
+  EXPECT_EQ(p.games_done, 8) << name;
+  EXPECT_GT(p.batch_fill, 0.1) << name;
+  EXPECT_LE(p.batch_fill, 1.0) << name;
+  check_shards(dir, 8);
+  std::vector<std::string> samples = samples_as_text(dir);
+  fs::remove_all(dir);
+  return samples;
+}
+
 // Pipelining changes no game: each game's searches, noise and moves depend
 // only on its own seed and on the evaluator's answers, so with a
 // deterministic evaluator (the material bootstrap here) the same samples
 // come out. Only which shard holds a game may differ: games finish in
 // another order.
 TEST(Selfplay, PipeliningChangesNoGame) {
-  std::vector<std::string> results[2];
-  for (int pipelined = 0; pipelined < 2; ++pipelined) {
-    const std::string dir = (fs::temp_directory_path() / ("selfplay_pipe" + std::to_string(pipelined) + "_" +
-                                                          std::to_string(getpid()))).string();
-    SelfplayJob job = tiny_job(dir);
-    job.config.pipeline = pipelined == 1;
-    job.config.games_in_flight = 4;
-    job.games = 8;
-    const SelfplayProgress p = run_selfplay(job);
-    EXPECT_EQ(p.games_done, 8);
-    check_shards(dir, 8);
-    results[pipelined] = samples_as_text(dir);
-    fs::remove_all(dir);
-  }
-  ASSERT_GT(results[0].size(), 50u);
-  EXPECT_EQ(results[0], results[1]);
+  const auto old = samples_of_design("pipe0", [](SelfplayJob&) {});
+  const auto pipelined = samples_of_design("pipe1", [](SelfplayJob& job) { job.config.pipeline = true; });
+  ASSERT_GT(old.size(), 50u);
+  EXPECT_EQ(old, pipelined);
 }
 
-// The simulated device answers every batch and reports how busy it was.
+nn::NetConfig tiny_net() { return nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}; }
+
+// Sending every worker's batches through one device queue, merged and split
+// into calls of another size, changes no game: the net's answer for a
+// position does not depend on its batch, and the evaluator's symmetry is
+// drawn from the position.
+TEST(Selfplay, TheDeviceQueueChangesNoGame) {
+  const auto model = std::make_shared<nn::Model>(nn::random_model(tiny_net(), 3));
+  const auto old = samples_of_design("queue0", [&](SelfplayJob& job) { job.model = model; });
+  const auto queued = samples_of_design("queue1", [&](SelfplayJob& job) {
+    job.model = model;
+    job.config.pipeline = true;
+    job.config.device_batch = 5;  // the workers' batches are 2 and 4: merged and split
+    job.config.device_threads = 2;
+  });
+  ASSERT_GT(old.size(), 50u);
+  EXPECT_EQ(old, queued);
+}
+
+// Every game id in a shard folder, each with the shard's file name.
+std::map<int64_t, std::string> shard_of_each_game(const std::string& dir) {
+  std::map<int64_t, std::string> where;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".h5") continue;
+    for (const Sample& s : read_shard(e.path().string()).samples) where[s.game_id] = e.path().filename().string();
+  }
+  return where;
+}
+
+// With carry_games, a job ends once its games have finished and leaves the
+// rest in flight; the next job plays them on. Each game is the one it
+// would have been without the hand-over, no game is in two shards, and a
+// shard holds either carried games or the job's own, so that its name's
+// first id lies in the range of the job that started its games.
+TEST(Selfplay, CarriedGamesGoOnInTheNextJobUnchanged) {
+  const std::string root = (fs::temp_directory_path() / ("selfplay_carry_" + std::to_string(getpid()))).string();
+  const auto model = std::make_shared<nn::Model>(nn::random_model(tiny_net(), 4));
+  SelfplayJob job = tiny_job(root + "/job-0");
+  job.model = model;
+  job.config.carry_games = true;
+  job.config.pipeline = true;
+  job.carry = make_game_carry();
+  job.games = 6;
+  const SelfplayProgress first = run_selfplay(job);
+  EXPECT_GE(first.games_done, 6);
+  const size_t carried = carried_games(*job.carry);
+  EXPECT_GT(carried, 0u) << "the first job must leave games in flight";
+  EXPECT_LE(carried, size_t(job.config.workers * job.config.games_in_flight));
+  job.out_dir = root + "/job-1";
+  job.first_game_id = 2000;
+  const SelfplayProgress second = run_selfplay(job);
+  EXPECT_GE(second.games_done, 6);
+
+  const auto in_first = shard_of_each_game(root + "/job-0"), in_second = shard_of_each_game(root + "/job-1");
+  int carried_over = 0;
+  for (const auto& [id, shard] : in_first) {
+    EXPECT_LT(id, 2000);
+    EXPECT_EQ(in_second.count(id), 0u) << "game " << id << " is in both jobs";
+  }
+  for (const auto& [id, shard] : in_second) {
+    const int64_t shard_first = std::stoll(shard.substr(6, 12));
+    EXPECT_EQ(id < 2000, shard_first < 2000) << "game " << id << " in " << shard;
+    carried_over += id < 2000;
+  }
+  EXPECT_GT(carried_over, 0) << "no carried game finished in the second job";
+
+  // The same games played without a hand-over: every carried-run sample is
+  // among theirs.
+  std::set<std::string> reference;
+  for (int64_t first_id : {1000, 2000}) {
+    SelfplayJob plain = tiny_job(root + "/plain-" + std::to_string(first_id));
+    plain.model = model;
+    plain.first_game_id = first_id;
+    plain.games = 14;  // more than either job can have started (6 + 2 x 3 in flight)
+    run_selfplay(plain);
+    for (const std::string& line : samples_as_text(plain.out_dir)) reference.insert(line);
+  }
+  int compared = 0;
+  for (const std::string& dir : {root + "/job-0", root + "/job-1"})
+    for (const std::string& line : samples_as_text(dir)) {
+      EXPECT_EQ(reference.count(line), 1u) << line.substr(0, 60);
+      ++compared;
+    }
+  EXPECT_GT(compared, 10);
+  fs::remove_all(root);
+}
+
+// The simulated device answers every batch and reports how busy it was, in
+// the old design, pipelined, and behind a device queue with two streams.
 TEST(Selfplay, TheSimulatedDeviceReportsItsBusyFraction) {
-  for (bool pipelined : {false, true}) {
+  for (int design = 0; design < 3; ++design) {
+    const bool pipelined = design > 0;
     const std::string dir = (fs::temp_directory_path() / ("selfplay_sim_" + std::to_string(getpid()))).string();
     SelfplayJob job = tiny_job(dir);
     job.config.backend = "simulated";
     job.config.simulated_time_scale = 0.2;
     job.config.pipeline = pipelined;
-    job.model = std::make_shared<nn::Model>(
-        nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 2));
+    job.config.device_batch = design == 2 ? 4 : 0;
+    job.model = std::make_shared<nn::Model>(nn::random_model(tiny_net(), 2));
     job.games = 4;
     const SelfplayProgress p = run_selfplay(job);
     EXPECT_EQ(p.games_done, 4);
-    EXPECT_GT(p.device_busy, 0.0) << "pipelined " << pipelined;
+    EXPECT_GT(p.device_busy, 0.0) << "design " << design;
     EXPECT_LE(p.device_busy, 1.0 + 1e-9);
     EXPECT_GT(p.batch_fill, 0.2);
     check_shards(dir, 4);

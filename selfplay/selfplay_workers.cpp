@@ -16,6 +16,30 @@ std::string format_progress(const SelfplayProgress& p) {
   return out;
 }
 
+void SelfplayTotals::add(const SelfplayProgress& p) {
+  ++jobs;
+  games += p.games_done;
+  seconds += p.seconds;
+  plies += p.mean_game_plies * p.games_done;
+  if (p.device_busy >= 0) busy_seconds += p.device_busy * p.seconds;
+  if (p.batch_fill > 0) room += double(p.nn_positions) / p.batch_fill;
+  samples += p.samples;
+  nn_positions += p.nn_positions;
+}
+
+std::string SelfplayTotals::format() const {
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "all %d jobs: %d games in %.1f s, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, "
+                "%lld samples, %.0f evals/s",
+                jobs, games, seconds, seconds > 0 ? games * 60.0 / seconds : 0, games ? plies / games : 0,
+                room > 0 ? 100 * double(nn_positions) / room : 0, (long long)samples,
+                seconds > 0 ? double(nn_positions) / seconds : 0);
+  std::string out = line;
+  if (busy_seconds > 0) out += ", device busy " + std::to_string(int(std::lround(100 * busy_seconds / seconds))) + "%";
+  return out;
+}
+
 MctsConfig selfplay_mcts_config(const SelfplayConfig& config) {
   MctsConfig mc;
   mc.c_puct = config.cpuct;
@@ -35,7 +59,9 @@ SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::funct
     p.games_total = job.games;
     p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     p.mean_game_plies = p.games_done ? double(counters.plies) / p.games_done : 0;
-    p.batch_fill = counters.capacity ? double(counters.leaves) / double(counters.capacity) : 0;
+    p.batch_fill = counters.device_fill       ? counters.device_fill()
+                   : counters.capacity ? double(counters.leaves) / double(counters.capacity)
+                                       : 0;
     p.device_busy = counters.device_busy ? counters.device_busy() : -1;
     p.samples = counters.samples;
     p.nn_positions = counters.nn_positions;

@@ -34,13 +34,25 @@ struct SelfplayCounters {
   // The device's busy fraction so far, when the backend can tell (the
   // simulated device); unset otherwise.
   std::function<double()> device_busy;
+  // The device calls' mean fill when one device queue merges every
+  // worker's batches (selfplay.device_batch); unset otherwise, and the batch
+  // fill is then the workers' own.
+  std::function<double()> device_fill;
   // Takes the next game of the job: its index k (id first_game_id + k), or
   // nothing when none is left.
+  // With a carry, new games start until `games` have finished.
   std::optional<int> take_game() {
+    if (job.carry) {
+      if (games_done.load() >= job.games) return std::nullopt;
+      return next_game.fetch_add(1);
+    }
     const int k = next_game.fetch_add(1);
     if (k >= job.games) return std::nullopt;
     return k;
   }
+  // With a carry: the job's games have finished, and the games in flight
+  // are to be handed on.
+  bool finished() const { return job.carry && games_done.load() >= job.games; }
 };
 
 // Runs work(worker_index) on job.config.workers threads, reporting progress
@@ -172,16 +184,23 @@ struct PendingShard {
   std::string game;  // the samples' schema (selfplay/sample.h)
   std::vector<Sample> samples;
   int64_t games = 0;
+  int64_t first_game = INT64_MAX;  // the smallest id of the games held
+
+  void add_game(int64_t id) {
+    ++games;
+    first_game = std::min(first_game, id);
+  }
 
   // Writes them when `final` or once samples_per_shard are held, as
-  // OUT/shard-<first game id>[-<job's shard tag>]-w<worker>.h5.
+  // OUT/shard-<first game id>[-<job's shard tag>]-w<worker>.h5 (the first
+  // id among the samples, or among the games when none has a sample).
   void flush(bool final, SelfplayCounters& counters, int worker) {
     const SelfplayJob& job = counters.job;
     if (samples.empty() && games == 0) return;
     if (!final && int(samples.size()) < job.config.samples_per_shard) return;
     int64_t first_id = INT64_MAX;
     for (const auto& s : samples) first_id = std::min(first_id, s.game_id);
-    if (samples.empty()) first_id = job.first_game_id + worker;  // games without full searches
+    if (samples.empty()) first_id = first_game;  // games without full searches
     const ShardMeta meta{job.model_id, job.config_hash, job.config.seed, games, game};
     char id[32], w[16];
     std::snprintf(id, sizeof id, "%012lld", (long long)first_id);
@@ -191,6 +210,7 @@ struct PendingShard {
     write_shard((std::filesystem::path(job.out_dir) / name).string(), meta, samples);
     samples.clear();
     games = 0;
+    first_game = INT64_MAX;
   }
 };
 

@@ -16,8 +16,12 @@ Pipeline net_pipeline(const RunConfig& config) {
   p.schema = game.schema->game;
   p.bootstrap_name = game.bootstrap_name(config);
   p.bootstrap_id = game.bootstrap_id(config);
-  p.selfplay = [&game](selfplay::SelfplayJob& job, const std::string& model) {
+  // Games in flight that go on from one generation (or actor chunk) to the
+  // next, for as long as this process runs (selfplay.carry_games).
+  auto carry = selfplay::make_game_carry();
+  p.selfplay = [&game, carry](selfplay::SelfplayJob& job, const std::string& model) {
     if (!model.empty()) job.model = std::make_shared<nn::Model>(nn::load_model(model));
+    if (job.config.carry_games) job.carry = carry;
     return game.selfplay(job);
   };
   p.learn = [&config](const RunDir& run, int g, const std::string& init_model, const StageLog& log) {

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "train/actor.h"
 #include "train/gatekeeper.h"
@@ -79,9 +81,13 @@ int collecting_generation(const RunContext& c) {
 }
 
 // The next chunk of this actor's ids in generation g, after those its shards already used.
-int64_t next_actor_chunk(const RunContext& c, int g, const ActorIdentity& actor) {
+// after: the first id of the chunk this process used last in generation g,
+// if any. Its files alone cannot tell: with carry_games a chunk may write
+// no shard of its own games (all it finished were carried in), while its
+// games in flight still hold its ids.
+int64_t next_actor_chunk(const RunContext& c, int g, const ActorIdentity& actor, std::optional<int64_t> after) {
   const int64_t base = actor_game_id_base(g, actor.index);
-  int64_t next = base;
+  int64_t next = after ? *after + kActorChunkIds : base;
   char marker[16];  // ".a007-w", on any host: a requeued actor may land elsewhere
   std::snprintf(marker, sizeof marker, ".a%03d-w", actor.index);
   for (const std::string& path : find_shards(c.run.data(g).string())) {
@@ -100,7 +106,14 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
   actor_game_id_base(1, options.actor.index);  // a bad index is an error before any game
   const std::string tag = options.actor.tag();
   const int chunk = options.chunk_games > 0 ? options.chunk_games : std::max(1, c.config.selfplay.games / 4);
-  if (chunk > kActorChunkIds) throw std::invalid_argument("--chunk-games must be at most " + std::to_string(kActorChunkIds));
+  // With carry_games, a chunk starts games until `chunk` have finished, so
+  // up to every worker's games in flight more than that.
+  const selfplay::SelfplayConfig& sp = c.config.selfplay;
+  const int64_t started_at_most = chunk + (sp.carry_games ? int64_t(sp.workers) * sp.games_in_flight : 0);
+  if (started_at_most > kActorChunkIds)
+    throw std::invalid_argument("--chunk-games" + std::string(sp.carry_games ? " plus the games in flight" : "") +
+                                " must be at most " + std::to_string(kActorChunkIds));
+  std::optional<std::pair<int, int64_t>> last_chunk;  // (generation, first id) of this process's last chunk
   std::string model = options.run.init_model;  // what the chunks self-play with
   const auto model_name = [&] { return model.empty() ? c.pipeline.bootstrap_name : model; };
   bool announced = false;
@@ -136,7 +149,9 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
     job.config_hash = c.config.hash;
     job.out_dir = c.run.data(g).string();
     job.games = chunk;
-    job.first_game_id = next_actor_chunk(c, g, options.actor);
+    job.first_game_id = next_actor_chunk(
+        c, g, options.actor, last_chunk && last_chunk->first == g ? std::optional(last_chunk->second) : std::nullopt);
+    last_chunk = std::make_pair(g, job.first_game_id);
     job.shard_tag = tag;
     job.progress = [&](const selfplay::SelfplayProgress& p) { log("actor " + tag + ": " + selfplay::format_progress(p)); };
     fs::create_directories(job.out_dir);
