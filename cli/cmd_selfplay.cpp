@@ -57,7 +57,8 @@ int cmd_selfplay(int argc, char** argv) {
     totals.add(train::learning_game(config.game()).selfplay(job));
   }
   if (jobs > 1) {
-    std::printf("%s", totals.format().c_str());
+    std::printf("all %d jobs (%.1f s): %s", totals.jobs(), totals.sum().seconds,
+                selfplay::format_progress(totals.sum()).c_str());
     if (job.carry) std::printf(", %zu games left in flight", selfplay::carried_games(*job.carry));
     std::printf("\n");
   }

@@ -98,14 +98,14 @@ using Games = std::vector<std::unique_ptr<Game>>;
 }  // namespace
 
 struct GameCarry {
-  std::mutex mutex;
+  mutable std::mutex mutex;
   Games games;
 };
 
 std::shared_ptr<GameCarry> make_game_carry() { return std::make_shared<GameCarry>(); }
 
 size_t carried_games(const GameCarry& carry) {
-  std::lock_guard<std::mutex> lock(const_cast<std::mutex&>(carry.mutex));
+  std::lock_guard<std::mutex> lock(carry.mutex);
   return carry.games.size();
 }
 

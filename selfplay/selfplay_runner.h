@@ -33,18 +33,22 @@ struct SelfplayProgress {
 // fill 97%, 3012 samples, 5120 evals/s" (and ", device busy 93%" when known).
 std::string format_progress(const SelfplayProgress& p);
 
-// Several jobs' figures summed: games and evaluations over their seconds;
-// the batch fill as positions over the calls' room, the device's busy
-// fraction weighted by each job's seconds.
-struct SelfplayTotals {
-  int jobs = 0, games = 0;
-  double seconds = 0, plies = 0, busy_seconds = 0, room = 0;
-  int64_t samples = 0, nn_positions = 0;
+// Several jobs' figures as one, for format_progress: games, samples and
+// evaluations summed over the jobs' seconds; the batch fill as positions
+// over the calls' room, the device's busy fraction weighted by each job's
+// seconds.
+class SelfplayTotals {
+ public:
   void add(const SelfplayProgress& p);
-  // "all 3 jobs: 6000 games in 700.1 s, 514.2 games/min, batch fill 93%, ..."
-  std::string format() const;
-};
+  int jobs() const { return jobs_; }
+  SelfplayProgress sum() const;
 
+ private:
+  int jobs_ = 0;
+  SelfplayProgress sum_;  // the summed counts and seconds
+  double plies_ = 0, busy_seconds_ = 0, room_ = 0;
+  bool busy_known_ = false;
+};
 
 // Games in flight handed from one job to the next (selfplay.carry_games):
 // the holder keeps them between run_selfplay calls. Opaque here; made by

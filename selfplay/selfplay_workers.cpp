@@ -17,27 +17,23 @@ std::string format_progress(const SelfplayProgress& p) {
 }
 
 void SelfplayTotals::add(const SelfplayProgress& p) {
-  ++jobs;
-  games += p.games_done;
-  seconds += p.seconds;
-  plies += p.mean_game_plies * p.games_done;
-  if (p.device_busy >= 0) busy_seconds += p.device_busy * p.seconds;
-  if (p.batch_fill > 0) room += double(p.nn_positions) / p.batch_fill;
-  samples += p.samples;
-  nn_positions += p.nn_positions;
+  ++jobs_;
+  sum_.games_done += p.games_done;
+  sum_.games_total += p.games_total;
+  sum_.seconds += p.seconds;
+  sum_.samples += p.samples;
+  sum_.nn_positions += p.nn_positions;
+  plies_ += p.mean_game_plies * p.games_done;
+  if (p.device_busy >= 0) busy_known_ = true, busy_seconds_ += p.device_busy * p.seconds;
+  if (p.batch_fill > 0) room_ += double(p.nn_positions) / p.batch_fill;
 }
 
-std::string SelfplayTotals::format() const {
-  char line[320];
-  std::snprintf(line, sizeof line,
-                "all %d jobs: %d games in %.1f s, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, "
-                "%lld samples, %.0f evals/s",
-                jobs, games, seconds, seconds > 0 ? games * 60.0 / seconds : 0, games ? plies / games : 0,
-                room > 0 ? 100 * double(nn_positions) / room : 0, (long long)samples,
-                seconds > 0 ? double(nn_positions) / seconds : 0);
-  std::string out = line;
-  if (busy_seconds > 0) out += ", device busy " + std::to_string(int(std::lround(100 * busy_seconds / seconds))) + "%";
-  return out;
+SelfplayProgress SelfplayTotals::sum() const {
+  SelfplayProgress p = sum_;
+  p.mean_game_plies = p.games_done ? plies_ / p.games_done : 0;
+  p.batch_fill = room_ > 0 ? double(p.nn_positions) / room_ : 0;
+  p.device_busy = busy_known_ && p.seconds > 0 ? busy_seconds_ / p.seconds : -1;
+  return p;
 }
 
 MctsConfig selfplay_mcts_config(const SelfplayConfig& config) {
