@@ -120,6 +120,36 @@ TEST(Cli, BotSpeaksTheProtocolOnStdout) {
   EXPECT_EQ(split_words(lines[1]).size(), 4u);
 }
 
+// `mushroom bot` with no --agent plays the shipped learned evaluation
+// (models/eval.bin, or $MUSHROOM_EVAL); a file it cannot use is an error
+// naming it before the game, and --model alone still means the nn agent.
+TEST(Cli, TheDefaultBotPlaysTheShippedLearnedEvaluation) {
+  const fs::path dir = temp_dir("cli-default-bot");
+  std::string init = "INIT";
+  for (int r = 0; r < 10; ++r) init += " 12345678912345678";
+  const std::string in = (dir / "in.txt").string();
+  write_file_atomic(in, "READY FIRST\n" + init + "\nTIME 10000 10000\nFINISH\n");
+  const CommandResult help = run("bot --help");
+  EXPECT_NE(help.output.find("learned evaluation models/eval.bin"), std::string::npos) << help.output;
+
+  const CommandResult played = run("bot", in);
+  ASSERT_EQ(played.exit_code, 0) << played.output;
+  EXPECT_EQ(played.output.rfind("OK\n", 0), 0u) << played.output;
+
+  const std::string eval = read_file("models/eval.bin");
+  write_file_atomic((dir / "cut.eval").string(), eval.substr(0, eval.size() / 3));
+  const CommandResult cut =
+      run_shell("MUSHROOM_EVAL='" + (dir / "cut.eval").string() + "' '" + MUSHROOM_BIN + "' bot < '" + in + "'");
+  EXPECT_NE(cut.exit_code, 0);
+  EXPECT_NE(cut.output.find("cut.eval"), std::string::npos) << cut.output;
+  EXPECT_EQ(cut.output.find("OK"), std::string::npos) << "a game began with an unusable evaluation: " << cut.output;
+
+  const CommandResult nn = run("bot --model models/student.h5", in);
+  EXPECT_EQ(nn.exit_code, 0) << nn.output;
+  const CommandResult wrong_option = run("bot --opt sims=5", in);
+  EXPECT_NE(wrong_option.output.find("agent 'alphabeta' has no option 'sims'"), std::string::npos) << wrong_option.output;
+}
+
 TEST(Cli, ArenaReportsAndLogsReplay) {
   const fs::path dir = temp_dir("cli-arena");
   const CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 2 --seed 5 --log-dir " + dir.string());

@@ -2,27 +2,33 @@
 
 #include "cli/command.h"
 #include "protocol/bot_session.h"
+#include "util/shipped_file.h"
 
 namespace mushroom::cli {
 
 int cmd_bot(int argc, char** argv) {
   cxxopts::Options opts("mushroom bot",
                         "Play one game over the contest protocol on stdin/stdout (READY, INIT, TIME, OPP, "
-                        "FINISH). Only OK and moves are printed on stdout; warnings go to stderr. With no arguments it plays "
-                        "the contest bot: the nn agent with the default model (models/default.h5), planning each "
-                        "move from the 10 s CPU-time bank.\n\nAgent options (--opt key=value), each with its default, "
+                        "FINISH). Only OK and moves are printed on stdout; warnings go to stderr. With no --agent it plays "
+                        "the contest bot, the strongest by measurement (BENCHMARKS.md): alphabeta with the learned "
+                        "evaluation models/eval.bin ($MUSHROOM_EVAL overrides; --opt eval=FILE names another), "
+                        "iterative deepening on the 10 s CPU-time bank. --agent alphabeta alone is the hand "
+                        "evaluation.\n\nAgent options (--opt key=value), each with its default, "
                         "range and help:\n" +
                             agent_options_help());
-  opts.add_options()("agent", "agent: " + agent_names(), cxxopts::value<std::string>()->default_value("nn"))(
+  opts.add_options()("agent", "agent: " + agent_names(), cxxopts::value<std::string>())(
       "opt", "agent option key=value (repeatable)", cxxopts::value<std::vector<std::string>>())(
-      "model", "model file for the nn agent (same as --opt model=FILE)", cxxopts::value<std::string>())(
+      "model", "model file for the nn agent (same as --opt model=FILE; without --agent, plays the nn agent)", cxxopts::value<std::string>())(
       "seed", "agent random seed", cxxopts::value<uint64_t>()->default_value("1"))("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const std::string name = args["agent"].as<std::string>();
+  // --model alone still means the nn agent with that model.
+  const bool contest_bot = args.count("agent") == 0 && args.count("model") == 0;
+  const std::string name = args.count("agent") ? args["agent"].as<std::string>() : contest_bot ? "alphabeta" : "nn";
   AgentOptions options;
   options.seed = args["seed"].as<uint64_t>();
   read_agent_options(args, "opt", options.values);
+  if (contest_bot && !options.values.count("eval")) options.values["eval"] = default_eval_path();
   if (args.count("model")) options.values["model"] = args["model"].as<std::string>();
   make_agent(name, options);  // reject unknown agents/options before the game
   std::ios::sync_with_stdio(false);

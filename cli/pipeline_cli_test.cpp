@@ -134,8 +134,9 @@ TEST(Pipeline, EachCandidateIsPlacedOnTheRunsLadder) {
   EXPECT_NE(page.find("rating by generation"), std::string::npos);
 }
 
-// `mushroom bot` with no arguments is the contest bot: the nn agent with
-// models/default.h5 on the real 10 s bank, here pinned to one core.
+// `mushroom bot` with no arguments is the contest bot: alphabeta with the
+// learned evaluation models/eval.bin on the real 10 s bank, here pinned to
+// one core.
 TEST(Pipeline, DefaultBotPlaysLegallyOnTheRealClock) {
   const fs::path dir = fresh_dir("default_bot");
   int code = 0;

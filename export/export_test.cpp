@@ -1,7 +1,8 @@
 // The exported single-file bot: it builds alone without warnings, its
 // embedded inference matches the engine's net, it plays legal games over the
 // protocol (weights in the source or in data.bin), and the committed
-// models/submission.cpp is what export-bot makes of models/student.h5 now.
+// models/submission.cpp and models/data.bin are what export-bot makes of
+// models/eval.bin now.
 #include "export/exporter.h"
 
 #include <gtest/gtest.h>
@@ -30,9 +31,13 @@ namespace {
 namespace fs = std::filesystem;
 
 
-// The model the committed submission is exported from.
+// The conv net of the conv-net export's tests (the distilled student).
 const char* const kStudentPath = "models/student.h5";
+// The committed submission: alpha-beta with this learned evaluation, its
+// weights in data.bin beside the source (too big to embed).
+const char* const kEvalPath = "models/eval.bin";
 const char* const kSubmissionPath = "models/submission.cpp";
+const char* const kDataBinPath = "models/data.bin";
 
 ExportOptions committed_options(const nn::Model& model) {
   ExportOptions o;
@@ -341,12 +346,18 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
 }
 
 TEST(Export, CommittedSubmissionIsUpToDate) {
-  const nn::Model model = nn::load_model(kStudentPath);
-  const ExportedBot bot = export_bot(model, committed_options(model));
-  const std::string committed = read_file(kSubmissionPath);
-  EXPECT_TRUE(committed == bot.source)
-      << kSubmissionPath << " is stale (the engine or the model changed); regenerate it with:\n"
-      << "  build/mushroom export-bot --model " << kStudentPath << " --out " << kSubmissionPath;
+  const std::string weights = read_file(kEvalPath);
+  ExportOptions options;
+  options.model_label = "eval.bin";
+  options.data_bin = true;
+  const ExportedBot bot = export_eval_bot(weights, options);
+  const std::string regenerate = std::string("; regenerate it with:\n  build/mushroom export-bot --eval ") + kEvalPath +
+                                 " --out " + kSubmissionPath;
+  EXPECT_TRUE(read_file(kSubmissionPath) == bot.source)
+      << kSubmissionPath << " is stale (the engine or the evaluation changed)" << regenerate;
+  EXPECT_TRUE(read_file(kDataBinPath) == weights) << kDataBinPath << " is not " << kEvalPath << regenerate;
+  EXPECT_LE(bot.source.size(), kMaxSourceBytes);
+  EXPECT_LE(weights.size(), kMaxDataBinBytes);
 }
 
 TEST(ModelCodec, RoundTripsWithinTheQuantizationStepAndRejectsDamage) {

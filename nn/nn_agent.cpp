@@ -1,7 +1,5 @@
 #include "nn/nn_agent.h"
 
-#include <cstdlib>
-#include <filesystem>
 #include <stdexcept>
 
 #include "agents/search_agents.h"
@@ -10,16 +8,12 @@
 #include "nn/net_prior_evaluator.h"
 #include "nn/nn_evaluator.h"
 #include "nn/policy_orderer.h"
+#include "util/shipped_file.h"
 
 namespace mushroom::nn {
 
 std::string default_model_path() {
-  if (const char* env = std::getenv("MUSHROOM_MODEL"); env && *env) return env;
-  const std::string candidates[] = {"models/default.h5", std::string(MUSHROOM_SOURCE_DIR) + "/models/default.h5"};
-  for (const auto& c : candidates)
-    if (std::filesystem::exists(c)) return c;
-  throw std::runtime_error("no default model: looked for $MUSHROOM_MODEL, " + candidates[0] + " and " + candidates[1] +
-                           "; pass model=FILE");
+  return find_shipped_file("MUSHROOM_MODEL", "models/default.h5", "pass model=FILE");
 }
 
 namespace {

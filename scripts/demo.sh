@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 [ -x build/mushroom ] || bash scripts/setup.sh
 build/mushroom run --config configs/demo.toml --dir runs/demo --init models/default.h5
 echo
-echo "demonstration game: nn (default model, 200 simulations a move) against greedy"
-build/mushroom play --first nn --first-opt sims=200 --second greedy --seed "${SEED:-7}"
+echo "demonstration game: the default bot (alphabeta with the learned evaluation models/eval.bin, 10 s bank) against greedy"
+build/mushroom play --first alphabeta --first-opt eval=models/eval.bin --second greedy --seed "${SEED:-7}"

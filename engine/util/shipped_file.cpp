@@ -1,0 +1,22 @@
+#include "util/shipped_file.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mushroom {
+
+std::string find_shipped_file(const char* env_var, const std::string& relative, const std::string& how_to_name) {
+  if (const char* env = std::getenv(env_var); env && *env) return env;
+  const std::string candidates[] = {relative, std::string(MUSHROOM_SOURCE_DIR) + "/" + relative};
+  for (const auto& c : candidates)
+    if (std::filesystem::exists(c)) return c;
+  throw std::runtime_error("no " + relative + ": looked for $" + env_var + ", " + candidates[0] + " and " +
+                           candidates[1] + "; " + how_to_name);
+}
+
+std::string default_eval_path() {
+  return find_shipped_file("MUSHROOM_EVAL", "models/eval.bin", "pass --opt eval=FILE");
+}
+
+}  // namespace mushroom
