@@ -24,7 +24,10 @@ void SelfplayTotals::add(const SelfplayProgress& p) {
   sum_.samples += p.samples;
   sum_.nn_positions += p.nn_positions;
   plies_ += p.mean_game_plies * p.games_done;
-  if (p.device_busy >= 0) busy_known_ = true, busy_seconds_ += p.device_busy * p.seconds;
+  if (p.device_busy >= 0) {
+    busy_known_ = true;
+    busy_seconds_ += p.device_busy * p.seconds;
+  }
   if (p.batch_fill > 0) room_ += double(p.nn_positions) / p.batch_fill;
 }
 
