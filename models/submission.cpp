@@ -1707,8 +1707,9 @@ class MoveOrderer {
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
 // and game end are in it), principal-variation search, killer moves, late
-// move reductions, and move ordering with steals first. The pass is searched
-// as an ordinary move.
+// move reductions, and move ordering with steals first (options: a cutoff
+// history, logarithmic reductions). The pass is searched as an ordinary
+// move.
 //
 // Two modes share the code:
 //  - heuristic: depth-limited, leaves scored by the static evaluation: the
@@ -1729,6 +1730,14 @@ struct AlphaBetaConfig {
   bool pvs = true;
   bool killers = true;
   bool lmr = true;
+  // Late-move reduction size: 0 reduces every late quiet move by one ply;
+  // above 0, by max(1, 0.5 + ln(depth) * ln(move number) / lmr_divisor)
+  // plies, so the later a move comes in the ordering, and the deeper the
+  // search, the less it is looked at. A reduced move that beats alpha is
+  // searched again at full depth. Off by default, as partial_root and
+  // history are: at the contest's clock none measured stronger
+  // (BENCHMARKS.md, "A deeper search").
+  double lmr_divisor = 0;
   // Heuristic mode only: at the depth limit, keep searching the mover's
   // biggest-gain moves (steals first) for this many more plies, taking the
   // static evaluation as a floor ("standing pat"), so a capture that is
@@ -1739,6 +1748,14 @@ struct AlphaBetaConfig {
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
   // ordered by its scores (the table's move still first).
   int orderer_plies = 1;
+  // When the clock stops an iteration, play the move it had already proved
+  // better than the previous iteration's choice (searched in full at the
+  // root with the full window), instead of discarding the whole iteration.
+  bool partial_root = false;
+  // Heuristic mode: among moves that steal nothing, those that recently
+  // caused a cutoff (a history table, halved at each new search) are tried
+  // earlier, by up to two cells of immediate gain.
+  bool history = false;
 };
 
 struct AlphaBetaResult {
@@ -1795,6 +1812,8 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // The late-move reduction of move number i (from 0) at this depth.
+  int reduction(int depth, int i) const;
   // A move made and taken back, told to the evaluator (heuristic mode).
   void play(Position& pos, const Move& move, Undo& undo);
   void take_back(Position& pos, const Undo& undo);
@@ -1826,6 +1845,18 @@ class AlphaBeta {
   uint64_t nodes_ = 0, node_limit_ = 0;
   std::optional<Clock::time_point> deadline_;
   Move killers_[128][2];
+  // The running iteration's best root move so far, once one has beaten the
+  // first root move (the previous iteration's choice) on the full window.
+  std::optional<Move> root_improvement_;
+  Move previous_root_choice_;  // the last completed iteration's best move
+  static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
+  int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
+  // Cutoff history by Move::index(), within +-kHistoryLimit.
+  static constexpr int kHistoryLimit = 8192;
+  std::vector<int> history_;
+  // Rewards the quiet move that caused a cutoff and penalizes the quiet
+  // moves searched before it.
+  void update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth);
 };
 
 }  // namespace mushroom
@@ -3455,6 +3486,9 @@ void RandomEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, S
 // ---- engine/mushroom/alphabeta.cpp ----
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 
 
 namespace mushroom {
@@ -3482,13 +3516,25 @@ int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain
 AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
+  for (int depth = 0; depth <= 64; ++depth)
+    for (int i = 0; i < kReductionMoves; ++i) {
+      int r = 1;
+      if (config_.lmr_divisor > 0 && depth > 0 && i > 0)
+        r = std::max(1, int(0.5 + std::log(double(depth)) * std::log(double(i + 1)) / config_.lmr_divisor));
+      reductions_[depth][i] = std::min(r, std::max(1, depth - 2));  // never straight into the leaves
+    }
   clear();
+}
+
+int AlphaBeta::reduction(int depth, int i) const {
+  return reductions_[std::min(depth, 64)][std::min(i, kReductionMoves - 1)];
 }
 
 uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.hash() ^ kExactSalt : pos.hash(); }
 
 void AlphaBeta::clear() {
   std::fill(table_.begin(), table_.end(), Entry{});
+  history_.assign(kPolicySize, 0);
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
@@ -3510,12 +3556,26 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     else if (m.is_pass()) key = -1;  // searched last
     else {
       key = stolen * 4096 + margin_gain(pos, m) * 16;
+      if (config_.history && stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
       if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
     }
     keyed[i] = {key, stolen, m};
   }
   std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
   for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
+}
+
+void AlphaBeta::update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth) {
+  const int bonus = std::min(depth * depth, kHistoryLimit / 4);
+  // Each change moves the entry a share of the way to the limit, so it
+  // stays bounded and recent cutoffs weigh more than old ones.
+  auto adjust = [&](const Move& m, int change) {
+    int& h = history_[m.index()];
+    h += change - h * std::abs(change) / kHistoryLimit;
+  };
+  for (int i = 0; i < cutoff_index; ++i)
+    if (steal_counts[i] == 0 && !moves[i].is_pass()) adjust(moves[i], -bonus);
+  adjust(moves[cutoff_index], bonus);
 }
 
 void AlphaBeta::count_node() {
@@ -3634,10 +3694,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     if (i == 0 || !config_.pvs) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     } else {
-      int reduction = 0;
-      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduction = 1;
-      score = -negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-      if (score > alpha && reduction) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+      int reduced_by = 0;
+      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduced_by = reduction(depth, i);
+      score = -negamax(pos, depth - 1 - reduced_by, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && reduced_by) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
     take_back(pos, undo);
@@ -3646,8 +3706,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       best = score;
       best_move = m;
     }
-    if (score > alpha) alpha = score;
+    if (score > alpha) {
+      alpha = score;
+      // The table's move, searched first at the root, is normally the
+      // previous iteration's choice; only a move that beat that one counts.
+      if (ply == 0 && i > 0 && moves[0] == previous_root_choice_) root_improvement_ = m;
+    }
     if (alpha >= beta) {
+      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(moves, steal_counts, i, depth);
       if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = m;
@@ -3672,9 +3738,17 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   result.best = greedy_move(list);  // in case not even depth 1 completes
   Position pos = root;
   if (evaluator_) evaluator_->set_root(root);
+  for (int& h : history_) h /= 2;
   for (int depth = 1; depth <= max_depth; ++depth) {
+    root_improvement_.reset();
+    previous_root_choice_ = result.best;
     const int score = negamax(pos, depth, -kInf, kInf, 0);
-    if (stopped_) break;  // the unfinished iteration's result is not used
+    if (stopped_) {
+      // The unfinished iteration's score is not used; a root move it
+      // proved better than the previous choice is.
+      if (config_.partial_root && root_improvement_ && result.depth > 0) result.best = *root_improvement_;
+      break;
+    }
     if (const std::optional<Move> move = table_move(root)) result.best = *move;
     result.score = score;
     result.depth = depth;

@@ -72,8 +72,13 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("solver", FIELD(solver), "exact endgames at the root");
     add_root_solver_settings(t)
         .flag("lmr", FIELD(search.lmr), "late move reductions")
+        .real("lmr_divisor", FIELD(search.lmr_divisor), 0, 10,
+              "late-move reduction max(1, 0.5 + ln(depth) ln(move number) / this) plies (0: always one ply)")
+        .flag("partial_root", FIELD(search.partial_root),
+              "when time runs out mid-iteration, play a root move it already proved better")
         .flag("pvs", FIELD(search.pvs), "principal-variation search")
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
+        .flag("history", FIELD(search.history), "quiet moves that recently caused cutoffs are tried earlier")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
         .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)");

@@ -1,6 +1,9 @@
 #include "mushroom/alphabeta.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 #include "util/bits.h"
 
 #include "mushroom/greedy.h"
@@ -31,13 +34,25 @@ int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain
 AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
+  for (int depth = 0; depth <= 64; ++depth)
+    for (int i = 0; i < kReductionMoves; ++i) {
+      int r = 1;
+      if (config_.lmr_divisor > 0 && depth > 0 && i > 0)
+        r = std::max(1, int(0.5 + std::log(double(depth)) * std::log(double(i + 1)) / config_.lmr_divisor));
+      reductions_[depth][i] = std::min(r, std::max(1, depth - 2));  // never straight into the leaves
+    }
   clear();
+}
+
+int AlphaBeta::reduction(int depth, int i) const {
+  return reductions_[std::min(depth, 64)][std::min(i, kReductionMoves - 1)];
 }
 
 uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.hash() ^ kExactSalt : pos.hash(); }
 
 void AlphaBeta::clear() {
   std::fill(table_.begin(), table_.end(), Entry{});
+  history_.assign(kPolicySize, 0);
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
@@ -59,12 +74,26 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     else if (m.is_pass()) key = -1;  // searched last
     else {
       key = stolen * 4096 + margin_gain(pos, m) * 16;
+      if (config_.history && stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
       if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
     }
     keyed[i] = {key, stolen, m};
   }
   std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
   for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
+}
+
+void AlphaBeta::update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth) {
+  const int bonus = std::min(depth * depth, kHistoryLimit / 4);
+  // Each change moves the entry a share of the way to the limit, so it
+  // stays bounded and recent cutoffs weigh more than old ones.
+  auto adjust = [&](const Move& m, int change) {
+    int& h = history_[m.index()];
+    h += change - h * std::abs(change) / kHistoryLimit;
+  };
+  for (int i = 0; i < cutoff_index; ++i)
+    if (steal_counts[i] == 0 && !moves[i].is_pass()) adjust(moves[i], -bonus);
+  adjust(moves[cutoff_index], bonus);
 }
 
 void AlphaBeta::count_node() {
@@ -183,10 +212,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     if (i == 0 || !config_.pvs) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     } else {
-      int reduction = 0;
-      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduction = 1;
-      score = -negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-      if (score > alpha && reduction) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+      int reduced_by = 0;
+      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduced_by = reduction(depth, i);
+      score = -negamax(pos, depth - 1 - reduced_by, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && reduced_by) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
     take_back(pos, undo);
@@ -195,8 +224,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       best = score;
       best_move = m;
     }
-    if (score > alpha) alpha = score;
+    if (score > alpha) {
+      alpha = score;
+      // The table's move, searched first at the root, is normally the
+      // previous iteration's choice; only a move that beat that one counts.
+      if (ply == 0 && i > 0 && moves[0] == previous_root_choice_) root_improvement_ = m;
+    }
     if (alpha >= beta) {
+      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(moves, steal_counts, i, depth);
       if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = m;
@@ -221,9 +256,17 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   result.best = greedy_move(list);  // in case not even depth 1 completes
   Position pos = root;
   if (evaluator_) evaluator_->set_root(root);
+  for (int& h : history_) h /= 2;
   for (int depth = 1; depth <= max_depth; ++depth) {
+    root_improvement_.reset();
+    previous_root_choice_ = result.best;
     const int score = negamax(pos, depth, -kInf, kInf, 0);
-    if (stopped_) break;  // the unfinished iteration's result is not used
+    if (stopped_) {
+      // The unfinished iteration's score is not used; a root move it
+      // proved better than the previous choice is.
+      if (config_.partial_root && root_improvement_ && result.depth > 0) result.best = *root_improvement_;
+      break;
+    }
     if (const std::optional<Move> move = table_move(root)) result.best = *move;
     result.score = score;
     result.depth = depth;

@@ -1,8 +1,9 @@
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
 // and game end are in it), principal-variation search, killer moves, late
-// move reductions, and move ordering with steals first. The pass is searched
-// as an ordinary move.
+// move reductions, and move ordering with steals first (options: a cutoff
+// history, logarithmic reductions). The pass is searched as an ordinary
+// move.
 //
 // Two modes share the code:
 //  - heuristic: depth-limited, leaves scored by the static evaluation: the
@@ -27,6 +28,14 @@ struct AlphaBetaConfig {
   bool pvs = true;
   bool killers = true;
   bool lmr = true;
+  // Late-move reduction size: 0 reduces every late quiet move by one ply;
+  // above 0, by max(1, 0.5 + ln(depth) * ln(move number) / lmr_divisor)
+  // plies, so the later a move comes in the ordering, and the deeper the
+  // search, the less it is looked at. A reduced move that beats alpha is
+  // searched again at full depth. Off by default, as partial_root and
+  // history are: at the contest's clock none measured stronger
+  // (BENCHMARKS.md, "A deeper search").
+  double lmr_divisor = 0;
   // Heuristic mode only: at the depth limit, keep searching the mover's
   // biggest-gain moves (steals first) for this many more plies, taking the
   // static evaluation as a floor ("standing pat"), so a capture that is
@@ -37,6 +46,14 @@ struct AlphaBetaConfig {
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
   // ordered by its scores (the table's move still first).
   int orderer_plies = 1;
+  // When the clock stops an iteration, play the move it had already proved
+  // better than the previous iteration's choice (searched in full at the
+  // root with the full window), instead of discarding the whole iteration.
+  bool partial_root = false;
+  // Heuristic mode: among moves that steal nothing, those that recently
+  // caused a cutoff (a history table, halved at each new search) are tried
+  // earlier, by up to two cells of immediate gain.
+  bool history = false;
 };
 
 struct AlphaBetaResult {
@@ -93,6 +110,8 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // The late-move reduction of move number i (from 0) at this depth.
+  int reduction(int depth, int i) const;
   // A move made and taken back, told to the evaluator (heuristic mode).
   void play(Position& pos, const Move& move, Undo& undo);
   void take_back(Position& pos, const Undo& undo);
@@ -124,6 +143,18 @@ class AlphaBeta {
   uint64_t nodes_ = 0, node_limit_ = 0;
   std::optional<Clock::time_point> deadline_;
   Move killers_[128][2];
+  // The running iteration's best root move so far, once one has beaten the
+  // first root move (the previous iteration's choice) on the full window.
+  std::optional<Move> root_improvement_;
+  Move previous_root_choice_;  // the last completed iteration's best move
+  static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
+  int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
+  // Cutoff history by Move::index(), within +-kHistoryLimit.
+  static constexpr int kHistoryLimit = 8192;
+  std::vector<int> history_;
+  // Rewards the quiet move that caused a cutoff and penalizes the quiet
+  // moves searched before it.
+  void update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth);
 };
 
 }  // namespace mushroom

@@ -223,6 +223,92 @@ TEST(AlphaBeta, PruningOptionsKeepTheExactValue) {
   EXPECT_GE(checked, 20);
 }
 
+// Logarithmic late-move reductions cut the tree of a fixed-depth search,
+// and never touch the exact mode.
+TEST(AlphaBeta, LogarithmicReductionsSearchFewerNodesAndLeaveTheExactModeAlone) {
+  uint64_t one_ply = 0, logarithmic = 0;
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  for (const Position& p : playout_positions(8, 61)) {
+    if (p.game_over()) continue;
+    AlphaBeta plain(AlphaBetaConfig{.tt_bits = 16, .lmr_divisor = 0}),
+        reduced(AlphaBetaConfig{.tt_bits = 16, .lmr_divisor = 2});
+    const AlphaBetaResult a = plain.search(p, far, 6), b = reduced.search(p, far, 6);
+    EXPECT_EQ(b.depth, 6);
+    EXPECT_TRUE(b.best.is_pass() || p.is_legal(b.best));
+    one_ply += a.nodes;
+    logarithmic += b.nodes;
+  }
+  EXPECT_LT(logarithmic, one_ply * 3 / 4);
+  int checked = 0;
+  for (const Position& start : small_endgames(30, 53, 7)) {
+    AlphaBeta plain(AlphaBetaConfig{.tt_bits = 16, .lmr_divisor = 0}),
+        reduced(AlphaBetaConfig{.tt_bits = 16, .lmr_divisor = 1});
+    const auto a = plain.solve_exact(start, 300000), b = reduced.solve_exact(start, 300000);
+    if (!a || !b) continue;
+    EXPECT_EQ(*a, *b);
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+}
+
+// The cutoff history only reorders: without reductions, a fixed-depth
+// search has the same value with it and without it, but it visits a
+// different number of nodes (the order it gives is really used).
+TEST(AlphaBeta, TheCutoffHistoryChangesTheOrderNotTheValue) {
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  int checked = 0, reordered = 0;
+  for (const Position& p : playout_positions(30, 71)) {
+    if (p.game_over()) continue;
+    AlphaBeta with(AlphaBetaConfig{.tt_bits = 18, .lmr = false, .history = true}),
+        without(AlphaBetaConfig{.tt_bits = 18, .lmr = false, .history = false});
+    const AlphaBetaResult a = with.search(p, far, 5), b = without.search(p, far, 5);
+    EXPECT_EQ(a.score, b.score);
+    reordered += a.nodes != b.nodes;
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+  EXPECT_GE(reordered, checked / 3);
+}
+
+// A search stopped by its node limit late in an iteration: without
+// partial_root it plays the previous iteration's choice; with it, a root
+// move the stopped iteration proved better. The previous choice is searched
+// first and can only be displaced, never come back, so where the completed
+// iteration kept it, the stopped one must too. The stop is a node limit, so
+// every run searches the same tree up to it.
+TEST(AlphaBeta, AStoppedIterationsProvedRootImprovementIsPlayedWithPartialRoot) {
+  constexpr int kDepth = 7;
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  int stopped = 0, changed_mind = 0, played_new_choice = 0;
+  for (const Position& p : playout_positions(80, 67)) {
+    if (p.game_over()) continue;
+    AlphaBeta shallow(AlphaBetaConfig{.tt_bits = 18}), deep(AlphaBetaConfig{.tt_bits = 18});
+    const AlphaBetaResult previous = shallow.search(p, far, kDepth - 1);
+    const AlphaBetaResult full = deep.search(p, far, kDepth);
+    if (full.nodes < previous.nodes + 8192) continue;
+    // The node limit is checked every 1,024 nodes: stop within the last
+    // 1,536 nodes of the deeper iteration.
+    const uint64_t limit = full.nodes - 1536;
+    AlphaBeta with(AlphaBetaConfig{.tt_bits = 18, .partial_root = true}),
+        without(AlphaBetaConfig{.tt_bits = 18, .partial_root = false});
+    const AlphaBetaResult a = with.search(p, far, kDepth, limit), b = without.search(p, far, kDepth, limit);
+    ASSERT_EQ(a.depth, kDepth - 1);
+    ASSERT_EQ(b.depth, kDepth - 1);
+    ++stopped;
+    EXPECT_EQ(b.best, previous.best) << "without partial_root the stopped iteration is discarded";
+    if (full.best == previous.best) {
+      EXPECT_EQ(a.best, previous.best) << "no root move beat the previous choice, yet it was displaced";
+    } else {
+      ++changed_mind;
+      EXPECT_TRUE(p.is_legal(a.best));
+      played_new_choice += a.best == full.best;
+    }
+  }
+  EXPECT_GE(stopped, 20);
+  EXPECT_GE(changed_mind, 2);
+  EXPECT_GE(played_new_choice, 1);
+}
+
 // A StaticEvaluator that replays every move it is told of on its own copy of
 // the position, and checks at each evaluation that its copy is the search's
 // position: the proof that the seam reports every move made and taken back.
