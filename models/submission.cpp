@@ -1851,7 +1851,8 @@ class AlphaBeta {
   Move previous_root_choice_;  // the last completed iteration's best move
   static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
   int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
-  // Cutoff history by Move::index(), within +-kHistoryLimit.
+  // Cutoff history by Move::index(), within +-kHistoryLimit (empty
+  // without config.history).
   static constexpr int kHistoryLimit = 8192;
   std::vector<int> history_;
   // Rewards the quiet move that caused a cutoff and penalizes the quiet
@@ -3534,7 +3535,7 @@ uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.h
 
 void AlphaBeta::clear() {
   std::fill(table_.begin(), table_.end(), Entry{});
-  history_.assign(kPolicySize, 0);
+  history_.assign(config_.history ? kPolicySize : 0, 0);  // empty when unused: nothing to age
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 

@@ -52,7 +52,7 @@ uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.h
 
 void AlphaBeta::clear() {
   std::fill(table_.begin(), table_.end(), Entry{});
-  history_.assign(kPolicySize, 0);
+  history_.assign(config_.history ? kPolicySize : 0, 0);  // empty when unused: nothing to age
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 

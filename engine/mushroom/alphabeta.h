@@ -149,7 +149,8 @@ class AlphaBeta {
   Move previous_root_choice_;  // the last completed iteration's best move
   static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
   int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
-  // Cutoff history by Move::index(), within +-kHistoryLimit.
+  // Cutoff history by Move::index(), within +-kHistoryLimit (empty
+  // without config.history).
   static constexpr int kHistoryLimit = 8192;
   std::vector<int> history_;
   // Rewards the quiet move that caused a cutoff and penalizes the quiet
