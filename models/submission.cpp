@@ -2072,6 +2072,11 @@ namespace mushroom {
 struct RootSolverConfig {
   int max_rectangles;       // try when this few rectangles remain
   double share = 0.25;      // of the move's soft budget
+  // Or this share of the usable bank, when that is more: the bank left at
+  // the end of a game is better spent proving the endgame. With it on, the
+  // heuristic search's budget starts after a failed attempt.
+  double bank_share = 0;
+  int bank_max_rectangles = 12;  // ...only this close to the end: earlier, attempts mostly fail
   bool wdl = false;         // prove win/draw/loss only, not the margin
 };
 
@@ -2097,7 +2102,7 @@ struct MctsAgentConfig {
 // The options every MCTS-based agent reads (mcts, nn, the exported bot),
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
-// solver_moves, solver_share, wdl, time_scale, tail.
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, time_scale, tail.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
 MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
@@ -2137,7 +2142,7 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail, eval.
+// solver_bank, solver_bank_moves, wdl, lmr, lmr_divisor, partial_root, pvs, killers, history, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
@@ -2160,11 +2165,13 @@ class AlphaBetaAgent : public Agent {
 };
 
 // Tries to prove the position's exact margin (or, with wdl, that the side
-// to move wins or draws) within config.share of soft_ms; on success stores
-// the best move. An attempt that failed with k rectangles left (failed_at)
-// is not repeated until fewer remain: the game only gets smaller.
+// to move wins or draws) within config.share of soft_ms or, with at most
+// config.bank_max_rectangles left, config.bank_share of bank_ms (the usable
+// bank), whichever is more; on success stores the
+// best move. An attempt that failed with k rectangles left (failed_at) is
+// not repeated until fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, Move& best, int& failed_at);
+                double soft_ms, double bank_ms, Move& best, int& failed_at);
 
 }  // namespace mushroom
 
@@ -4239,11 +4246,17 @@ constexpr double kSolverNodesPerMs = 2000;
 double ms_since(SteadyClock::time_point t0) {
   return std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
 }
+
+// The bank the time plan may spend: all of it but the reserve.
+double usable_bank_ms(const Clock& clock, const TimeConfig& time) {
+  return std::max(0.0, clock.my_ms - time.reserve_ms);
+}
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, Move& best, int& failed_at) {
-  const double budget_ms = soft_ms * config.share;
+                double soft_ms, double bank_ms, Move& best, int& failed_at) {
+  const double bank_budget_ms = rectangles <= config.bank_max_rectangles ? bank_ms * config.bank_share : 0;
+  const double budget_ms = std::max(soft_ms * config.share, bank_budget_ms);
   if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
   const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
@@ -4291,7 +4304,7 @@ void MctsAgent::observe_move(const Position& before, const Move& m) {
 }
 
 Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
-  const auto t0 = SteadyClock::now();
+  auto t0 = SteadyClock::now();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();  // the pass is all there is
   if (mcts_.root_state().hash() != pos.hash()) mcts_.reset(pos);
@@ -4299,9 +4312,10 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
-  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, solved,
-                                   root_solver_failed_at_))
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms,
+                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_))
     return solved;
+  if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
 
   evaluator_->begin_search();
   if (config_.simulations > 0) {
@@ -4343,17 +4357,18 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
 }
 
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
-  const auto t0 = SteadyClock::now();
+  auto t0 = SteadyClock::now();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
   const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
-  if (config_.solver &&
-      solve_root(search_, pos, list.size, config_.root_solver, soft_ms, solved, root_solver_failed_at_)) {
+  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms,
+                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }
+  if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
   if (config_.depth > 0) {
     last_ = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
     return last_.best;

@@ -21,12 +21,16 @@ std::map<std::string, Registered>& registry() {
 
 #define FIELD(name) [](auto& c) -> auto& { return c.name; }
 
-// solver_moves, solver_share, wdl: when and how the root solver runs.
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl: when and how the root solver runs.
 template <class Config>
 SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
   return table
       .integer("solver_moves", FIELD(root_solver.max_rectangles), 0, 64, "the root solver starts at this few rectangles")
       .real("solver_share", FIELD(root_solver.share), 0, 1, "share of a move's budget the root solver may use")
+      .real("solver_bank", FIELD(root_solver.bank_share), 0, 0.5,
+            "or this share of the time bank, when more (the search's budget then starts after it)")
+      .integer("solver_bank_moves", FIELD(root_solver.bank_max_rectangles), 0, 64,
+               "solver_bank applies from this few rectangles")
       .flag("wdl", FIELD(root_solver.wdl), "the root solver proves only win, draw or loss, not the margin");
 }
 

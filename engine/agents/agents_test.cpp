@@ -99,6 +99,45 @@ TEST(SearchAgents, WdlRootSolverKeepsEveryProvenWinAndDraw) {
   EXPECT_GE(kept, 8);
 }
 
+// The bank share lets the root solver prove endgames that a move's own
+// budget cannot; it applies only from solver_bank_moves rectangles on.
+TEST(SearchAgents, TheSolverBankProvesEndgamesTheMoveBudgetCannot) {
+  AlphaBeta oracle;
+  int hard = 0;
+  for (const Position& pos : late_positions(16, 71)) {
+    if (oracle.solve_exact(pos, 2048).has_value()) continue;  // easy: any budget proves it
+    const auto value = oracle.solve_exact(pos, 0);
+    ASSERT_TRUE(value.has_value());
+    MoveList list;
+    const int rectangles = generate_moves(pos, list);
+    const double soft_ms = 0.01, bank_ms = 20000;  // a move budget of 5 nodes; a bank share of 10 s
+    RootSolverConfig config{rectangles, 0.25};
+    AlphaBeta solver;
+    Move best;
+    int failed_at = 1 << 30;
+    EXPECT_FALSE(solve_root(solver, pos, rectangles, config, soft_ms, bank_ms, best, failed_at));
+    EXPECT_EQ(failed_at, rectangles);
+
+    config.bank_share = 0.5;
+    config.bank_max_rectangles = rectangles - 1;  // not yet this close to the end
+    failed_at = 1 << 30;
+    solver.clear();
+    EXPECT_FALSE(solve_root(solver, pos, rectangles, config, soft_ms, bank_ms, best, failed_at));
+
+    config.bank_max_rectangles = rectangles;
+    failed_at = 1 << 30;
+    solver.clear();
+    ASSERT_TRUE(solve_root(solver, pos, rectangles, config, soft_ms, bank_ms, best, failed_at));
+    Position after = pos;
+    after.apply(best);
+    const auto reply = oracle.solve_exact(after, 0);
+    ASSERT_TRUE(reply.has_value());
+    EXPECT_EQ(-*reply, *value) << "the proven move must keep the exact margin";
+    ++hard;
+  }
+  EXPECT_GE(hard, 3);
+}
+
 TEST(AgentFactory, RejectsUnknownNamesAndOptions) {
   EXPECT_EQ(make_agent("greedy", {})->name(), "greedy");
   EXPECT_THROW(make_agent("nope", {}), std::invalid_argument);

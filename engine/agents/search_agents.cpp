@@ -14,11 +14,17 @@ constexpr double kSolverNodesPerMs = 2000;
 double ms_since(SteadyClock::time_point t0) {
   return std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
 }
+
+// The bank the time plan may spend: all of it but the reserve.
+double usable_bank_ms(const Clock& clock, const TimeConfig& time) {
+  return std::max(0.0, clock.my_ms - time.reserve_ms);
+}
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, Move& best, int& failed_at) {
-  const double budget_ms = soft_ms * config.share;
+                double soft_ms, double bank_ms, Move& best, int& failed_at) {
+  const double bank_budget_ms = rectangles <= config.bank_max_rectangles ? bank_ms * config.bank_share : 0;
+  const double budget_ms = std::max(soft_ms * config.share, bank_budget_ms);
   if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
   const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
@@ -66,7 +72,7 @@ void MctsAgent::observe_move(const Position& before, const Move& m) {
 }
 
 Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
-  const auto t0 = SteadyClock::now();
+  auto t0 = SteadyClock::now();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();  // the pass is all there is
   if (mcts_.root_state().hash() != pos.hash()) mcts_.reset(pos);
@@ -74,9 +80,10 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
 
   Move solved;
-  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, solved,
-                                   root_solver_failed_at_))
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms,
+                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_))
     return solved;
+  if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
 
   evaluator_->begin_search();
   if (config_.simulations > 0) {
@@ -118,17 +125,18 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
 }
 
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
-  const auto t0 = SteadyClock::now();
+  auto t0 = SteadyClock::now();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
   const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
-  if (config_.solver &&
-      solve_root(search_, pos, list.size, config_.root_solver, soft_ms, solved, root_solver_failed_at_)) {
+  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms,
+                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }
+  if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
   if (config_.depth > 0) {
     last_ = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
     return last_.best;

@@ -20,6 +20,11 @@ namespace mushroom {
 struct RootSolverConfig {
   int max_rectangles;       // try when this few rectangles remain
   double share = 0.25;      // of the move's soft budget
+  // Or this share of the usable bank, when that is more: the bank left at
+  // the end of a game is better spent proving the endgame. With it on, the
+  // heuristic search's budget starts after a failed attempt.
+  double bank_share = 0;
+  int bank_max_rectangles = 12;  // ...only this close to the end: earlier, attempts mostly fail
   bool wdl = false;         // prove win/draw/loss only, not the margin
 };
 
@@ -45,7 +50,7 @@ struct MctsAgentConfig {
 // The options every MCTS-based agent reads (mcts, nn, the exported bot),
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
-// solver_moves, solver_share, wdl, time_scale, tail.
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, time_scale, tail.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
 MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
@@ -85,7 +90,7 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// wdl, lmr, pvs, killers, qdepth, qmoves, time_scale, tail, eval.
+// solver_bank, solver_bank_moves, wdl, lmr, lmr_divisor, partial_root, pvs, killers, history, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
@@ -108,10 +113,12 @@ class AlphaBetaAgent : public Agent {
 };
 
 // Tries to prove the position's exact margin (or, with wdl, that the side
-// to move wins or draws) within config.share of soft_ms; on success stores
-// the best move. An attempt that failed with k rectangles left (failed_at)
-// is not repeated until fewer remain: the game only gets smaller.
+// to move wins or draws) within config.share of soft_ms or, with at most
+// config.bank_max_rectangles left, config.bank_share of bank_ms (the usable
+// bank), whichever is more; on success stores the
+// best move. An attempt that failed with k rectangles left (failed_at) is
+// not repeated until fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, Move& best, int& failed_at);
+                double soft_ms, double bank_ms, Move& best, int& failed_at);
 
 }  // namespace mushroom
