@@ -2102,7 +2102,8 @@ struct MctsAgentConfig {
 // The options every MCTS-based agent reads (mcts, nn, the exported bot),
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
-// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, time_scale, tail.
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl,
+// time_scale, tail.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
 MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
@@ -2142,7 +2143,8 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, lmr, lmr_divisor, partial_root, pvs, killers, history, qdepth, qmoves, time_scale, tail, eval.
+// solver_bank, solver_bank_moves, wdl, lmr, lmr_divisor, partial_root, pvs,
+// killers, history, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
@@ -2167,9 +2169,9 @@ class AlphaBetaAgent : public Agent {
 // Tries to prove the position's exact margin (or, with wdl, that the side
 // to move wins or draws) within config.share of soft_ms or, with at most
 // config.bank_max_rectangles left, config.bank_share of bank_ms (the usable
-// bank), whichever is more; on success stores the
-// best move. An attempt that failed with k rectangles left (failed_at) is
-// not repeated until fewer remain: the game only gets smaller.
+// bank), whichever is more; on success stores the best move. An attempt
+// that failed with k rectangles left (failed_at) is not repeated until
+// fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
                 double soft_ms, double bank_ms, Move& best, int& failed_at);
 

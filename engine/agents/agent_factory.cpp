@@ -21,7 +21,8 @@ std::map<std::string, Registered>& registry() {
 
 #define FIELD(name) [](auto& c) -> auto& { return c.name; }
 
-// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl: when and how the root solver runs.
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl: when and
+// how the root solver runs.
 template <class Config>
 SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
   return table
