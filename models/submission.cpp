@@ -2051,6 +2051,9 @@ struct MoveBudget {
   double hard_ms;  // never go past this
 };
 
+// The part of the bank a plan may spend: all of it but the reserve.
+double usable_bank_ms(double bank_ms, const TimeConfig& config = {});
+
 // legal_rectangles: the moves available now (1 means the move is forced
 // apart from the pass).
 MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config = {});
@@ -3392,8 +3395,12 @@ Move RandomAgent::choose_move(const Position& pos, const Clock&) {
 
 namespace mushroom {
 
+double usable_bank_ms(double bank_ms, const TimeConfig& config) {
+  return std::max(0.0, bank_ms - config.reserve_ms);
+}
+
 MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config) {
-  const double usable = std::max(0.0, bank_ms - config.reserve_ms);
+  const double usable = usable_bank_ms(bank_ms, config);
   if (usable <= config.min_move_ms || legal_rectangles <= 1) {
     const double ms = std::min(usable, config.min_move_ms);
     return {ms, ms};
@@ -4248,11 +4255,6 @@ constexpr double kSolverNodesPerMs = 2000;
 double ms_since(SteadyClock::time_point t0) {
   return std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
 }
-
-// The bank the time plan may spend: all of it but the reserve.
-double usable_bank_ms(const Clock& clock, const TimeConfig& time) {
-  return std::max(0.0, clock.my_ms - time.reserve_ms);
-}
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
@@ -4315,7 +4317,7 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 
   Move solved;
   if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms,
-                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_))
+                                   usable_bank_ms(clock.my_ms, config_.time), solved, root_solver_failed_at_))
     return solved;
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
 
@@ -4366,7 +4368,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
   if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms,
-                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_)) {
+                                   usable_bank_ms(clock.my_ms, config_.time), solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }

@@ -14,11 +14,6 @@ constexpr double kSolverNodesPerMs = 2000;
 double ms_since(SteadyClock::time_point t0) {
   return std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
 }
-
-// The bank the time plan may spend: all of it but the reserve.
-double usable_bank_ms(const Clock& clock, const TimeConfig& time) {
-  return std::max(0.0, clock.my_ms - time.reserve_ms);
-}
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
@@ -81,7 +76,7 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 
   Move solved;
   if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms,
-                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_))
+                                   usable_bank_ms(clock.my_ms, config_.time), solved, root_solver_failed_at_))
     return solved;
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
 
@@ -132,7 +127,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
   Move solved;
   if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms,
-                                   usable_bank_ms(clock, config_.time), solved, root_solver_failed_at_)) {
+                                   usable_bank_ms(clock.my_ms, config_.time), solved, root_solver_failed_at_)) {
     last_ = AlphaBetaResult{solved, 0, 0, 0, true};
     return solved;
   }

@@ -4,8 +4,12 @@
 
 namespace mushroom {
 
+double usable_bank_ms(double bank_ms, const TimeConfig& config) {
+  return std::max(0.0, bank_ms - config.reserve_ms);
+}
+
 MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config) {
-  const double usable = std::max(0.0, bank_ms - config.reserve_ms);
+  const double usable = usable_bank_ms(bank_ms, config);
   if (usable <= config.min_move_ms || legal_rectangles <= 1) {
     const double ms = std::min(usable, config.min_move_ms);
     return {ms, ms};

@@ -21,6 +21,9 @@ struct MoveBudget {
   double hard_ms;  // never go past this
 };
 
+// The part of the bank a plan may spend: all of it but the reserve.
+double usable_bank_ms(double bank_ms, const TimeConfig& config = {});
+
 // legal_rectangles: the moves available now (1 means the move is forced
 // apart from the pass).
 MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config = {});
