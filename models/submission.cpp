@@ -701,6 +701,12 @@ int generate_moves(const Position& pos, MoveList& list);
 // True when at least one rectangle is legal (cheaper than generating).
 bool has_any_move(const Position& pos);
 
+// The largest change in the side to move's score margin over every legal
+// rectangle (the cells it did not own, plus the opponent's cells counted
+// twice), 0 when none is legal: what generating the moves and scoring each
+// gives, without writing the list (the leaves of alpha-beta need only this).
+int best_rectangle_gain(const Position& pos);
+
 // The kernels, all giving identical lists. generate_moves uses the best one
 // the CPU supports, chosen once at start-up.
 enum class MovegenKernel { kScalar, kAvx2, kAvx512 };
@@ -708,6 +714,7 @@ bool kernel_supported(MovegenKernel kernel);
 MovegenKernel best_kernel();
 const char* kernel_name(MovegenKernel kernel);
 int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& list);
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos);
 
 }  // namespace mushroom
 
@@ -1668,6 +1675,11 @@ class StaticEvaluator {
   // pos is the root with the pushed moves applied; best_gain is its side to
   // move's best immediate margin gain, which the search has already found.
   virtual int evaluate(const Position& pos, int best_gain) = 0;
+  // A lower bound of evaluate(pos, g) over every best gain g >= 0, found
+  // without g: the search cuts off a leaf whose floor already reaches beta
+  // and so never looks for its moves. kNoFloor bounds nothing.
+  static constexpr int kNoFloor = -(1 << 30);
+  virtual int evaluate_floor(const Position&) { return kNoFloor; }
   virtual std::string name() const = 0;
 };
 
@@ -1679,6 +1691,7 @@ class HandEvaluator final : public StaticEvaluator {
   void push(const Position&, const Move&) override {}
   void pop() override {}
   int evaluate(const Position& pos, int best_gain) override { return hand_evaluation(pos, best_gain); }
+  int evaluate_floor(const Position& pos) override { return hand_evaluation(pos, 0); }
   std::string name() const override { return "hand"; }
 };
 
@@ -1983,6 +1996,9 @@ class LearnedEvaluator final : public StaticEvaluator {
   void push(const Position& pos, const Move& move) override;
   void pop() override;
   int evaluate(const Position& pos, int best_gain) override;
+  // The evaluation with no gain when the gain's weight is not negative;
+  // the dense layers' output is kept for evaluate() at the same node.
+  int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
   bool uses_simd() const { return simd_; }
 
@@ -1992,16 +2008,19 @@ class LearnedEvaluator final : public StaticEvaluator {
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
+  // The dense layers' output for the current node, in cells times the runtime's sum scale
+  // (the cached value while the node has not changed).
+  int64_t net_output(const Position& pos);
+  // The evaluation in the search's units from the net's output and the skips.
+  int combine(const Position& pos, int64_t net, int best_gain) const;
   void refresh(const Position& pos, int16_t* acc) const;
-  void add_row(int16_t* acc, int feature) const;
-  void sub_row(int16_t* acc, int feature) const;
-  // acc += row(after) - row(before), when they differ.
-  void replace_row(int16_t* acc, int before, int after) const {
-    if (before != after) sub_row(acc, before), add_row(acc, after);
-  }
+  // to = from - the removed features' rows + the added ones' (H units).
+  void apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
+                     int n_added) const;
 
   int hidden_, l1_, l2_;
-  int input_padded_;  // 2H + kEvalFlags rounded up to 32 (the int8 rows' stride)
+  int input_padded_;    // 2H + kEvalFlags rounded up to 32 (l1's int8 rows' stride)
+  int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
@@ -2009,6 +2028,9 @@ class LearnedEvaluator final : public StaticEvaluator {
   int32_t out_bias_ = 0, skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
   int depth_ = 0;
+  uint64_t node_ = 0;                  // changes with every set_root, push and pop
+  uint64_t cached_node_ = ~uint64_t(0);  // the node cached_net_ belongs to
+  int64_t cached_net_ = 0;
   std::vector<uint8_t> input_, hidden1_, hidden2_;
 };
 
@@ -3070,6 +3092,22 @@ struct Collect {
     return false;
   }
 };
+// Keeps the largest margin gain. A rectangle gains at most twice its area
+// (every cell stolen), so smaller ones are not counted.
+struct BestGain {
+  const Position& pos;
+  int best = 0;
+  MUSHROOM_INLINE bool operator()(int r1, int c1, int r2, int c2) {
+    if (2 * (r2 - r1 + 1) * (c2 - c1 + 1) <= best) return false;
+    const Player me = pos.to_move(), them = Player(1 - me);
+    const uint32_t span = column_span(c1, c2);
+    int gain = 0;
+    for (int r = r1; r <= r2; ++r)
+      gain += popcount(span & ~pos.owned_mask(me, r)) + popcount(span & pos.owned_mask(them, r));
+    if (gain > best) best = gain;
+    return false;
+  }
+};
 struct StopAtFirst {
   MUSHROOM_INLINE bool operator()(int, int, int, int) const { return true; }
 };
@@ -3089,6 +3127,21 @@ MUSHROOM_AVX512 int generate_avx512(const Position& pos, MoveList& list) {
   scan_bands<Avx512Band>(pos, Collect{list});
   return list.size;
 }
+int best_gain_scalar(const Position& pos) {
+  BestGain best{pos};
+  scan_bands<ScalarBand>(pos, best);
+  return best.best;
+}
+MUSHROOM_AVX2 int best_gain_avx2(const Position& pos) {
+  BestGain best{pos};
+  scan_bands<Avx2Band>(pos, best);
+  return best.best;
+}
+MUSHROOM_AVX512 int best_gain_avx512(const Position& pos) {
+  BestGain best{pos};
+  scan_bands<Avx512Band>(pos, best);
+  return best.best;
+}
 bool any_scalar(const Position& pos) { return scan_bands<ScalarBand>(pos, StopAtFirst{}); }
 MUSHROOM_AVX2 bool any_avx2(const Position& pos) { return scan_bands<Avx2Band>(pos, StopAtFirst{}); }
 MUSHROOM_AVX512 bool any_avx512(const Position& pos) { return scan_bands<Avx512Band>(pos, StopAtFirst{}); }
@@ -3096,14 +3149,15 @@ MUSHROOM_AVX512 bool any_avx512(const Position& pos) { return scan_bands<Avx512B
 struct Dispatch {
   int (*generate)(const Position&, MoveList&);
   bool (*any)(const Position&);
+  int (*best_gain)(const Position&);
 };
 
 const Dispatch& dispatch() {
   static const Dispatch chosen = [] {
     switch (best_kernel()) {
-      case MovegenKernel::kAvx512: return Dispatch{generate_avx512, any_avx512};
-      case MovegenKernel::kAvx2: return Dispatch{generate_avx2, any_avx2};
-      default: return Dispatch{generate_scalar, any_scalar};
+      case MovegenKernel::kAvx512: return Dispatch{generate_avx512, any_avx512, best_gain_avx512};
+      case MovegenKernel::kAvx2: return Dispatch{generate_avx2, any_avx2, best_gain_avx2};
+      default: return Dispatch{generate_scalar, any_scalar, best_gain_scalar};
     }
   }();
   return chosen;
@@ -3148,7 +3202,18 @@ int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& lis
   }
 }
 
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos) {
+  best_kernel();
+  switch (kernel) {
+    case MovegenKernel::kAvx512: return best_gain_avx512(pos);
+    case MovegenKernel::kAvx2: return best_gain_avx2(pos);
+    default: return best_gain_scalar(pos);
+  }
+}
+
 int generate_moves(const Position& pos, MoveList& list) { return dispatch().generate(pos, list); }
+
+int best_rectangle_gain(const Position& pos) { return dispatch().best_gain(pos); }
 
 bool has_any_move(const Position& pos) { return dispatch().any(pos); }
 
@@ -3454,11 +3519,7 @@ int best_margin_gain(const Position& pos, const Move* moves, int n) {
   return best;
 }
 
-int best_margin_gain(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return best_margin_gain(pos, list.begin(), list.size);
-}
+int best_margin_gain(const Position& pos) { return best_rectangle_gain(pos); }
 
 void RolloutEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
@@ -3558,27 +3619,39 @@ void AlphaBeta::clear() {
 void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n,
                             std::optional<Move> tt_move, int ply) const {
   struct Keyed {
-    int key, steals;
+    int key, index, steals;
     Move move;
   };
   Keyed keyed[kMaxMoves + 1];
   float advice[kMaxMoves + 1];
   const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
+  const Player me = pos.to_move(), them = Player(1 - me);
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
-    const int stolen = steals(pos, m);
+    // The opponent's cells taken, and the margin gain (margin_gain), in one pass.
+    int stolen = 0, gain = 0;
+    if (!m.is_pass()) {
+      const uint32_t span = column_span(m.c1, m.c2);
+      for (int r = m.r1; r <= m.r2; ++r) {
+        const int taken = popcount(span & pos.owned_mask(them, r));
+        stolen += taken;
+        gain += popcount(span & ~pos.owned_mask(me, r)) + taken;
+      }
+    }
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
     else if (m.is_pass()) key = -1;  // searched last
     else {
-      key = stolen * 4096 + margin_gain(pos, m) * 16;
+      key = stolen * 4096 + gain * 16;
       if (config_.history && stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
       if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
     }
-    keyed[i] = {key, stolen, m};
+    keyed[i] = {key, i, stolen, m};
   }
-  std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
+  // Equal keys keep their generation order (a stable sort without its buffer).
+  std::sort(keyed, keyed + n,
+            [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key > b.key : a.index < b.index; });
   for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
 }
 
@@ -3671,9 +3744,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   if (stopped_) return 0;
   const int scale = exact_ ? 1 : kScale;
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
-  if (!exact_ && depth <= 0)
-    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth)
-                                        : leaf_score(pos, best_margin_gain(pos));
+  if (!exact_ && depth <= 0) {
+    if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
+    // The evaluation grows with the best gain, whose search costs a move
+    // generation: a leaf that reaches beta without it is cut off.
+    const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
+    if (floor >= beta) return floor;
+    return leaf_score(pos, best_margin_gain(pos));
+  }
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
@@ -4002,19 +4080,51 @@ MUSHROOM_EVAL_AVX2 int32_t dot_avx2(const uint8_t* x, const int8_t* w, int n) {
   return _mm_cvtsi128_si32(s);
 }
 
-MUSHROOM_EVAL_AVX2 void add_avx2(int16_t* acc, const int16_t* row, int n) {
+// to = from - the removed rows + the added rows (n a multiple of 16), one
+// register per 16 units: each accumulator value is loaded and stored once.
+MUSHROOM_EVAL_AVX2 void change_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+                                    int n_removed, const int* added, int n_added) {
   for (int i = 0; i < n; i += 16) {
-    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
-    _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a),
-                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i));
+    for (int k = 0; k < n_removed; ++k)
+      v = _mm256_sub_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(removed[k]) * n + i)));
+    for (int k = 0; k < n_added; ++k)
+      v = _mm256_add_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(added[k]) * n + i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i), v);
   }
 }
 
-MUSHROOM_EVAL_AVX2 void sub_avx2(int16_t* acc, const int16_t* row, int n) {
-  for (int i = 0; i < n; i += 16) {
-    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
-    _mm256_storeu_si256(a, _mm256_sub_epi16(_mm256_loadu_si256(a),
-                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+// out[j] = x . w[j] for n_out rows of `stride` bytes (a multiple of 32):
+// four rows share one horizontal reduction.
+MUSHROOM_EVAL_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  int j = 0;
+  for (; j + 4 <= n_out; j += 4) {
+    __m256i sum[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    for (int i = 0; i < stride; i += 32) {
+      const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+      for (int k = 0; k < 4; ++k) {
+        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + size_t(j + k) * stride + i));
+        sum[k] = _mm256_add_epi32(sum[k], _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
+      }
+    }
+    // Per 128-bit lane, [row j, j+1, j+2, j+3] partial sums; then the lanes added.
+    const __m256i pairs = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
+                     _mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1)));
+  }
+  for (; j < n_out; ++j) out[j] = dot_avx2(x, w + size_t(j) * stride, stride);
+}
+
+// out[i] = crelu(acc[i]) for n a multiple of 32.
+MUSHROOM_EVAL_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
+  const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16(127);
+  for (int i = 0; i < n; i += 32) {
+    const __m256i a = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i)), zero), top);
+    const __m256i b =
+        _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i + 16)), zero), top);
+    // packus works within 128-bit lanes; the permute puts the quarters back in order.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
   }
 }
 
@@ -4067,6 +4177,7 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32),
+      hidden1_padded_((m.l1 + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
@@ -4079,8 +4190,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
       l1_weight_[size_t(j) * input_padded_ + i] = to_int8(m.l1_weight[size_t(j) * inputs + i], kDenseScale);
   l1_bias_.resize(size_t(l1_));
   for (int j = 0; j < l1_; ++j) l1_bias_[size_t(j)] = to_int32(m.l1_bias[size_t(j)], float(kSumScale));
-  l2_weight_.resize(m.l2_weight.size());
-  for (size_t i = 0; i < m.l2_weight.size(); ++i) l2_weight_[i] = to_int8(m.l2_weight[i], kDenseScale);
+  l2_weight_.assign(size_t(l2_) * hidden1_padded_, 0);
+  for (int j = 0; j < l2_; ++j)
+    for (int i = 0; i < l1_; ++i)
+      l2_weight_[size_t(j) * hidden1_padded_ + i] = to_int8(m.l2_weight[size_t(j) * l1_ + i], kDenseScale);
   l2_bias_.resize(size_t(l2_));
   for (int j = 0; j < l2_; ++j) l2_bias_[size_t(j)] = to_int32(m.l2_bias[size_t(j)], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
@@ -4090,38 +4203,34 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
   input_.assign(size_t(input_padded_), 0);
-  hidden1_.assign(size_t(l1_), 0);
+  hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
   hidden2_.assign(size_t(l2_), 0);
 }
 
-void LearnedEvaluator::add_row(int16_t* acc, int feature) const {
-  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
+void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
+                                     const int* added, int n_added) const {
 #ifdef MUSHROOM_EVAL_X86
-  if (simd_) return add_avx2(acc, row, hidden_);
+  if (simd_) return change_avx2(from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 #endif
-  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] + row[h]);
-}
-
-void LearnedEvaluator::sub_row(int16_t* acc, int feature) const {
-  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) return sub_avx2(acc, row, hidden_);
-#endif
-  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] - row[h]);
+  for (int h = 0; h < hidden_; ++h) {
+    int16_t v = from[h];
+    for (int k = 0; k < n_removed; ++k) v = int16_t(v - ft_weight_[size_t(removed[k]) * hidden_ + h]);
+    for (int k = 0; k < n_added; ++k) v = int16_t(v + ft_weight_[size_t(added[k]) * hidden_ + h]);
+    to[h] = v;
+  }
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
   int features[kEvalActiveFeatures];
   for (int p = 0; p < 2; ++p) {
-    int16_t* a = acc + size_t(p) * hidden_;
-    std::copy(ft_bias_.begin(), ft_bias_.end(), a);
     learned_eval_features(pos, Player(p), features);
-    for (int f : features) add_row(a, f);
+    apply_changes(ft_bias_.data(), acc + size_t(p) * hidden_, nullptr, 0, features, kEvalActiveFeatures);
   }
 }
 
 void LearnedEvaluator::set_root(const Position& root) {
   depth_ = 0;
+  ++node_;
   refresh(root, accumulator(0));
 }
 
@@ -4129,8 +4238,11 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) stack_.resize(stack_.size() * 2);
   const int16_t* from = accumulator(depth_);
   int16_t* to = accumulator(++depth_);
-  std::copy(from, from + 2 * hidden_, to);
-  if (move.is_pass()) return;
+  ++node_;
+  if (move.is_pass()) {
+    std::copy(from, from + 2 * hidden_, to);
+    return;
+  }
   // Every cell of the rectangle ends empty and owned by the mover. The
   // triples that change are those with a cell in the rectangle: in its rows,
   // starting up to two columns left of it; in its columns, up to two rows above.
@@ -4154,51 +4266,88 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   for (int p = 0; p < 2; ++p) {
     const auto& was = before[p];
     const auto& now = after[p];
-    int16_t* acc = to + size_t(p) * hidden_;
+    // The features that change, then one pass over the accumulator.
+    int removed[kEvalActiveFeatures], added[kEvalActiveFeatures], n = 0;
+    const auto change = [&](int before_feature, int after_feature) {
+      if (before_feature == after_feature) return;
+      removed[n] = before_feature;
+      added[n++] = after_feature;
+    };
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = move.c1; c <= move.c2; ++c) {
         const int cell = (r * kCols + c) * kEvalCellStates;
-        replace_row(acc, cell + was[r][c], cell + now[r][c]);
+        change(cell + was[r][c], cell + now[r][c]);
       }
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = c_lo; c <= std::min(kCols - 3, int(move.c2)); ++c)
-        replace_row(acc, learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
-                    learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
+        change(learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
+               learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
     for (int c = move.c1; c <= move.c2; ++c)
       for (int r = r_lo; r <= std::min(kRows - 3, int(move.r2)); ++r)
-        replace_row(acc, learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
-                    learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
+        change(learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
+               learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
+    apply_changes(from + size_t(p) * hidden_, to + size_t(p) * hidden_, removed, n, added, n);
   }
 }
 
-void LearnedEvaluator::pop() { --depth_; }
+void LearnedEvaluator::pop() {
+  --depth_;
+  ++node_;
+}
 
 int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
+  return combine(pos, net_output(pos), best_gain);
+}
+
+int LearnedEvaluator::evaluate_floor(const Position& pos) {
+  return skip_gain_ >= 0 ? combine(pos, net_output(pos), 0) : kNoFloor;
+}
+
+int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) const {
+  const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
+  // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
+  const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
+  return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
+}
+
+int64_t LearnedEvaluator::net_output(const Position& pos) {
+  if (cached_node_ == node_) return cached_net_;
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
-  for (int h = 0; h < hidden_; ++h) {
+  int h0 = 0;  // the units crelu'd with SIMD
+#ifdef MUSHROOM_EVAL_X86
+  if (simd_) {
+    h0 = hidden_ / 32 * 32;
+    crelu_avx2(mine, input_.data(), h0);
+    crelu_avx2(theirs, input_.data() + hidden_, h0);
+  }
+#endif
+  for (int h = h0; h < hidden_; ++h) {
     input_[size_t(h)] = crelu(mine[h]);
     input_[size_t(hidden_ + h)] = crelu(theirs[h]);
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
-  for (int j = 0; j < l1_; ++j) {
-    const int8_t* w = l1_weight_.data() + size_t(j) * input_padded_;
+  int32_t sums[64];  // L1, L2 <= 64
 #ifdef MUSHROOM_EVAL_X86
-    const int32_t s = simd_ ? dot_avx2(input_.data(), w, input_padded_) : dot_scalar(input_.data(), w, input_padded_);
-#else
-    const int32_t s = dot_scalar(input_.data(), w, input_padded_);
-#endif
-    hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + s));
+  if (simd_) {
+    dense_avx2(input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
+    for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
+    dense_avx2(hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
+    for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
+    cached_node_ = node_;
+    return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);
   }
+#endif
+  for (int j = 0; j < l1_; ++j)
+    hidden1_[size_t(j)] =
+        crelu(rescale(l1_bias_[size_t(j)] + dot_scalar(input_.data(), l1_weight_.data() + size_t(j) * input_padded_,
+                                                       input_padded_)));
   for (int j = 0; j < l2_; ++j)
-    hidden2_[size_t(j)] =
-        crelu(rescale(l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * l1_, l1_)));
-  const int64_t net = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
-  const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
-  // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
-  const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
-  return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
+    hidden2_[size_t(j)] = crelu(rescale(
+        l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * hidden1_padded_, l1_)));
+  cached_node_ = node_;
+  return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
 }
 
 float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {

@@ -59,27 +59,39 @@ void AlphaBeta::clear() {
 void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n,
                             std::optional<Move> tt_move, int ply) const {
   struct Keyed {
-    int key, steals;
+    int key, index, steals;
     Move move;
   };
   Keyed keyed[kMaxMoves + 1];
   float advice[kMaxMoves + 1];
   const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
+  const Player me = pos.to_move(), them = Player(1 - me);
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
-    const int stolen = steals(pos, m);
+    // The opponent's cells taken, and the margin gain (margin_gain), in one pass.
+    int stolen = 0, gain = 0;
+    if (!m.is_pass()) {
+      const uint32_t span = column_span(m.c1, m.c2);
+      for (int r = m.r1; r <= m.r2; ++r) {
+        const int taken = popcount(span & pos.owned_mask(them, r));
+        stolen += taken;
+        gain += popcount(span & ~pos.owned_mask(me, r)) + taken;
+      }
+    }
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
     else if (m.is_pass()) key = -1;  // searched last
     else {
-      key = stolen * 4096 + margin_gain(pos, m) * 16;
+      key = stolen * 4096 + gain * 16;
       if (config_.history && stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
       if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
     }
-    keyed[i] = {key, stolen, m};
+    keyed[i] = {key, i, stolen, m};
   }
-  std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
+  // Equal keys keep their generation order (a stable sort without its buffer).
+  std::sort(keyed, keyed + n,
+            [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key > b.key : a.index < b.index; });
   for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
 }
 
@@ -172,9 +184,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   if (stopped_) return 0;
   const int scale = exact_ ? 1 : kScale;
   if (pos.game_over()) return scale * pos.margin_for_side_to_move();
-  if (!exact_ && depth <= 0)
-    return config_.quiescence_depth > 0 ? quiescence(pos, alpha, beta, config_.quiescence_depth)
-                                        : leaf_score(pos, best_margin_gain(pos));
+  if (!exact_ && depth <= 0) {
+    if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
+    // The evaluation grows with the best gain, whose search costs a move
+    // generation: a leaf that reaches beta without it is cut off.
+    const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
+    if (floor >= beta) return floor;
+    return leaf_score(pos, best_margin_gain(pos));
+  }
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));

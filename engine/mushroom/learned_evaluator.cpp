@@ -52,19 +52,51 @@ MUSHROOM_EVAL_AVX2 int32_t dot_avx2(const uint8_t* x, const int8_t* w, int n) {
   return _mm_cvtsi128_si32(s);
 }
 
-MUSHROOM_EVAL_AVX2 void add_avx2(int16_t* acc, const int16_t* row, int n) {
+// to = from - the removed rows + the added rows (n a multiple of 16), one
+// register per 16 units: each accumulator value is loaded and stored once.
+MUSHROOM_EVAL_AVX2 void change_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+                                    int n_removed, const int* added, int n_added) {
   for (int i = 0; i < n; i += 16) {
-    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
-    _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a),
-                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i));
+    for (int k = 0; k < n_removed; ++k)
+      v = _mm256_sub_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(removed[k]) * n + i)));
+    for (int k = 0; k < n_added; ++k)
+      v = _mm256_add_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(added[k]) * n + i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i), v);
   }
 }
 
-MUSHROOM_EVAL_AVX2 void sub_avx2(int16_t* acc, const int16_t* row, int n) {
-  for (int i = 0; i < n; i += 16) {
-    __m256i* a = reinterpret_cast<__m256i*>(acc + i);
-    _mm256_storeu_si256(a, _mm256_sub_epi16(_mm256_loadu_si256(a),
-                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+// out[j] = x . w[j] for n_out rows of `stride` bytes (a multiple of 32):
+// four rows share one horizontal reduction.
+MUSHROOM_EVAL_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  int j = 0;
+  for (; j + 4 <= n_out; j += 4) {
+    __m256i sum[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    for (int i = 0; i < stride; i += 32) {
+      const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+      for (int k = 0; k < 4; ++k) {
+        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + size_t(j + k) * stride + i));
+        sum[k] = _mm256_add_epi32(sum[k], _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
+      }
+    }
+    // Per 128-bit lane, [row j, j+1, j+2, j+3] partial sums; then the lanes added.
+    const __m256i pairs = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
+                     _mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1)));
+  }
+  for (; j < n_out; ++j) out[j] = dot_avx2(x, w + size_t(j) * stride, stride);
+}
+
+// out[i] = crelu(acc[i]) for n a multiple of 32.
+MUSHROOM_EVAL_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
+  const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16(127);
+  for (int i = 0; i < n; i += 32) {
+    const __m256i a = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i)), zero), top);
+    const __m256i b =
+        _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i + 16)), zero), top);
+    // packus works within 128-bit lanes; the permute puts the quarters back in order.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
   }
 }
 
@@ -117,6 +149,7 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32),
+      hidden1_padded_((m.l1 + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
@@ -129,8 +162,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
       l1_weight_[size_t(j) * input_padded_ + i] = to_int8(m.l1_weight[size_t(j) * inputs + i], kDenseScale);
   l1_bias_.resize(size_t(l1_));
   for (int j = 0; j < l1_; ++j) l1_bias_[size_t(j)] = to_int32(m.l1_bias[size_t(j)], float(kSumScale));
-  l2_weight_.resize(m.l2_weight.size());
-  for (size_t i = 0; i < m.l2_weight.size(); ++i) l2_weight_[i] = to_int8(m.l2_weight[i], kDenseScale);
+  l2_weight_.assign(size_t(l2_) * hidden1_padded_, 0);
+  for (int j = 0; j < l2_; ++j)
+    for (int i = 0; i < l1_; ++i)
+      l2_weight_[size_t(j) * hidden1_padded_ + i] = to_int8(m.l2_weight[size_t(j) * l1_ + i], kDenseScale);
   l2_bias_.resize(size_t(l2_));
   for (int j = 0; j < l2_; ++j) l2_bias_[size_t(j)] = to_int32(m.l2_bias[size_t(j)], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
@@ -140,38 +175,34 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
   input_.assign(size_t(input_padded_), 0);
-  hidden1_.assign(size_t(l1_), 0);
+  hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
   hidden2_.assign(size_t(l2_), 0);
 }
 
-void LearnedEvaluator::add_row(int16_t* acc, int feature) const {
-  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
+void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
+                                     const int* added, int n_added) const {
 #ifdef MUSHROOM_EVAL_X86
-  if (simd_) return add_avx2(acc, row, hidden_);
+  if (simd_) return change_avx2(from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 #endif
-  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] + row[h]);
-}
-
-void LearnedEvaluator::sub_row(int16_t* acc, int feature) const {
-  const int16_t* row = ft_weight_.data() + size_t(feature) * hidden_;
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) return sub_avx2(acc, row, hidden_);
-#endif
-  for (int h = 0; h < hidden_; ++h) acc[h] = int16_t(acc[h] - row[h]);
+  for (int h = 0; h < hidden_; ++h) {
+    int16_t v = from[h];
+    for (int k = 0; k < n_removed; ++k) v = int16_t(v - ft_weight_[size_t(removed[k]) * hidden_ + h]);
+    for (int k = 0; k < n_added; ++k) v = int16_t(v + ft_weight_[size_t(added[k]) * hidden_ + h]);
+    to[h] = v;
+  }
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
   int features[kEvalActiveFeatures];
   for (int p = 0; p < 2; ++p) {
-    int16_t* a = acc + size_t(p) * hidden_;
-    std::copy(ft_bias_.begin(), ft_bias_.end(), a);
     learned_eval_features(pos, Player(p), features);
-    for (int f : features) add_row(a, f);
+    apply_changes(ft_bias_.data(), acc + size_t(p) * hidden_, nullptr, 0, features, kEvalActiveFeatures);
   }
 }
 
 void LearnedEvaluator::set_root(const Position& root) {
   depth_ = 0;
+  ++node_;
   refresh(root, accumulator(0));
 }
 
@@ -179,8 +210,11 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) stack_.resize(stack_.size() * 2);
   const int16_t* from = accumulator(depth_);
   int16_t* to = accumulator(++depth_);
-  std::copy(from, from + 2 * hidden_, to);
-  if (move.is_pass()) return;
+  ++node_;
+  if (move.is_pass()) {
+    std::copy(from, from + 2 * hidden_, to);
+    return;
+  }
   // Every cell of the rectangle ends empty and owned by the mover. The
   // triples that change are those with a cell in the rectangle: in its rows,
   // starting up to two columns left of it; in its columns, up to two rows above.
@@ -204,51 +238,88 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   for (int p = 0; p < 2; ++p) {
     const auto& was = before[p];
     const auto& now = after[p];
-    int16_t* acc = to + size_t(p) * hidden_;
+    // The features that change, then one pass over the accumulator.
+    int removed[kEvalActiveFeatures], added[kEvalActiveFeatures], n = 0;
+    const auto change = [&](int before_feature, int after_feature) {
+      if (before_feature == after_feature) return;
+      removed[n] = before_feature;
+      added[n++] = after_feature;
+    };
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = move.c1; c <= move.c2; ++c) {
         const int cell = (r * kCols + c) * kEvalCellStates;
-        replace_row(acc, cell + was[r][c], cell + now[r][c]);
+        change(cell + was[r][c], cell + now[r][c]);
       }
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = c_lo; c <= std::min(kCols - 3, int(move.c2)); ++c)
-        replace_row(acc, learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
-                    learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
+        change(learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
+               learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
     for (int c = move.c1; c <= move.c2; ++c)
       for (int r = r_lo; r <= std::min(kRows - 3, int(move.r2)); ++r)
-        replace_row(acc, learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
-                    learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
+        change(learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
+               learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
+    apply_changes(from + size_t(p) * hidden_, to + size_t(p) * hidden_, removed, n, added, n);
   }
 }
 
-void LearnedEvaluator::pop() { --depth_; }
+void LearnedEvaluator::pop() {
+  --depth_;
+  ++node_;
+}
 
 int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
+  return combine(pos, net_output(pos), best_gain);
+}
+
+int LearnedEvaluator::evaluate_floor(const Position& pos) {
+  return skip_gain_ >= 0 ? combine(pos, net_output(pos), 0) : kNoFloor;
+}
+
+int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) const {
+  const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
+  // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
+  const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
+  return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
+}
+
+int64_t LearnedEvaluator::net_output(const Position& pos) {
+  if (cached_node_ == node_) return cached_net_;
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
-  for (int h = 0; h < hidden_; ++h) {
+  int h0 = 0;  // the units crelu'd with SIMD
+#ifdef MUSHROOM_EVAL_X86
+  if (simd_) {
+    h0 = hidden_ / 32 * 32;
+    crelu_avx2(mine, input_.data(), h0);
+    crelu_avx2(theirs, input_.data() + hidden_, h0);
+  }
+#endif
+  for (int h = h0; h < hidden_; ++h) {
     input_[size_t(h)] = crelu(mine[h]);
     input_[size_t(hidden_ + h)] = crelu(theirs[h]);
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
-  for (int j = 0; j < l1_; ++j) {
-    const int8_t* w = l1_weight_.data() + size_t(j) * input_padded_;
+  int32_t sums[64];  // L1, L2 <= 64
 #ifdef MUSHROOM_EVAL_X86
-    const int32_t s = simd_ ? dot_avx2(input_.data(), w, input_padded_) : dot_scalar(input_.data(), w, input_padded_);
-#else
-    const int32_t s = dot_scalar(input_.data(), w, input_padded_);
-#endif
-    hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + s));
+  if (simd_) {
+    dense_avx2(input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
+    for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
+    dense_avx2(hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
+    for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
+    cached_node_ = node_;
+    return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);
   }
+#endif
+  for (int j = 0; j < l1_; ++j)
+    hidden1_[size_t(j)] =
+        crelu(rescale(l1_bias_[size_t(j)] + dot_scalar(input_.data(), l1_weight_.data() + size_t(j) * input_padded_,
+                                                       input_padded_)));
   for (int j = 0; j < l2_; ++j)
-    hidden2_[size_t(j)] =
-        crelu(rescale(l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * l1_, l1_)));
-  const int64_t net = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
-  const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
-  // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
-  const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
-  return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
+    hidden2_[size_t(j)] = crelu(rescale(
+        l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * hidden1_padded_, l1_)));
+  cached_node_ = node_;
+  return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
 }
 
 float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {

@@ -24,6 +24,9 @@ class LearnedEvaluator final : public StaticEvaluator {
   void push(const Position& pos, const Move& move) override;
   void pop() override;
   int evaluate(const Position& pos, int best_gain) override;
+  // The evaluation with no gain when the gain's weight is not negative;
+  // the dense layers' output is kept for evaluate() at the same node.
+  int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
   bool uses_simd() const { return simd_; }
 
@@ -33,16 +36,19 @@ class LearnedEvaluator final : public StaticEvaluator {
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
+  // The dense layers' output for the current node, in cells times the runtime's sum scale
+  // (the cached value while the node has not changed).
+  int64_t net_output(const Position& pos);
+  // The evaluation in the search's units from the net's output and the skips.
+  int combine(const Position& pos, int64_t net, int best_gain) const;
   void refresh(const Position& pos, int16_t* acc) const;
-  void add_row(int16_t* acc, int feature) const;
-  void sub_row(int16_t* acc, int feature) const;
-  // acc += row(after) - row(before), when they differ.
-  void replace_row(int16_t* acc, int before, int after) const {
-    if (before != after) sub_row(acc, before), add_row(acc, after);
-  }
+  // to = from - the removed features' rows + the added ones' (H units).
+  void apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
+                     int n_added) const;
 
   int hidden_, l1_, l2_;
-  int input_padded_;  // 2H + kEvalFlags rounded up to 32 (the int8 rows' stride)
+  int input_padded_;    // 2H + kEvalFlags rounded up to 32 (l1's int8 rows' stride)
+  int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
@@ -50,6 +56,9 @@ class LearnedEvaluator final : public StaticEvaluator {
   int32_t out_bias_ = 0, skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
   int depth_ = 0;
+  uint64_t node_ = 0;                  // changes with every set_root, push and pop
+  uint64_t cached_node_ = ~uint64_t(0);  // the node cached_net_ belongs to
+  int64_t cached_net_ = 0;
   std::vector<uint8_t> input_, hidden1_, hidden2_;
 };
 

@@ -180,6 +180,22 @@ struct Collect {
     return false;
   }
 };
+// Keeps the largest margin gain. A rectangle gains at most twice its area
+// (every cell stolen), so smaller ones are not counted.
+struct BestGain {
+  const Position& pos;
+  int best = 0;
+  MUSHROOM_INLINE bool operator()(int r1, int c1, int r2, int c2) {
+    if (2 * (r2 - r1 + 1) * (c2 - c1 + 1) <= best) return false;
+    const Player me = pos.to_move(), them = Player(1 - me);
+    const uint32_t span = column_span(c1, c2);
+    int gain = 0;
+    for (int r = r1; r <= r2; ++r)
+      gain += popcount(span & ~pos.owned_mask(me, r)) + popcount(span & pos.owned_mask(them, r));
+    if (gain > best) best = gain;
+    return false;
+  }
+};
 struct StopAtFirst {
   MUSHROOM_INLINE bool operator()(int, int, int, int) const { return true; }
 };
@@ -199,6 +215,21 @@ MUSHROOM_AVX512 int generate_avx512(const Position& pos, MoveList& list) {
   scan_bands<Avx512Band>(pos, Collect{list});
   return list.size;
 }
+int best_gain_scalar(const Position& pos) {
+  BestGain best{pos};
+  scan_bands<ScalarBand>(pos, best);
+  return best.best;
+}
+MUSHROOM_AVX2 int best_gain_avx2(const Position& pos) {
+  BestGain best{pos};
+  scan_bands<Avx2Band>(pos, best);
+  return best.best;
+}
+MUSHROOM_AVX512 int best_gain_avx512(const Position& pos) {
+  BestGain best{pos};
+  scan_bands<Avx512Band>(pos, best);
+  return best.best;
+}
 bool any_scalar(const Position& pos) { return scan_bands<ScalarBand>(pos, StopAtFirst{}); }
 MUSHROOM_AVX2 bool any_avx2(const Position& pos) { return scan_bands<Avx2Band>(pos, StopAtFirst{}); }
 MUSHROOM_AVX512 bool any_avx512(const Position& pos) { return scan_bands<Avx512Band>(pos, StopAtFirst{}); }
@@ -206,14 +237,15 @@ MUSHROOM_AVX512 bool any_avx512(const Position& pos) { return scan_bands<Avx512B
 struct Dispatch {
   int (*generate)(const Position&, MoveList&);
   bool (*any)(const Position&);
+  int (*best_gain)(const Position&);
 };
 
 const Dispatch& dispatch() {
   static const Dispatch chosen = [] {
     switch (best_kernel()) {
-      case MovegenKernel::kAvx512: return Dispatch{generate_avx512, any_avx512};
-      case MovegenKernel::kAvx2: return Dispatch{generate_avx2, any_avx2};
-      default: return Dispatch{generate_scalar, any_scalar};
+      case MovegenKernel::kAvx512: return Dispatch{generate_avx512, any_avx512, best_gain_avx512};
+      case MovegenKernel::kAvx2: return Dispatch{generate_avx2, any_avx2, best_gain_avx2};
+      default: return Dispatch{generate_scalar, any_scalar, best_gain_scalar};
     }
   }();
   return chosen;
@@ -258,7 +290,18 @@ int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& lis
   }
 }
 
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos) {
+  best_kernel();
+  switch (kernel) {
+    case MovegenKernel::kAvx512: return best_gain_avx512(pos);
+    case MovegenKernel::kAvx2: return best_gain_avx2(pos);
+    default: return best_gain_scalar(pos);
+  }
+}
+
 int generate_moves(const Position& pos, MoveList& list) { return dispatch().generate(pos, list); }
+
+int best_rectangle_gain(const Position& pos) { return dispatch().best_gain(pos); }
 
 bool has_any_move(const Position& pos) { return dispatch().any(pos); }
 

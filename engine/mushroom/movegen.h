@@ -37,6 +37,12 @@ int generate_moves(const Position& pos, MoveList& list);
 // True when at least one rectangle is legal (cheaper than generating).
 bool has_any_move(const Position& pos);
 
+// The largest change in the side to move's score margin over every legal
+// rectangle (the cells it did not own, plus the opponent's cells counted
+// twice), 0 when none is legal: what generating the moves and scoring each
+// gives, without writing the list (the leaves of alpha-beta need only this).
+int best_rectangle_gain(const Position& pos);
+
 // The kernels, all giving identical lists. generate_moves uses the best one
 // the CPU supports, chosen once at start-up.
 enum class MovegenKernel { kScalar, kAvx2, kAvx512 };
@@ -44,5 +50,6 @@ bool kernel_supported(MovegenKernel kernel);
 MovegenKernel best_kernel();
 const char* kernel_name(MovegenKernel kernel);
 int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& list);
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos);
 
 }  // namespace mushroom

@@ -73,6 +73,39 @@ TEST(Movegen, EveryKernelAgreesWithTheNaiveGenerator) {
   }
 }
 
+// The margin gain of one rectangle by the rules' definition: each cell the
+// mover did not own is gained, and each the opponent owned is also lost to
+// the opponent.
+int gain_by_definition(const Position& p, const Move& m) {
+  const Owner mine = p.to_move() == kFirst ? Owner::kFirst : Owner::kSecond;
+  const Owner theirs = p.to_move() == kFirst ? Owner::kSecond : Owner::kFirst;
+  int gain = 0;
+  for (int r = m.r1; r <= m.r2; ++r)
+    for (int c = m.c1; c <= m.c2; ++c) gain += (p.owner(r, c) != mine) + (p.owner(r, c) == theirs);
+  return gain;
+}
+
+TEST(Movegen, BestRectangleGainIsTheLargestGainOfTheGeneratedMoves) {
+  int stealing_positions = 0;
+  for (const Position& p : playout_positions(4000, 7)) {
+    int best = 0;
+    bool steals = false;
+    for (const Move& m : generate_moves_naive(p)) {
+      const int gain = gain_by_definition(p, m);
+      best = std::max(best, gain);
+      steals |= gain > m.area();
+    }
+    stealing_positions += steals;
+    ASSERT_EQ(best_rectangle_gain(p), best);
+    for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512})
+      if (kernel_supported(kernel)) ASSERT_EQ(best_rectangle_gain_with(kernel, p), best) << kernel_name(kernel);
+  }
+  EXPECT_GT(stealing_positions, 100);  // the set exercises steals, which count twice
+  Position over;
+  over.set_game_over(true);
+  EXPECT_EQ(best_rectangle_gain(over), 0);
+}
+
 TEST(Movegen, TwoPointerReferenceAgreesToo) {
   for (const Position& p : playout_positions(3000, 77)) {
     MoveList fast, two;

@@ -35,11 +35,7 @@ int best_margin_gain(const Position& pos, const Move* moves, int n) {
   return best;
 }
 
-int best_margin_gain(const Position& pos) {
-  MoveList list;
-  generate_moves(pos, list);
-  return best_margin_gain(pos, list.begin(), list.size);
-}
+int best_margin_gain(const Position& pos) { return best_rectangle_gain(pos); }
 
 void RolloutEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {

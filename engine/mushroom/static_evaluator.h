@@ -36,6 +36,11 @@ class StaticEvaluator {
   // pos is the root with the pushed moves applied; best_gain is its side to
   // move's best immediate margin gain, which the search has already found.
   virtual int evaluate(const Position& pos, int best_gain) = 0;
+  // A lower bound of evaluate(pos, g) over every best gain g >= 0, found
+  // without g: the search cuts off a leaf whose floor already reaches beta
+  // and so never looks for its moves. kNoFloor bounds nothing.
+  static constexpr int kNoFloor = -(1 << 30);
+  virtual int evaluate_floor(const Position&) { return kNoFloor; }
   virtual std::string name() const = 0;
 };
 
@@ -47,6 +52,7 @@ class HandEvaluator final : public StaticEvaluator {
   void push(const Position&, const Move&) override {}
   void pop() override {}
   int evaluate(const Position& pos, int best_gain) override { return hand_evaluation(pos, best_gain); }
+  int evaluate_floor(const Position& pos) override { return hand_evaluation(pos, 0); }
   std::string name() const override { return "hand"; }
 };
 
