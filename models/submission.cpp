@@ -705,7 +705,8 @@ bool has_any_move(const Position& pos);
 // rectangle (the cells it did not own, plus the opponent's cells counted
 // twice), 0 when none is legal: what generating the moves and scoring each
 // gives, without writing the list (the leaves of alpha-beta need only this).
-int best_rectangle_gain(const Position& pos);
+// count, when given, receives the number of legal rectangles.
+int best_rectangle_gain(const Position& pos, int* count = nullptr);
 
 // The kernels, all giving identical lists. generate_moves uses the best one
 // the CPU supports, chosen once at start-up.
@@ -714,7 +715,7 @@ bool kernel_supported(MovegenKernel kernel);
 MovegenKernel best_kernel();
 const char* kernel_name(MovegenKernel kernel);
 int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& list);
-int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos);
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos, int* count = nullptr);
 
 }  // namespace mushroom
 
@@ -1769,6 +1770,11 @@ struct AlphaBetaConfig {
   // caused a cutoff (a history table, halved at each new search) are tried
   // earlier, by up to two cells of immediate gain.
   bool history = false;
+  // Heuristic mode: a leaf where the side to move has this few rectangles or
+  // fewer is searched a ply deeper, and so on while that holds (at most
+  // kMaxExtensionPlies past the iteration's depth): the last moves of a game
+  // are played out rather than estimated. 0: off.
+  int leaf_extension_moves = 0;
 };
 
 struct AlphaBetaResult {
@@ -1861,6 +1867,7 @@ class AlphaBeta {
   // The running iteration's best root move so far, once one has beaten the
   // first root move (the previous iteration's choice) on the full window.
   std::optional<Move> root_improvement_;
+  int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
   Move previous_root_choice_;  // the last completed iteration's best move
   static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
   int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
@@ -3096,8 +3103,9 @@ struct Collect {
 // (every cell stolen), so smaller ones are not counted.
 struct BestGain {
   const Position& pos;
-  int best = 0;
+  int best = 0, count = 0;
   MUSHROOM_INLINE bool operator()(int r1, int c1, int r2, int c2) {
+    ++count;
     if (2 * (r2 - r1 + 1) * (c2 - c1 + 1) <= best) return false;
     const Player me = pos.to_move(), them = Player(1 - me);
     const uint32_t span = column_span(c1, c2);
@@ -3127,19 +3135,22 @@ MUSHROOM_AVX512 int generate_avx512(const Position& pos, MoveList& list) {
   scan_bands<Avx512Band>(pos, Collect{list});
   return list.size;
 }
-int best_gain_scalar(const Position& pos) {
+int best_gain_scalar(const Position& pos, int* count) {
   BestGain best{pos};
   scan_bands<ScalarBand>(pos, best);
+  if (count) *count = best.count;
   return best.best;
 }
-MUSHROOM_AVX2 int best_gain_avx2(const Position& pos) {
+MUSHROOM_AVX2 int best_gain_avx2(const Position& pos, int* count) {
   BestGain best{pos};
   scan_bands<Avx2Band>(pos, best);
+  if (count) *count = best.count;
   return best.best;
 }
-MUSHROOM_AVX512 int best_gain_avx512(const Position& pos) {
+MUSHROOM_AVX512 int best_gain_avx512(const Position& pos, int* count) {
   BestGain best{pos};
   scan_bands<Avx512Band>(pos, best);
+  if (count) *count = best.count;
   return best.best;
 }
 bool any_scalar(const Position& pos) { return scan_bands<ScalarBand>(pos, StopAtFirst{}); }
@@ -3149,7 +3160,7 @@ MUSHROOM_AVX512 bool any_avx512(const Position& pos) { return scan_bands<Avx512B
 struct Dispatch {
   int (*generate)(const Position&, MoveList&);
   bool (*any)(const Position&);
-  int (*best_gain)(const Position&);
+  int (*best_gain)(const Position&, int*);
 };
 
 const Dispatch& dispatch() {
@@ -3202,18 +3213,18 @@ int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& lis
   }
 }
 
-int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos) {
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos, int* count) {
   best_kernel();
   switch (kernel) {
-    case MovegenKernel::kAvx512: return best_gain_avx512(pos);
-    case MovegenKernel::kAvx2: return best_gain_avx2(pos);
-    default: return best_gain_scalar(pos);
+    case MovegenKernel::kAvx512: return best_gain_avx512(pos, count);
+    case MovegenKernel::kAvx2: return best_gain_avx2(pos, count);
+    default: return best_gain_scalar(pos, count);
   }
 }
 
 int generate_moves(const Position& pos, MoveList& list) { return dispatch().generate(pos, list); }
 
-int best_rectangle_gain(const Position& pos) { return dispatch().best_gain(pos); }
+int best_rectangle_gain(const Position& pos, int* count) { return dispatch().best_gain(pos, count); }
 
 bool has_any_move(const Position& pos) { return dispatch().any(pos); }
 
@@ -3578,6 +3589,7 @@ constexpr uint8_t kExactDepth = 255; // "searched to the end"
 // Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
 // table: exact-mode keys carry this salt.
 constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
+constexpr int kMaxExtensionPlies = 12;  // leaf extensions past the iteration's depth
 
 int steals(const Position& pos, const Move& m) {
   if (m.is_pass()) return 0;
@@ -3750,7 +3762,12 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     // generation: a leaf that reaches beta without it is cut off.
     const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
     if (floor >= beta) return floor;
-    return leaf_score(pos, best_margin_gain(pos));
+    int rectangles = 0;
+    const int gain = best_rectangle_gain(pos, &rectangles);
+    const bool extend = config_.leaf_extension_moves > 0 && rectangles <= config_.leaf_extension_moves &&
+                        ply < iteration_depth_ + kMaxExtensionPlies;
+    if (!extend) return leaf_score(pos, gain);
+    depth = 1;
   }
 
   const int alpha_start = alpha;
@@ -3837,6 +3854,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   for (int depth = 1; depth <= max_depth; ++depth) {
     root_improvement_.reset();
     previous_root_choice_ = result.best;
+    iteration_depth_ = depth;
     const int score = negamax(pos, depth, -kInf, kInf, 0);
     if (stopped_) {
       // The unfinished iteration's score is not used; a root move it
@@ -4116,13 +4134,16 @@ MUSHROOM_EVAL_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride
   for (; j < n_out; ++j) out[j] = dot_avx2(x, w + size_t(j) * stride, stride);
 }
 
+// 16 accumulator values clamped to 0..127.
+MUSHROOM_EVAL_AVX2 __m256i clamped16_avx2(const int16_t* p) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(127));
+}
+
 // out[i] = crelu(acc[i]) for n a multiple of 32.
 MUSHROOM_EVAL_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
-  const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16(127);
   for (int i = 0; i < n; i += 32) {
-    const __m256i a = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i)), zero), top);
-    const __m256i b =
-        _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i + 16)), zero), top);
+    const __m256i a = clamped16_avx2(acc + i), b = clamped16_avx2(acc + i + 16);
     // packus works within 128-bit lanes; the permute puts the quarters back in order.
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
   }
@@ -4212,11 +4233,14 @@ void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int
 #ifdef MUSHROOM_EVAL_X86
   if (simd_) return change_avx2(from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 #endif
-  for (int h = 0; h < hidden_; ++h) {
-    int16_t v = from[h];
-    for (int k = 0; k < n_removed; ++k) v = int16_t(v - ft_weight_[size_t(removed[k]) * hidden_ + h]);
-    for (int k = 0; k < n_added; ++k) v = int16_t(v + ft_weight_[size_t(added[k]) * hidden_ + h]);
-    to[h] = v;
+  std::copy(from, from + hidden_, to);
+  for (int k = 0; k < n_removed; ++k) {
+    const int16_t* row = ft_weight_.data() + size_t(removed[k]) * hidden_;
+    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] - row[h]);
+  }
+  for (int k = 0; k < n_added; ++k) {
+    const int16_t* row = ft_weight_.data() + size_t(added[k]) * hidden_;
+    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] + row[h]);
   }
 }
 

@@ -81,6 +81,8 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
               "late-move reduction max(1, 0.5 + ln(depth) ln(move number) / this) plies (0: always one ply)")
         .flag("partial_root", FIELD(search.partial_root),
               "when time runs out mid-iteration, play a root move it already proved better")
+        .integer("extend_moves", FIELD(search.leaf_extension_moves), 0, 8,
+                 "leaves with this few rectangles are searched a ply deeper, and so on (0: off)")
         .flag("pvs", FIELD(search.pvs), "principal-variation search")
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
         .flag("history", FIELD(search.history), "quiet moves that recently caused cutoffs are tried earlier")

@@ -18,6 +18,7 @@ constexpr uint8_t kExactDepth = 255; // "searched to the end"
 // Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
 // table: exact-mode keys carry this salt.
 constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
+constexpr int kMaxExtensionPlies = 12;  // leaf extensions past the iteration's depth
 
 int steals(const Position& pos, const Move& m) {
   if (m.is_pass()) return 0;
@@ -190,7 +191,12 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     // generation: a leaf that reaches beta without it is cut off.
     const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
     if (floor >= beta) return floor;
-    return leaf_score(pos, best_margin_gain(pos));
+    int rectangles = 0;
+    const int gain = best_rectangle_gain(pos, &rectangles);
+    const bool extend = config_.leaf_extension_moves > 0 && rectangles <= config_.leaf_extension_moves &&
+                        ply < iteration_depth_ + kMaxExtensionPlies;
+    if (!extend) return leaf_score(pos, gain);
+    depth = 1;
   }
 
   const int alpha_start = alpha;
@@ -277,6 +283,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   for (int depth = 1; depth <= max_depth; ++depth) {
     root_improvement_.reset();
     previous_root_choice_ = result.best;
+    iteration_depth_ = depth;
     const int score = negamax(pos, depth, -kInf, kInf, 0);
     if (stopped_) {
       // The unfinished iteration's score is not used; a root move it

@@ -54,6 +54,11 @@ struct AlphaBetaConfig {
   // caused a cutoff (a history table, halved at each new search) are tried
   // earlier, by up to two cells of immediate gain.
   bool history = false;
+  // Heuristic mode: a leaf where the side to move has this few rectangles or
+  // fewer is searched a ply deeper, and so on while that holds (at most
+  // kMaxExtensionPlies past the iteration's depth): the last moves of a game
+  // are played out rather than estimated. 0: off.
+  int leaf_extension_moves = 0;
 };
 
 struct AlphaBetaResult {
@@ -146,6 +151,7 @@ class AlphaBeta {
   // The running iteration's best root move so far, once one has beaten the
   // first root move (the previous iteration's choice) on the full window.
   std::optional<Move> root_improvement_;
+  int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
   Move previous_root_choice_;  // the last completed iteration's best move
   static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
   int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once

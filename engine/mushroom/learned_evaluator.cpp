@@ -88,13 +88,16 @@ MUSHROOM_EVAL_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride
   for (; j < n_out; ++j) out[j] = dot_avx2(x, w + size_t(j) * stride, stride);
 }
 
+// 16 accumulator values clamped to 0..127.
+MUSHROOM_EVAL_AVX2 __m256i clamped16_avx2(const int16_t* p) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(127));
+}
+
 // out[i] = crelu(acc[i]) for n a multiple of 32.
 MUSHROOM_EVAL_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
-  const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16(127);
   for (int i = 0; i < n; i += 32) {
-    const __m256i a = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i)), zero), top);
-    const __m256i b =
-        _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i + 16)), zero), top);
+    const __m256i a = clamped16_avx2(acc + i), b = clamped16_avx2(acc + i + 16);
     // packus works within 128-bit lanes; the permute puts the quarters back in order.
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
   }
@@ -184,11 +187,14 @@ void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int
 #ifdef MUSHROOM_EVAL_X86
   if (simd_) return change_avx2(from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 #endif
-  for (int h = 0; h < hidden_; ++h) {
-    int16_t v = from[h];
-    for (int k = 0; k < n_removed; ++k) v = int16_t(v - ft_weight_[size_t(removed[k]) * hidden_ + h]);
-    for (int k = 0; k < n_added; ++k) v = int16_t(v + ft_weight_[size_t(added[k]) * hidden_ + h]);
-    to[h] = v;
+  std::copy(from, from + hidden_, to);
+  for (int k = 0; k < n_removed; ++k) {
+    const int16_t* row = ft_weight_.data() + size_t(removed[k]) * hidden_;
+    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] - row[h]);
+  }
+  for (int k = 0; k < n_added; ++k) {
+    const int16_t* row = ft_weight_.data() + size_t(added[k]) * hidden_;
+    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] + row[h]);
   }
 }
 

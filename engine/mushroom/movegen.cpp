@@ -184,8 +184,9 @@ struct Collect {
 // (every cell stolen), so smaller ones are not counted.
 struct BestGain {
   const Position& pos;
-  int best = 0;
+  int best = 0, count = 0;
   MUSHROOM_INLINE bool operator()(int r1, int c1, int r2, int c2) {
+    ++count;
     if (2 * (r2 - r1 + 1) * (c2 - c1 + 1) <= best) return false;
     const Player me = pos.to_move(), them = Player(1 - me);
     const uint32_t span = column_span(c1, c2);
@@ -215,19 +216,22 @@ MUSHROOM_AVX512 int generate_avx512(const Position& pos, MoveList& list) {
   scan_bands<Avx512Band>(pos, Collect{list});
   return list.size;
 }
-int best_gain_scalar(const Position& pos) {
+int best_gain_scalar(const Position& pos, int* count) {
   BestGain best{pos};
   scan_bands<ScalarBand>(pos, best);
+  if (count) *count = best.count;
   return best.best;
 }
-MUSHROOM_AVX2 int best_gain_avx2(const Position& pos) {
+MUSHROOM_AVX2 int best_gain_avx2(const Position& pos, int* count) {
   BestGain best{pos};
   scan_bands<Avx2Band>(pos, best);
+  if (count) *count = best.count;
   return best.best;
 }
-MUSHROOM_AVX512 int best_gain_avx512(const Position& pos) {
+MUSHROOM_AVX512 int best_gain_avx512(const Position& pos, int* count) {
   BestGain best{pos};
   scan_bands<Avx512Band>(pos, best);
+  if (count) *count = best.count;
   return best.best;
 }
 bool any_scalar(const Position& pos) { return scan_bands<ScalarBand>(pos, StopAtFirst{}); }
@@ -237,7 +241,7 @@ MUSHROOM_AVX512 bool any_avx512(const Position& pos) { return scan_bands<Avx512B
 struct Dispatch {
   int (*generate)(const Position&, MoveList&);
   bool (*any)(const Position&);
-  int (*best_gain)(const Position&);
+  int (*best_gain)(const Position&, int*);
 };
 
 const Dispatch& dispatch() {
@@ -290,18 +294,18 @@ int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& lis
   }
 }
 
-int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos) {
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos, int* count) {
   best_kernel();
   switch (kernel) {
-    case MovegenKernel::kAvx512: return best_gain_avx512(pos);
-    case MovegenKernel::kAvx2: return best_gain_avx2(pos);
-    default: return best_gain_scalar(pos);
+    case MovegenKernel::kAvx512: return best_gain_avx512(pos, count);
+    case MovegenKernel::kAvx2: return best_gain_avx2(pos, count);
+    default: return best_gain_scalar(pos, count);
   }
 }
 
 int generate_moves(const Position& pos, MoveList& list) { return dispatch().generate(pos, list); }
 
-int best_rectangle_gain(const Position& pos) { return dispatch().best_gain(pos); }
+int best_rectangle_gain(const Position& pos, int* count) { return dispatch().best_gain(pos, count); }
 
 bool has_any_move(const Position& pos) { return dispatch().any(pos); }
 

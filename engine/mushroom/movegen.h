@@ -41,7 +41,8 @@ bool has_any_move(const Position& pos);
 // rectangle (the cells it did not own, plus the opponent's cells counted
 // twice), 0 when none is legal: what generating the moves and scoring each
 // gives, without writing the list (the leaves of alpha-beta need only this).
-int best_rectangle_gain(const Position& pos);
+// count, when given, receives the number of legal rectangles.
+int best_rectangle_gain(const Position& pos, int* count = nullptr);
 
 // The kernels, all giving identical lists. generate_moves uses the best one
 // the CPU supports, chosen once at start-up.
@@ -50,6 +51,6 @@ bool kernel_supported(MovegenKernel kernel);
 MovegenKernel best_kernel();
 const char* kernel_name(MovegenKernel kernel);
 int generate_moves_with(MovegenKernel kernel, const Position& pos, MoveList& list);
-int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos);
+int best_rectangle_gain_with(MovegenKernel kernel, const Position& pos, int* count = nullptr);
 
 }  // namespace mushroom

@@ -85,7 +85,7 @@ int gain_by_definition(const Position& p, const Move& m) {
   return gain;
 }
 
-TEST(Movegen, BestRectangleGainIsTheLargestGainOfTheGeneratedMoves) {
+TEST(Movegen, BestRectangleGainIsTheLargestGainOfTheGeneratedMovesAndCountsThem) {
   int stealing_positions = 0;
   for (const Position& p : playout_positions(4000, 7)) {
     int best = 0;
@@ -97,8 +97,13 @@ TEST(Movegen, BestRectangleGainIsTheLargestGainOfTheGeneratedMoves) {
     }
     stealing_positions += steals;
     ASSERT_EQ(best_rectangle_gain(p), best);
-    for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512})
-      if (kernel_supported(kernel)) ASSERT_EQ(best_rectangle_gain_with(kernel, p), best) << kernel_name(kernel);
+    const int legal = int(generate_moves_naive(p).size());
+    for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512}) {
+      if (!kernel_supported(kernel)) continue;
+      int count = -1;
+      ASSERT_EQ(best_rectangle_gain_with(kernel, p, &count), best) << kernel_name(kernel);
+      ASSERT_EQ(count, legal) << kernel_name(kernel);
+    }
   }
   EXPECT_GT(stealing_positions, 100);  // the set exercises steals, which count twice
   Position over;
