@@ -641,6 +641,29 @@ class Position {
 // A mask of columns c1..c2 inclusive.
 constexpr uint32_t column_span(int c1, int c2) { return ((2u << c2) - 1) & ~((1u << c1) - 1); }
 
+// What taking the rectangle rows r1..r2, columns c1..c2 does for the side to
+// move: the opponent's cells it takes (stolen), and the change in its score
+// margin (gain): every cell it did not own, the stolen ones counted twice
+// because the opponent loses them.
+struct RectangleTake {
+  int stolen = 0, gain = 0;
+};
+inline RectangleTake rectangle_take(const Position& pos, int r1, int c1, int r2, int c2) {
+  const Player me = pos.to_move(), them = Player(1 - me);
+  const uint32_t span = column_span(c1, c2);
+  RectangleTake take;
+  for (int r = r1; r <= r2; ++r) {
+    const int stolen = popcount(span & pos.owned_mask(them, r));
+    take.stolen += stolen;
+    take.gain += popcount(span & ~pos.owned_mask(me, r)) + stolen;
+  }
+  return take;
+}
+// The same for a move; the pass takes nothing.
+inline RectangleTake rectangle_take(const Position& pos, const Move& m) {
+  return m.is_pass() ? RectangleTake{} : rectangle_take(pos, m.r1, m.c1, m.r2, m.c2);
+}
+
 }  // namespace mushroom
 
 // ---- engine/mushroom/zobrist.h ----
@@ -1609,7 +1632,8 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
 int margin_gain(const Position& pos, const Move& m);
 // The largest margin_gain among n moves (0 when none gains).
 int best_margin_gain(const Position& pos, const Move* moves, int n);
-// The same over every legal move of pos (generates them).
+// The same over every legal move of pos: best_rectangle_gain, which writes
+// no move list.
 int best_margin_gain(const Position& pos);
 
 // Value from greedy rollouts: both sides play the largest rectangle until
@@ -2920,6 +2944,7 @@ bool Position::operator==(const Position& o) const {
 
 // ---- engine/mushroom/movegen.cpp ----
 
+#include <algorithm>
 #include <cstring>
 #include <immintrin.h>
 
@@ -3107,12 +3132,7 @@ struct BestGain {
   MUSHROOM_INLINE bool operator()(int r1, int c1, int r2, int c2) {
     ++count;
     if (2 * (r2 - r1 + 1) * (c2 - c1 + 1) <= best) return false;
-    const Player me = pos.to_move(), them = Player(1 - me);
-    const uint32_t span = column_span(c1, c2);
-    int gain = 0;
-    for (int r = r1; r <= r2; ++r)
-      gain += popcount(span & ~pos.owned_mask(me, r)) + popcount(span & pos.owned_mask(them, r));
-    if (gain > best) best = gain;
+    best = std::max(best, rectangle_take(pos, r1, c1, r2, c2).gain);
     return false;
   }
 };
@@ -3135,23 +3155,17 @@ MUSHROOM_AVX512 int generate_avx512(const Position& pos, MoveList& list) {
   scan_bands<Avx512Band>(pos, Collect{list});
   return list.size;
 }
-int best_gain_scalar(const Position& pos, int* count) {
+template <typename Band>
+MUSHROOM_INLINE int best_gain_in_bands(const Position& pos, int* count) {
   BestGain best{pos};
-  scan_bands<ScalarBand>(pos, best);
+  scan_bands<Band>(pos, best);
   if (count) *count = best.count;
   return best.best;
 }
-MUSHROOM_AVX2 int best_gain_avx2(const Position& pos, int* count) {
-  BestGain best{pos};
-  scan_bands<Avx2Band>(pos, best);
-  if (count) *count = best.count;
-  return best.best;
-}
+int best_gain_scalar(const Position& pos, int* count) { return best_gain_in_bands<ScalarBand>(pos, count); }
+MUSHROOM_AVX2 int best_gain_avx2(const Position& pos, int* count) { return best_gain_in_bands<Avx2Band>(pos, count); }
 MUSHROOM_AVX512 int best_gain_avx512(const Position& pos, int* count) {
-  BestGain best{pos};
-  scan_bands<Avx512Band>(pos, best);
-  if (count) *count = best.count;
-  return best.best;
+  return best_gain_in_bands<Avx512Band>(pos, count);
 }
 bool any_scalar(const Position& pos) { return scan_bands<ScalarBand>(pos, StopAtFirst{}); }
 MUSHROOM_AVX2 bool any_avx2(const Position& pos) { return scan_bands<Avx2Band>(pos, StopAtFirst{}); }
@@ -3498,6 +3512,7 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 
 // ---- engine/mushroom/mushroom_evaluators.cpp ----
 
+#include <algorithm>
 #include <cmath>
 
 
@@ -3512,17 +3527,7 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors) {
   for (int i = 0; i < n; ++i) priors[size_t(i)] = (actions[i].is_pass() ? pass_weight : 1.f) / total;
 }
 
-int margin_gain(const Position& pos, const Move& m) {
-  if (m.is_pass()) return 0;
-  const Player me = pos.to_move();
-  const uint32_t span = column_span(m.c1, m.c2);
-  int gain = 0;
-  for (int r = m.r1; r <= m.r2; ++r) {
-    gain += popcount(span & ~pos.owned_mask(me, r));
-    gain += popcount(span & pos.owned_mask(Player(1 - me), r));
-  }
-  return gain;
-}
+int margin_gain(const Position& pos, const Move& m) { return rectangle_take(pos, m).gain; }
 
 int best_margin_gain(const Position& pos, const Move* moves, int n) {
   int best = 0;
@@ -3579,7 +3584,6 @@ void RandomEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, S
 #include <cstdlib>
 
 
-
 namespace mushroom {
 
 namespace {
@@ -3590,15 +3594,6 @@ constexpr uint8_t kExactDepth = 255; // "searched to the end"
 // table: exact-mode keys carry this salt.
 constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
 constexpr int kMaxExtensionPlies = 12;  // leaf extensions past the iteration's depth
-
-int steals(const Position& pos, const Move& m) {
-  if (m.is_pass()) return 0;
-  const uint32_t span = column_span(m.c1, m.c2);
-  int n = 0;
-  for (int r = m.r1; r <= m.r2; ++r) n += popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
-  return n;
-}
-
 }  // namespace
 
 int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain(pos)); }
@@ -3637,19 +3632,9 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
   Keyed keyed[kMaxMoves + 1];
   float advice[kMaxMoves + 1];
   const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
-  const Player me = pos.to_move(), them = Player(1 - me);
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
-    // The opponent's cells taken, and the margin gain (margin_gain), in one pass.
-    int stolen = 0, gain = 0;
-    if (!m.is_pass()) {
-      const uint32_t span = column_span(m.c1, m.c2);
-      for (int r = m.r1; r <= m.r2; ++r) {
-        const int taken = popcount(span & pos.owned_mask(them, r));
-        stolen += taken;
-        gain += popcount(span & ~pos.owned_mask(me, r)) + taken;
-      }
-    }
+    const auto [stolen, gain] = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
@@ -3739,7 +3724,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   alpha = std::max(alpha, stand);
   Undo undo;
   for (int i = 0; i < kept; ++i) {
-    if (steals(pos, top[i].move) == 0) continue;  // only captures can overturn the estimate
+    if (rectangle_take(pos, top[i].move).stolen == 0) continue;  // only captures can overturn the estimate
     play(pos, top[i].move, undo);
     const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
     take_back(pos, undo);
@@ -4154,6 +4139,14 @@ bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
 bool cpu_has_avx2() { return false; }
 #endif
 
+// out[j] = x . w[j] for n_out int8 rows of `stride` bytes (a multiple of 32).
+void dense([[maybe_unused]] bool simd, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+#ifdef MUSHROOM_EVAL_X86
+  if (simd) return dense_avx2(x, w, stride, n_out, out);
+#endif
+  for (int j = 0; j < n_out; ++j) out[j] = dot_scalar(x, w + size_t(j) * stride, stride);
+}
+
 }  // namespace
 
 static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),
@@ -4352,24 +4345,12 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
-  int32_t sums[64];  // L1, L2 <= 64
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) {
-    dense_avx2(input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
-    for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
-    dense_avx2(hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
-    for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
-    cached_node_ = node_;
-    return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);
-  }
-#endif
-  for (int j = 0; j < l1_; ++j)
-    hidden1_[size_t(j)] =
-        crelu(rescale(l1_bias_[size_t(j)] + dot_scalar(input_.data(), l1_weight_.data() + size_t(j) * input_padded_,
-                                                       input_padded_)));
-  for (int j = 0; j < l2_; ++j)
-    hidden2_[size_t(j)] = crelu(rescale(
-        l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * hidden1_padded_, l1_)));
+  int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
+  dense(simd_, input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
+  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
+  // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
+  dense(simd_, hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
+  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
   cached_node_ = node_;
   return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
 }

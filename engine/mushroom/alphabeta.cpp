@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "util/bits.h"
-
 #include "mushroom/greedy.h"
 #include "mushroom/mushroom_evaluators.h"
 
@@ -19,15 +17,6 @@ constexpr uint8_t kExactDepth = 255; // "searched to the end"
 // table: exact-mode keys carry this salt.
 constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
 constexpr int kMaxExtensionPlies = 12;  // leaf extensions past the iteration's depth
-
-int steals(const Position& pos, const Move& m) {
-  if (m.is_pass()) return 0;
-  const uint32_t span = column_span(m.c1, m.c2);
-  int n = 0;
-  for (int r = m.r1; r <= m.r2; ++r) n += popcount(span & pos.owned_mask(Player(1 - pos.to_move()), r));
-  return n;
-}
-
 }  // namespace
 
 int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain(pos)); }
@@ -66,19 +55,9 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
   Keyed keyed[kMaxMoves + 1];
   float advice[kMaxMoves + 1];
   const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
-  const Player me = pos.to_move(), them = Player(1 - me);
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
-    // The opponent's cells taken, and the margin gain (margin_gain), in one pass.
-    int stolen = 0, gain = 0;
-    if (!m.is_pass()) {
-      const uint32_t span = column_span(m.c1, m.c2);
-      for (int r = m.r1; r <= m.r2; ++r) {
-        const int taken = popcount(span & pos.owned_mask(them, r));
-        stolen += taken;
-        gain += popcount(span & ~pos.owned_mask(me, r)) + taken;
-      }
-    }
+    const auto [stolen, gain] = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
@@ -168,7 +147,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   alpha = std::max(alpha, stand);
   Undo undo;
   for (int i = 0; i < kept; ++i) {
-    if (steals(pos, top[i].move) == 0) continue;  // only captures can overturn the estimate
+    if (rectangle_take(pos, top[i].move).stolen == 0) continue;  // only captures can overturn the estimate
     play(pos, top[i].move, undo);
     const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
     take_back(pos, undo);

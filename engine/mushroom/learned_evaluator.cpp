@@ -108,6 +108,14 @@ bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
 bool cpu_has_avx2() { return false; }
 #endif
 
+// out[j] = x . w[j] for n_out int8 rows of `stride` bytes (a multiple of 32).
+void dense([[maybe_unused]] bool simd, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+#ifdef MUSHROOM_EVAL_X86
+  if (simd) return dense_avx2(x, w, stride, n_out, out);
+#endif
+  for (int j = 0; j < n_out; ++j) out[j] = dot_scalar(x, w + size_t(j) * stride, stride);
+}
+
 }  // namespace
 
 static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),
@@ -306,24 +314,12 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
-  int32_t sums[64];  // L1, L2 <= 64
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) {
-    dense_avx2(input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
-    for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
-    dense_avx2(hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
-    for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
-    cached_node_ = node_;
-    return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);
-  }
-#endif
-  for (int j = 0; j < l1_; ++j)
-    hidden1_[size_t(j)] =
-        crelu(rescale(l1_bias_[size_t(j)] + dot_scalar(input_.data(), l1_weight_.data() + size_t(j) * input_padded_,
-                                                       input_padded_)));
-  for (int j = 0; j < l2_; ++j)
-    hidden2_[size_t(j)] = crelu(rescale(
-        l2_bias_[size_t(j)] + dot_scalar(hidden1_.data(), l2_weight_.data() + size_t(j) * hidden1_padded_, l1_)));
+  int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
+  dense(simd_, input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
+  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
+  // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
+  dense(simd_, hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
+  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
   cached_node_ = node_;
   return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
 }

@@ -1,6 +1,7 @@
 #include "mushroom/movegen.h"
 
 #include "util/bits.h"
+#include <algorithm>
 #include <cstring>
 #include <immintrin.h>
 
@@ -188,12 +189,7 @@ struct BestGain {
   MUSHROOM_INLINE bool operator()(int r1, int c1, int r2, int c2) {
     ++count;
     if (2 * (r2 - r1 + 1) * (c2 - c1 + 1) <= best) return false;
-    const Player me = pos.to_move(), them = Player(1 - me);
-    const uint32_t span = column_span(c1, c2);
-    int gain = 0;
-    for (int r = r1; r <= r2; ++r)
-      gain += popcount(span & ~pos.owned_mask(me, r)) + popcount(span & pos.owned_mask(them, r));
-    if (gain > best) best = gain;
+    best = std::max(best, rectangle_take(pos, r1, c1, r2, c2).gain);
     return false;
   }
 };
@@ -216,23 +212,17 @@ MUSHROOM_AVX512 int generate_avx512(const Position& pos, MoveList& list) {
   scan_bands<Avx512Band>(pos, Collect{list});
   return list.size;
 }
-int best_gain_scalar(const Position& pos, int* count) {
+template <typename Band>
+MUSHROOM_INLINE int best_gain_in_bands(const Position& pos, int* count) {
   BestGain best{pos};
-  scan_bands<ScalarBand>(pos, best);
+  scan_bands<Band>(pos, best);
   if (count) *count = best.count;
   return best.best;
 }
-MUSHROOM_AVX2 int best_gain_avx2(const Position& pos, int* count) {
-  BestGain best{pos};
-  scan_bands<Avx2Band>(pos, best);
-  if (count) *count = best.count;
-  return best.best;
-}
+int best_gain_scalar(const Position& pos, int* count) { return best_gain_in_bands<ScalarBand>(pos, count); }
+MUSHROOM_AVX2 int best_gain_avx2(const Position& pos, int* count) { return best_gain_in_bands<Avx2Band>(pos, count); }
 MUSHROOM_AVX512 int best_gain_avx512(const Position& pos, int* count) {
-  BestGain best{pos};
-  scan_bands<Avx512Band>(pos, best);
-  if (count) *count = best.count;
-  return best.best;
+  return best_gain_in_bands<Avx512Band>(pos, count);
 }
 bool any_scalar(const Position& pos) { return scan_bands<ScalarBand>(pos, StopAtFirst{}); }
 MUSHROOM_AVX2 bool any_avx2(const Position& pos) { return scan_bands<Avx2Band>(pos, StopAtFirst{}); }

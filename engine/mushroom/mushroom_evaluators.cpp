@@ -1,6 +1,6 @@
 #include "mushroom/mushroom_evaluators.h"
 
-#include "util/bits.h"
+#include <algorithm>
 #include <cmath>
 
 #include "mushroom/greedy.h"
@@ -17,17 +17,7 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors) {
   for (int i = 0; i < n; ++i) priors[size_t(i)] = (actions[i].is_pass() ? pass_weight : 1.f) / total;
 }
 
-int margin_gain(const Position& pos, const Move& m) {
-  if (m.is_pass()) return 0;
-  const Player me = pos.to_move();
-  const uint32_t span = column_span(m.c1, m.c2);
-  int gain = 0;
-  for (int r = m.r1; r <= m.r2; ++r) {
-    gain += popcount(span & ~pos.owned_mask(me, r));
-    gain += popcount(span & pos.owned_mask(Player(1 - me), r));
-  }
-  return gain;
-}
+int margin_gain(const Position& pos, const Move& m) { return rectangle_take(pos, m).gain; }
 
 int best_margin_gain(const Position& pos, const Move* moves, int n) {
   int best = 0;

@@ -17,7 +17,8 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
 int margin_gain(const Position& pos, const Move& m);
 // The largest margin_gain among n moves (0 when none gains).
 int best_margin_gain(const Position& pos, const Move* moves, int n);
-// The same over every legal move of pos (generates them).
+// The same over every legal move of pos: best_rectangle_gain, which writes
+// no move list.
 int best_margin_gain(const Position& pos);
 
 // Value from greedy rollouts: both sides play the largest rectangle until
