@@ -56,9 +56,11 @@ TEST(BlockgameLearning, AFewMinutesOfTrainingClearlyBeatTheRandomPolicy) {
   // accuracy near 0.5 is then about 0.017, so these margins are many of them.
   EXPECT_GT(f.at("random"), 0.25);
   EXPECT_LT(f.at("random"), 0.45);
-  EXPECT_GE(f.at("policy"), f.at("random") + 0.05) << graded;
-  EXPECT_GE(f.at("mcts"), f.at("random") + 0.15) << graded;
-  EXPECT_GE(f.at("mcts"), f.at("policy")) << graded;
+  // A failure shows the run's log too (losses per generation): one run on a
+  // loaded CI machine once trained a net near chance (policy 0.363, value 0.487).
+  EXPECT_GE(f.at("policy"), f.at("random") + 0.05) << graded << run;
+  EXPECT_GE(f.at("mcts"), f.at("random") + 0.15) << graded << run;
+  EXPECT_GE(f.at("mcts"), f.at("policy")) << graded << run;
 }
 
 TEST(BlockgameLearning, GradeRejectsBadInputByName) {
