@@ -144,6 +144,22 @@ TEST(Cli, TheDefaultBotPlaysTheShippedLearnedEvaluation) {
   EXPECT_NE(cut.output.find("cut.eval"), std::string::npos) << cut.output;
   EXPECT_EQ(cut.output.find("OK"), std::string::npos) << "a game began with an unusable evaluation: " << cut.output;
 
+  // As the judge starts every program (`./main NYPC`, README "The judge"):
+  // arguments that are not options are noted on stderr and change nothing;
+  // stdout still holds only OK and the move.
+  for (const std::string extra : {"NYPC", "--agent greedy NYPC --not-an-option"}) {
+    const std::string err = (dir / "err.txt").string();
+    const CommandResult judged = run_shell("('" + std::string(MUSHROOM_BIN) + "' bot " + extra + " < '" + in + "' 2> '" +
+                                           err + "')");
+    ASSERT_EQ(judged.exit_code, 0) << extra << ": " << judged.output << read_file(err);
+    const auto lines = split_lines(judged.output);
+    ASSERT_EQ(lines.size(), 2u) << judged.output;
+    EXPECT_EQ(lines[0], "OK");
+    EXPECT_EQ(split_words(lines[1]).size(), 4u) << lines[1];
+    EXPECT_NE(read_file(err).find("argument 'NYPC' is not an option of mushroom bot; ignored"), std::string::npos)
+        << read_file(err);
+  }
+
   const CommandResult nn = run("bot --model models/student.h5", in);
   EXPECT_EQ(nn.exit_code, 0) << nn.output;
   const CommandResult wrong_option = run("bot --opt sims=5", in);

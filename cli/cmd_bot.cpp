@@ -19,9 +19,19 @@ int cmd_bot(int argc, char** argv) {
   opts.add_options()("agent", "agent: " + agent_names(), cxxopts::value<std::string>())(
       "opt", "agent option key=value (repeatable)", cxxopts::value<std::vector<std::string>>())(
       "model", "model file for the nn agent (same as --opt model=FILE; without --agent, plays the nn agent)", cxxopts::value<std::string>())(
-      "seed", "agent random seed", cxxopts::value<uint64_t>()->default_value("1"))("h,help", "show this help");
-  cxxopts::ParseResult args;
-  if (parse_or_help(opts, argc, argv, args)) return 0;
+      "seed", "agent random seed", cxxopts::value<uint64_t>()->default_value("1"))(
+      "require-weights", "the exported bot's option, accepted here too: mushroom bot always exits before OK when "
+      "the model or evaluation it plays with does not load")("h,help", "show this help");
+  // The judge starts every bot with an extra argument (`./main NYPC`, README
+  // "The judge"): arguments that are not options here are noted, not fatal.
+  opts.allow_unrecognised_options();
+  const cxxopts::ParseResult args = opts.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << opts.help() << std::endl;
+    return 0;
+  }
+  for (const std::string& arg : args.unmatched())
+    std::cerr << "bot: argument '" << arg << "' is not an option of mushroom bot; ignored" << std::endl;
   // --model alone still means the nn agent with that model.
   const bool contest_bot = args.count("agent") == 0 && args.count("model") == 0;
   const std::string name = args.count("agent") ? args["agent"].as<std::string>() : contest_bot ? "alphabeta" : "nn";

@@ -14,12 +14,14 @@ namespace mushroom::cli {
 
 int cmd_export_bot(int argc, char** argv) {
   cxxopts::Options opts("mushroom export-bot",
-                        "Write the contest submission: ONE self-contained C++ file, which builds with `g++ -std=c++17 "
-                        "-O2` and no libraries. With --model: MCTS on a conv net (a small hand-written inference and "
+                        "Write the contest submission: ONE self-contained C++ file that needs nothing but the standard "
+                        "library; the judge compiles it as main.cpp and starts it as `./main NYPC` (both lines: README.md, "
+                        "\"The judge\"). With --model: MCTS on a conv net (a small hand-written inference and "
                         "the model's weights quantized to int8). With --eval: alpha-beta with a learned evaluation "
                         "(its weights file). Both bring the engine's move generator, exact endgame solver, time "
                         "management and protocol. The weights are embedded when the source stays under --max-bytes, "
-                        "else written to data.bin beside --out (read from the bot's working directory).");
+                        "else written to data.bin beside --out (the bot reads it from its working directory, else from beside "
+                        "its executable).");
   opts.add_options()("model", "conv-net model file (HDF5), e.g. models/student.h5", cxxopts::value<std::string>())(
       "eval", "learned-evaluation file, e.g. models/eval.bin", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(

@@ -79,8 +79,12 @@ ExportedBot assemble(const std::vector<uint8_t>& weights, bool learned_eval_bot,
   return bot;
 }
 
+// The judge's lines, as README.md "The judge" states them (its Boost paths
+// left out: nothing here uses Boost).
 const char* const kBuildLine =
-    "// Build: g++ -std=gnu++20 -O2 -march=native submission.cpp -o bot (C++17 and plain -O2 work too).\n";
+    "// Build and run as the judge does (README.md, \"The judge\"): save as main.cpp beside data.bin, then\n"
+    "//   g++ -std=gnu++20 -O2 -DONLINE_JUDGE -DNYPC -Wall -Wextra -march=native -mtune=native -o main main.cpp\n"
+    "//   ./main NYPC\n";
 
 }  // namespace
 

@@ -1,78 +1,124 @@
 // The exported bot's entry point. export/exporter.cpp appends this file to
 // submission.cpp after the engine sources and the embedded weights
 // (kLearnedEvalBot, kWeightsInDataBin, kWeightsBase64), so it is compiled
-// only there.
+// only there. How the judge builds and starts it: README.md, "The judge".
 //
-//   ./bot                        plays one game over the contest protocol
-//   ./bot --eval-positions FILE  prints the weights' outputs (parity tests):
+//   ./main [ARG ...]                plays one game over the contest protocol;
+//       the judge starts it as `./main NYPC`, and any argument that is not
+//       one of the options below is noted on stderr and changes nothing
+//   ./main --require-weights        the same, but missing or corrupt weights
+//       end the process (exit 2) before OK instead of playing without them;
+//       also when $MUSHROOM_REQUIRE_WEIGHTS is set and not "0" (the arena and
+//       the ladder set it, so a misplaced data.bin is a forfeit, not a
+//       silently weaker bot)
+//   ./main --eval-positions FILE    prints the weights' outputs (parity tests):
 //       each input line is INIT's 10 rows of 17 digits followed by moves
 //       "r1 c1 r2 c2" (the pass is -1 -1 -1 -1) played from that board;
 //       each output line is, for a net, "W D L margin" then the logits of
 //       the legal moves in generation order, the pass last; for a learned
 //       evaluation, its value for the side to move in 1/16 cells.
+//   ./main --help                   this usage, on stdout
+//
+// data.bin is looked for in the working directory, then beside the
+// executable; stderr names the file that was loaded.
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace mushroom::exported {
 
-std::vector<uint8_t> weight_bytes() {
-  std::vector<uint8_t> bytes;
-  if (kWeightsInDataBin) {
-    std::ifstream in("data.bin", std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open data.bin in the working directory (the weights are there)");
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } else {
-    bytes = nn::base64_decode(kWeightsBase64);
+namespace fs = std::filesystem;
+
+// The places data.bin may be, in the order they are tried: the working
+// directory, then the executable's folder (one entry when they agree).
+std::vector<fs::path> data_bin_places(const char* argv0) {
+  std::error_code ec;
+  std::vector<fs::path> places;
+  const fs::path cwd = fs::current_path(ec);
+  places.push_back(ec ? fs::path("data.bin") : cwd / "data.bin");
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec && argv0 && std::string(argv0).find('/') != std::string::npos) exe = fs::absolute(argv0, ec);
+  if (!exe.empty() && !ec) {
+    const fs::path beside = exe.parent_path() / "data.bin";
+    if (fs::weakly_canonical(beside, ec) != fs::weakly_canonical(places[0], ec)) places.push_back(beside);
   }
-  return bytes;
+  return places;
 }
 
-nn::Model load_weights() {
-  const std::vector<uint8_t> bytes = weight_bytes();
-  return nn::decode_model(bytes.data(), bytes.size());
-}
+// The weights and where they came from, parsed and checked; `error` says
+// why there are none.
+struct LoadedWeights {
+  std::shared_ptr<const LearnedEvalModel> evaluation;  // kLearnedEvalBot
+  std::shared_ptr<const nn::Model> net;                // otherwise
+  std::string source;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
 
-LearnedEvalModel load_evaluation() {
-  const std::vector<uint8_t> bytes = weight_bytes();
-  return parse_learned_eval(std::string(bytes.begin(), bytes.end()),
-                            kWeightsInDataBin ? "data.bin" : "the embedded evaluation");
+LoadedWeights load_weights(const char* argv0) {
+  LoadedWeights w;
+  std::vector<uint8_t> bytes;
+  try {
+    if (kWeightsInDataBin) {
+      std::string searched;
+      for (const fs::path& place : data_bin_places(argv0)) {
+        std::ifstream in(place, std::ios::binary);
+        if (!in) {
+          searched += (searched.empty() ? "" : ", ") + place.string();
+          continue;
+        }
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        w.source = place.string();
+        break;
+      }
+      if (w.source.empty()) throw std::runtime_error("cannot find data.bin (the weights are there); looked for " + searched);
+    } else {
+      bytes = nn::base64_decode(kWeightsBase64);
+      w.source = "the weights embedded in the source";
+    }
+    if (kLearnedEvalBot)
+      w.evaluation = std::make_shared<LearnedEvalModel>(parse_learned_eval(std::string(bytes.begin(), bytes.end()), w.source));
+    else
+      w.net = std::make_shared<nn::Model>(nn::decode_model(bytes.data(), bytes.size()));
+  } catch (const std::exception& e) {
+    w.error = e.what();
+    if (!w.source.empty() && w.error.find(w.source) == std::string::npos) w.error = w.source + ": " + w.error;
+  }
+  return w;
 }
 
 // The engine's `alphabeta` agent with its defaults and the learned
-// evaluation; the hand evaluation when the weights do not load.
-std::unique_ptr<Agent> make_alphabeta_agent() {
+// evaluation; the hand evaluation when the weights did not load.
+std::unique_ptr<Agent> make_alphabeta_agent(const LoadedWeights& w) {
   AlphaBetaAgentConfig c;  // the declared defaults, as `alphabeta` without options
-  try {
-    c.eval_model = std::make_shared<LearnedEvalModel>(load_evaluation());
-  } catch (const std::exception& e) {
-    std::cerr << "bot: error: the learned evaluation did not load (" << e.what()
-              << "); playing with the hand evaluation" << std::endl;
-  }
+  c.eval_model = w.evaluation;  // shared, read once
   return std::make_unique<AlphaBetaAgent>(c);
 }
 
 // The engine's `nn` agent with its defaults: PUCT MCTS on the network,
-// exact endgames, time planned from the CPU-time bank.
-std::unique_ptr<Agent> make_nn_agent() {
+// exact endgames, time planned from the CPU-time bank; the material
+// evaluator when the weights did not load.
+std::unique_ptr<Agent> make_nn_agent(const LoadedWeights& w) {
   MctsAgentConfig c;  // the declared defaults (agents/search_agents.h), as `nn` without options
   c.agent_name = "mushroom-export";
   c.mcts.seed = 1;
-  try {
-    const nn::Model model = load_weights();
-    c.custom_evaluator = std::make_shared<nn::NnEvaluator>(std::make_shared<nn::PlainNet>(model));
-  } catch (const std::exception& e) {
-    // Playing on without the net beats forfeiting: the no-net MCTS still
-    // beats greedy. Said loudly, on the error stream.
-    std::cerr << "bot: error: the weights did not load (" << e.what()
-              << "); playing without the network (material evaluator)" << std::endl;
-  }
+  if (w.net) c.custom_evaluator = std::make_shared<nn::NnEvaluator>(std::make_shared<nn::PlainNet>(*w.net));
   return std::make_unique<MctsAgent>(c);
 }
 
-std::unique_ptr<Agent> make_bot_agent() { return kLearnedEvalBot ? make_alphabeta_agent() : make_nn_agent(); }
+std::unique_ptr<Agent> make_bot_agent(const LoadedWeights& w) {
+  return kLearnedEvalBot ? make_alphabeta_agent(w) : make_nn_agent(w);
+}
 
 // The positions of an --eval-positions file, each passed to `print`;
 // returns the exit code (2 naming the line on a bad one).
@@ -107,15 +153,15 @@ int for_each_position(const char* path, const std::function<void(const Position&
   return 0;
 }
 
-int eval_positions(const char* path) {
+int eval_positions(const char* path, const LoadedWeights& w) {
   if (kLearnedEvalBot) {
-    LearnedEvaluator evaluation(load_evaluation());
+    LearnedEvaluator evaluation(*w.evaluation);
     return for_each_position(path, [&](const Position& pos) {
       evaluation.set_root(pos);
       std::printf("%d\n", evaluation.evaluate(pos, best_margin_gain(pos)));
     });
   }
-  nn::PlainNet net(load_weights());
+  nn::PlainNet net(*w.net);
   return for_each_position(path, [&](const Position& pos) {
     MoveList list;
     generate_moves(pos, list);
@@ -129,24 +175,87 @@ int eval_positions(const char* path) {
   });
 }
 
+// The command line. Only the bot's own options change what it does; any
+// other argument (the judge's NYPC among them) is kept to be noted.
+struct Arguments {
+  bool help = false;
+  bool require_weights = false;
+  std::optional<std::string> eval_positions;
+  std::vector<std::string> ignored;
+  std::string error;  // one of our own options was malformed
+};
+
+bool env_requires_weights() {
+  const char* v = std::getenv("MUSHROOM_REQUIRE_WEIGHTS");
+  return v && *v && std::string(v) != "0";
+}
+
+Arguments parse_arguments(int argc, char** argv) {
+  Arguments a;
+  a.require_weights = env_requires_weights();
+  const std::string eval_flag = "--eval-positions";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") a.help = true;
+    else if (arg == "--require-weights") a.require_weights = true;
+    else if (arg == eval_flag && i + 1 < argc) a.eval_positions = argv[++i];
+    else if (arg == eval_flag) a.error = eval_flag + " needs a FILE";
+    else if (arg.rfind(eval_flag + "=", 0) == 0) a.eval_positions = arg.substr(eval_flag.size() + 1);
+    else a.ignored.push_back(arg);
+  }
+  return a;
+}
+
+void print_usage(std::ostream& out, const char* program) {
+  out << "usage: " << program << " [ARG ...]           plays one game over the contest protocol on stdin/stdout\n"
+      << "                                  (arguments that are not options below, e.g. the judge's NYPC, are ignored)\n"
+      << "       " << program << " --require-weights    exits 2 before OK when the weights do not load\n"
+      << "                                  (also when $MUSHROOM_REQUIRE_WEIGHTS is set and not 0)\n"
+      << "       " << program << " --eval-positions FILE  prints the weights' outputs for each position\n"
+      << "data.bin is read from the working directory, else from beside the executable." << std::endl;
+}
+
 }  // namespace mushroom::exported
 
 int main(int argc, char** argv) {
   using namespace mushroom;
-  if (argc == 3 && std::string(argv[1]) == "--eval-positions") {
+  using namespace mushroom::exported;
+  const Arguments args = parse_arguments(argc, argv);
+  if (args.help) {
+    print_usage(std::cout, argv[0]);
+    return 0;
+  }
+  if (!args.error.empty()) {
+    std::cerr << "bot: error: " << args.error << std::endl;
+    print_usage(std::cerr, argv[0]);
+    return 2;
+  }
+  for (const std::string& arg : args.ignored)
+    std::cerr << "bot: argument '" << arg << "' is not an option of this bot; ignored" << std::endl;
+
+  const LoadedWeights weights = load_weights(argv[0]);
+  if (weights.ok()) {
+    std::cerr << "bot: weights: " << weights.source << std::endl;
+  } else if (args.require_weights || args.eval_positions) {
+    std::cerr << "bot: error: " << weights.error
+              << (args.eval_positions ? "" : " (weights required: --require-weights or $MUSHROOM_REQUIRE_WEIGHTS)")
+              << std::endl;
+    return 2;
+  } else {
+    // Playing on beats forfeiting: without them the search still beats
+    // greedy. Said loudly, on the error stream.
+    std::cerr << "bot: error: the weights did not load (" << weights.error << "); playing with "
+              << (kLearnedEvalBot ? "the hand evaluation" : "the material evaluator, without the network") << std::endl;
+  }
+  if (args.eval_positions) {
     try {
-      return exported::eval_positions(argv[2]);
+      return eval_positions(args.eval_positions->c_str(), weights);
     } catch (const std::exception& e) {
       std::cerr << "bot: error: " << e.what() << std::endl;
       return 2;
     }
   }
-  if (argc != 1) {
-    std::cerr << "usage: " << argv[0] << " (plays the contest protocol on stdin/stdout)\n"
-              << "       " << argv[0] << " --eval-positions FILE" << std::endl;
-    return 2;
-  }
   std::ios::sync_with_stdio(false);
-  BotSession session(exported::make_bot_agent, std::cout, std::cerr);
+  BotSession session([&] { return make_bot_agent(weights); }, std::cout, std::cerr);
   return session.run(std::cin);
 }

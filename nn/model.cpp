@@ -1,7 +1,10 @@
 #include "nn/model.h"
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include "nn/features.h"
 #include "util/rng.h"

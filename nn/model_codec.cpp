@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "nn/features.h"
 

@@ -7,6 +7,7 @@
 // channel counts the compiler keeps it in vector registers; zero inputs
 // (ReLU outputs, one-hot planes) are skipped.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 

@@ -14,6 +14,7 @@ packages=(
   libhdf5-dev                          # training data and model files
   libtorch-dev                         # training (LibTorch 1.13, CPU)
   gnuplot-nox                          # run plots
+  clang libc++-14-dev libc++abi-14-dev iwyu  # the judge-exact test: other compilers, include hygiene
 )
 missing=()
 for p in "${packages[@]}"; do

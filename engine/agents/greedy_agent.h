@@ -1,6 +1,7 @@
 // The greedy baseline: plays greedy_move (mushroom/greedy.h), the legal
 // rectangle of largest area.
 #pragma once
+#include <string>
 #include "agents/agent.h"
 #include "mushroom/greedy.h"
 

@@ -1,5 +1,6 @@
 // Uniform over the legal rectangles; passes only when none exists.
 #pragma once
+#include <string>
 #include "agents/agent.h"
 #include "util/rng.h"
 

@@ -1,5 +1,13 @@
 #include "agents/search_agents.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <ratio>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "mushroom/learned_evaluator.h"
 #include "mushroom/mushroom_evaluators.h"
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <chrono>
 #include <memory>
+#include <string>
 
 #include "agents/agent.h"
 #include "util/settings.h"

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "arena/cpu_clock.h"
 #include "arena/subprocess.h"
@@ -34,14 +36,32 @@ std::string in_quotes(const std::string& s) {
   return out + "'";
 }
 
+// The last line a program wrote on its stderr file ("" when none is kept),
+// so that a bot that exits at start-up is reported with its own words.
+std::string last_stderr_line(const std::string& stderr_path) {
+  if (stderr_path.empty()) return "";
+  std::string text;
+  try {
+    text = read_file(stderr_path);
+  } catch (const std::exception&) {
+    return "";
+  }
+  const auto lines = split_lines(text);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (!trim(*it).empty()) return std::string(trim(*it)).substr(0, 300);
+  return "";
+}
+
 // Why a silent or closed program stopped answering.
-std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, const std::string& waiting_for) {
+std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, const std::string& waiting_for,
+                           const std::string& stderr_path) {
   switch (status) {
     case Subprocess::ReadStatus::kTimeout: return "timeout waiting for " + waiting_for;
     case Subprocess::ReadStatus::kTooLong: return "output line too long";
     default: {
       proc.finish(200);
-      return "crashed (" + proc.exit_description() + ") before " + waiting_for;
+      const std::string said = last_stderr_line(stderr_path);
+      return "crashed (" + proc.exit_description() + ") before " + waiting_for + (said.empty() ? "" : "; its stderr: " + said);
     }
   }
 }
@@ -96,7 +116,9 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
   const std::string commands[2] = {first_command, second_command};
   for (Player p : {kFirst, kSecond}) {
     try {
-      procs[p] = std::make_unique<Subprocess>(commands[p], config.stderr_path[p], config.cpu[p]);
+      std::vector<std::string> env;
+      if (config.require_weights) env.push_back("MUSHROOM_REQUIRE_WEIGHTS=1");
+      procs[p] = std::make_unique<Subprocess>(commands[p], config.stderr_path[p], config.cpu[p], env);
     } catch (const std::exception& e) {
       return abort_game(p, std::string("failed to start: ") + e.what());
     }
@@ -106,7 +128,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     if (!procs[p]->write_line(std::string("READY ") + player_name(p))) return abort_game(p, "crashed before READY");
     std::string line;
     const auto status = procs[p]->read_line(line, config.ready_timeout_ms);
-    if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "OK"));
+    if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "OK", config.stderr_path[p]));
     if (trim(line) != "OK") return abort_game(p, "expected OK, got " + in_quotes(line));
   }
   std::string init = "INIT";
@@ -135,7 +157,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
       return abort_game(p, "timeout: no move within " + std::to_string(wall_limit_ms) +
                                " ms of wall time (the CPU clock's limit for an idle program)");
     if (wait.status != Subprocess::ReadStatus::kLine)
-      return abort_game(p, failure_reason(*procs[p], wait.status, "a move"));
+      return abort_game(p, failure_reason(*procs[p], wait.status, "a move", config.stderr_path[p]));
     const double elapsed = wait.charged_ms;
     bank_ms[p] -= elapsed;
     if (bank_ms[p] < 0) return abort_game(p, "timeout: time bank exhausted");

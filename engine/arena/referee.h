@@ -27,6 +27,11 @@ struct RefereeConfig {
   int max_turns = 999;
   std::string stderr_path[2];   // where each program's stderr goes ("" = discard)
   int cpu[2] = {-1, -1};        // pin each program to a core (-1: no pinning)
+  // Starts both programs with MUSHROOM_REQUIRE_WEIGHTS=1, so an exported bot
+  // whose data.bin is missing or corrupt exits before OK (a forfeit naming
+  // it) instead of playing on, weaker, with no warning in the results.
+  // false plays them as the judge does, which sets nothing.
+  bool require_weights = true;
 };
 
 struct RefereeResult {

@@ -27,8 +27,32 @@ void ignore_sigpipe_once() {
 }
 }  // namespace
 
-Subprocess::Subprocess(const std::string& command, const std::string& stderr_path, int cpu) {
+namespace {
+// The parent's environment with `extra` added or replacing, built before
+// fork because the child may only make async-signal-safe calls.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+  std::vector<std::string> env = extra;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const std::string& x : extra) replaced = replaced || x.rfind(key, 0) == 0;
+    if (!replaced) env.push_back(entry);
+  }
+  return env;
+}
+}  // namespace
+
+Subprocess::Subprocess(const std::string& command, const std::string& stderr_path, int cpu,
+                       const std::vector<std::string>& extra_env) {
   ignore_sigpipe_once();
+  for (const std::string& x : extra_env)
+    if (x.find('=') == std::string::npos || x[0] == '=')
+      throw std::invalid_argument("environment entry '" + x + "' is not KEY=VALUE");
+  std::vector<std::string> env_strings = child_environment(extra_env);
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int in_pipe[2], out_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -51,7 +75,7 @@ Subprocess::Subprocess(const std::string& command, const std::string& stderr_pat
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
     if (err_fd >= 0) dup2(err_fd, 2);
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    execle("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr), envp.data());
     _exit(127);
   }
   setpgid(pid_, pid_);  // also here, so kill_all works even before the child runs
@@ -130,12 +154,18 @@ void Subprocess::kill_all() {
   if (from_child_ >= 0) close(from_child_), from_child_ = -1;
 }
 
-void Subprocess::finish(int timeout_ms) {
-  if (to_child_ >= 0) close(to_child_), to_child_ = -1;
+bool Subprocess::wait_exit(int timeout_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   while (!reap(false) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return reap(false);
+}
+
+bool Subprocess::finish(int timeout_ms) {
+  if (to_child_ >= 0) close(to_child_), to_child_ = -1;
+  const bool by_itself = wait_exit(timeout_ms);
   kill_all();
+  return by_itself;
 }
 
 std::string Subprocess::exit_description() {

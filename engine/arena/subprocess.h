@@ -3,14 +3,18 @@
 #pragma once
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace mushroom {
 
 class Subprocess {
  public:
   // Runs `/bin/sh -c command`. stderr goes to stderr_path (or /dev/null when
-  // empty). cpu >= 0 pins the child to that core. Throws on failure to start.
-  Subprocess(const std::string& command, const std::string& stderr_path = "", int cpu = -1);
+  // empty). cpu >= 0 pins the child to that core. extra_env entries
+  // ("KEY=VALUE") are added to the child's environment, replacing a variable
+  // of the same name. Throws on failure to start.
+  Subprocess(const std::string& command, const std::string& stderr_path = "", int cpu = -1,
+             const std::vector<std::string>& extra_env = {});
   ~Subprocess();
   Subprocess(const Subprocess&) = delete;
   Subprocess& operator=(const Subprocess&) = delete;
@@ -24,8 +28,12 @@ class Subprocess {
 
   // Kills the whole process group and reaps the child. Idempotent.
   void kill_all();
-  // Waits up to timeout_ms for the child to exit by itself; then kills it.
-  void finish(int timeout_ms);
+  // Waits up to timeout_ms for the child to exit by itself, its stdin left
+  // open; true when it has.
+  bool wait_exit(int timeout_ms);
+  // Closes the child's stdin and waits up to timeout_ms for it to exit by
+  // itself (true); then kills it (false).
+  bool finish(int timeout_ms);
   // A description of how the child ended ("exit 3", "signal 11"), or "running".
   std::string exit_description();
   // The child's pid, which is also its process group's id.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <compare>
 #include <cstdlib>
+#include <utility>
 
 #include "mushroom/greedy.h"
 #include "mushroom/mushroom_evaluators.h"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "mushroom/greedy.h"
 #include "util/rng.h"

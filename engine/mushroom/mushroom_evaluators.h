@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "search/evaluator.h"
 #include "mushroom/mushroom_game.h"

@@ -2,6 +2,7 @@
 
 #include "util/bits.h"
 #include <cstring>
+#include <string>
 
 #include "mushroom/zobrist.h"
 

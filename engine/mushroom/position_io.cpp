@@ -1,5 +1,7 @@
 #include "mushroom/position_io.h"
 
+#include <memory>
+
 #include "util/text.h"
 
 namespace mushroom {

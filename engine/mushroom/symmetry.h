@@ -8,7 +8,7 @@
 namespace mushroom {
 
 enum class Symmetry : uint8_t { kIdentity = 0, kFlipRows = 1, kFlipCols = 2, kRotate180 = 3 };
-constexpr std::array<Symmetry, 4> kAllSymmetries = {Symmetry::kIdentity, Symmetry::kFlipRows,
+inline constexpr std::array<Symmetry, 4> kAllSymmetries = {Symmetry::kIdentity, Symmetry::kFlipRows,
                                                     Symmetry::kFlipCols, Symmetry::kRotate180};
 
 // Where cell (r, c) goes.

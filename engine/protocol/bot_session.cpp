@@ -1,7 +1,12 @@
 #include "protocol/bot_session.h"
 
+#include <exception>
 #include <istream>
 #include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "agents/greedy_agent.h"
 #include "mushroom/position_io.h"

@@ -12,6 +12,9 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "agents/agent.h"
 

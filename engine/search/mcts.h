@@ -17,6 +17,8 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <compare>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <optional>
