@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <sys/wait.h>
 
+#include "arena/games_file.h"
+#include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"
 #include "protocol/game_log.h"
@@ -181,6 +184,99 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
   const CommandResult replay = run("replay " + log_path);
   EXPECT_EQ(replay.exit_code, 0);
   EXPECT_NE(replay.output.find("FINISH  first " + std::to_string(log.score_first)), std::string::npos);
+  // The judge's clock by default; pentanomial counts and normalized Elo.
+  EXPECT_NE(r.output.find("(cpu clock)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("pentanomial (pairs by A's score: LL, LD, DD or WL, WD, WW): "), std::string::npos);
+  EXPECT_NE(r.output.find("normalized Elo (A - B): "), std::string::npos);
+  // games.csv is the ladder's schema (arena/games_file.h).
+  const std::vector<GameRecord> records = read_games_file((dir / "games.csv").string(), false);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0].first, "builtin:greedy");
+  EXPECT_EQ(records[0].second, "builtin:random");
+  EXPECT_EQ(records[1].first, "builtin:random");
+  EXPECT_EQ(records[0].log, "game-0000.log");
+}
+
+// A killed arena, run again with the same command, plays only the games not
+// in games.csv: none lost, none repeated, the finished ones kept as they
+// were. A torn last line (the kill mid-write) counts as not played. Other
+// settings in the same folder are refused, naming them.
+TEST(Cli, AKilledArenaResumesWithoutLosingOrRepeatingAGame) {
+  const fs::path dir = temp_dir("cli-arena-resume");
+  const std::vector<std::string> args = {MUSHROOM_BIN, "arena",   "--a",    "builtin:greedy", "--b",
+                                         "builtin:random", "--boards", "12", "--seed", "21",
+                                         "--log-dir",    dir.string()};
+  const std::string games = (dir / "games.csv").string();
+  auto lines_in = [&] { return fs::exists(games) ? split_lines(read_file(games)).size() : size_t(0); };
+  {
+    BackgroundProcess arena(args, (dir / "first-run.txt").string());
+    ASSERT_TRUE(wait_until([&] { return lines_in() >= 5; }, 60)) << read_file((dir / "first-run.txt").string());
+    arena.kill_now();
+  }
+  const std::string before = read_file(games);
+  const size_t played_before = split_lines(before).size() - 1;
+  ASSERT_LT(played_before, 24u) << "the first run finished before the kill";
+  // A line torn by the kill: dropped and its game replayed.
+  write_file_atomic(games, before + "builtin:greedy,builtin:random,11,");
+
+  std::string command;
+  for (const std::string& a : args) command += "'" + a + "' ";
+  const CommandResult resumed = run_shell(command);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("resuming the match in " + dir.string() + ": " + std::to_string(played_before) +
+                                " of 24 games already played"),
+            std::string::npos)
+      << resumed.output;
+  const std::string after = read_file(games);
+  EXPECT_EQ(after.rfind(before, 0), 0u) << "the games finished before the kill changed";
+  const std::vector<GameRecord> records = read_games_file(games, false);  // throws on a repeated game
+  ASSERT_EQ(records.size(), 24u);
+  std::set<std::pair<int, std::string>> seen;
+  for (const GameRecord& g : records) seen.insert({g.board, g.first});
+  EXPECT_EQ(seen.size(), 24u);
+  EXPECT_NE(resumed.output.find("games: 24 (12 complete pairs, " + std::to_string(played_before) + " read back"),
+            std::string::npos)
+      << resumed.output;
+  // Played again when everything is done: nothing more.
+  const CommandResult again = run_shell(command);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(read_file(games), after);
+
+  const CommandResult other = run("arena --a builtin:greedy --b builtin:random --boards 12 --seed 22 --log-dir " +
+                                  dir.string());
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("was played under other settings"), std::string::npos) << other.output;
+  EXPECT_NE(other.output.find("seed=22"), std::string::npos) << other.output;
+}
+
+// --boards-file plays boards in the official tool's INPUT format (10 lines
+// of 17 digits), each twice with the sides swapped; a bad file is named
+// with its line.
+TEST(Cli, ArenaPlaysTheBoardsOfAnInputFile) {
+  const fs::path dir = temp_dir("cli-arena-boards");
+  const Position a = parse_position(read_file("testdata/perft/start_uniform.txt"));
+  const Position b = random_board(77);
+  write_file_atomic((dir / "INPUT").string(), format_position(a) + "\n" + format_position(b));
+  const CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards-file " + (dir / "INPUT").string() +
+                              " --log-dir " + (dir / "logs").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("games: 4 (2 complete pairs)"), std::string::npos) << r.output;
+  for (int game = 0; game < 4; ++game) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "game-%04d.log", game);
+    const GameLog log = parse_game_log(read_file((dir / "logs" / name).string()));
+    EXPECT_TRUE(log.start == (game < 2 ? a : b)) << name;
+  }
+  for (const GameRecord& g : read_games_file((dir / "logs" / "games.csv").string(), false)) EXPECT_EQ(g.board_seed, 0u);
+
+  write_file_atomic((dir / "BAD").string(), format_position(a) + "\n12345\n");
+  const CommandResult bad = run("arena --a builtin:greedy --b builtin:random --boards-file " + (dir / "BAD").string());
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find((dir / "BAD").string() + ":12"), std::string::npos) << bad.output;
+  const CommandResult too_many = run("arena --a builtin:greedy --b builtin:random --boards 3 --boards-file " +
+                                     (dir / "INPUT").string());
+  EXPECT_EQ(too_many.exit_code, 2) << too_many.output;
+  EXPECT_NE(too_many.output.find("--boards 3 but only 2 boards were given"), std::string::npos) << too_many.output;
 }
 
 // An arena log becomes a viewer page; a broken log is an error naming the

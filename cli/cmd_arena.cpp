@@ -1,12 +1,15 @@
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <unistd.h>
 
 #include "arena/arena.h"
+#include "arena/games_file.h"
 #include "cli/command.h"
 #include "ladder/program_spec.h"
 #include "mushroom/position_io.h"
+#include "util/hash.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -64,16 +67,23 @@ int cmd_arena(int argc, char** argv) {
       "b,program-b", "program B (also --b)", cxxopts::value<std::string>())(
       "a-name", "label for A in the report", cxxopts::value<std::string>())(
       "b-name", "label for B in the report", cxxopts::value<std::string>())(
-      "boards", "boards (each played twice)", cxxopts::value<int>()->default_value("50"))(
+      "boards", "boards (each played twice); with --boards-file, the first N of its boards (default: all)",
+      cxxopts::value<int>()->default_value("50"))(
+      "boards-file", "play these boards instead of seeded ones: the official tool's INPUT format (10 lines of 17 "
+      "digits), one board or several separated by blank lines",
+      cxxopts::value<std::string>())(
       "seed", "board seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "board-mode", "uniform | sum10", cxxopts::value<std::string>()->default_value("uniform"))(
       "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
-      "clock", "wall: a move costs the wall time from TIME to the reply (the official tool); cpu: the CPU time the "
-      "program's whole process tree used meanwhile (the judge), fair at any --parallel",
-      cxxopts::value<std::string>()->default_value("wall"))(
+      "clock", "cpu (the default): a move costs the CPU time the program's whole process tree used from TIME to "
+      "the reply, as the judge counts, fair at any --parallel; wall: the wall time, as the official local tool "
+      "counts (the default with --setting)",
+      cxxopts::value<std::string>())(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
       "pin", "pin each game to one core (parallel slot k uses core k)")(
-      "log-dir", "write per-game logs, games.csv and report.txt here", cxxopts::value<std::string>())(
+      "log-dir", "write per-game logs, games.csv (the ladder's schema, README \"Matches\"), arena.txt and report.txt "
+      "here; running again with the same folder resumes the match, replaying only the games not in games.csv",
+      cxxopts::value<std::string>())(
       "sprt", "elo0,elo1: stop when the SPRT decides", cxxopts::value<std::string>())(
       "sprt-alpha", "SPRT false-positive rate", cxxopts::value<double>()->default_value("0.05"))(
       "sprt-beta", "SPRT false-negative rate", cxxopts::value<double>()->default_value("0.05"))(
@@ -96,8 +106,9 @@ int cmd_arena(int argc, char** argv) {
   ArenaConfig config;
   config.referee.time_ms = args["time-ms"].as<int>();
   if (config.referee.time_ms < 1) throw std::invalid_argument("--time-ms must be positive");
-  config.referee.clock = parse_clock(args["clock"].as<std::string>());
-  if (args.count("setting")) return run_setting_ini(args["setting"].as<std::string>(), config.referee);
+  const bool setting = args.count("setting") > 0;
+  config.referee.clock = parse_clock(args.count("clock") ? args["clock"].as<std::string>() : setting ? "wall" : "cpu");
+  if (setting) return run_setting_ini(args["setting"].as<std::string>(), config.referee);
 
   const std::string log_dir = args.count("log-dir") ? args["log-dir"].as<std::string>() : "";
   const std::string work_dir =
@@ -106,10 +117,27 @@ int cmd_arena(int argc, char** argv) {
   for (int side = 0; side < 2; ++side) {
     config.command[side] = resolve_program(spec[side], work_dir);
     const char* name_key = side == 0 ? "a-name" : "b-name";
-    config.label[side] = args.count(name_key) ? args[name_key].as<std::string>() : spec[side];
+    // A name goes in games.csv: the spec itself when it can (builtin:greedy),
+    // else A or B.
+    config.label[side] = args.count(name_key)                ? args[name_key].as<std::string>()
+                         : valid_program_name(spec[side]) ? spec[side]
+                                                          : std::string(side == 0 ? "A" : "B");
+    if (!valid_program_name(config.label[side]))
+      throw std::invalid_argument(std::string("--") + name_key + " '" + config.label[side] +
+                                  "': use letters, digits and . _ - / : + = @ only");
   }
-  if (config.label[0] == config.label[1]) config.label[0] += " (A)", config.label[1] += " (B)";
+  if (config.label[0] == config.label[1]) config.label[0] += "-A", config.label[1] += "-B";
   config.boards = args["boards"].as<int>();
+  if (args.count("boards-file")) {
+    const std::string path = args["boards-file"].as<std::string>();
+    const std::string text = read_file(path);
+    config.boards_given = parse_position_list(text, path);
+    if (config.boards_given.empty()) throw std::invalid_argument(path + ": no board in it");
+    char hash[24];
+    std::snprintf(hash, sizeof(hash), "%016llx", static_cast<unsigned long long>(fnv1a64(text.data(), text.size())));
+    config.boards_source = path + " (fnv1a64 " + hash + ")";
+    if (args.count("boards") == 0) config.boards = int(config.boards_given.size());
+  }
   config.seed = args["seed"].as<uint64_t>();
   const std::string mode = args["board-mode"].as<std::string>();
   if (mode != "uniform" && mode != "sum10") throw std::invalid_argument("--board-mode must be uniform or sum10");

@@ -80,7 +80,7 @@ TEST(LadderCli, AKilledLadderResumesWithoutLosingOrRepeatingGames) {
                                     " already played";
   EXPECT_NE(again.output.find(expected_note), std::string::npos) << again.output.substr(0, 400);
   // Valid (the reader rejects a malformed or repeated game) and complete.
-  const std::vector<LadderGame> games = read_ladder_games(dir.string(), false);
+  const std::vector<GameRecord> games = read_ladder_games(dir.string(), false);
   EXPECT_EQ(games.size(), 36u);
   EXPECT_NE(again.output.find("36 games; anchor greedy = 0"), std::string::npos) << again.output;
   EXPECT_TRUE(fs::exists(dir / "ladder.html"));

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "arena/arena.h"
+#include "arena/games_file.h"
 #include "util/hash.h"
 #include "util/text.h"
 
@@ -24,23 +25,7 @@ namespace mushroom {
 
 namespace fs = std::filesystem;
 
-const char* const kLadderGamesHeader =
-    "first,second,board,board_seed,first_score,second_score,outcome,forfeit_by,reason,log";
-
 namespace {
-
-bool valid_name(const std::string& name) {
-  if (name.empty() || name.size() > 200) return false;
-  for (char ch : name)
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("._-/:+=@", ch))) return false;
-  return true;
-}
-
-std::string csv_safe(std::string text) {
-  for (char& ch : text)
-    if (ch == ',' || ch == '"' || ch == '\n' || ch == '\r') ch = ' ';
-  return text;
-}
 
 std::string game_key(const std::string& first, const std::string& second, int board) {
   return first + "|" + second + "|" + std::to_string(board);
@@ -57,27 +42,6 @@ std::string log_name(const std::string& first, const std::string& second, int bo
   const std::string key = game_key(first, second, board);
   std::snprintf(suffix, sizeof(suffix), "_b%04d_%08x.log", board, unsigned(fnv1a64(key.data(), key.size()) & 0xffffffffu));
   return "games/" + plain(first) + "_vs_" + plain(second) + suffix;
-}
-
-// Appends one line and flushes it to the disk before returning, in a single
-// write, so a kill leaves either the whole line or a torn tail the reader drops.
-void append_line_durably(const std::string& path, const std::string& line) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-  const std::string data = line + "\n";
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw std::runtime_error("cannot append to " + path + ": " + why);
-    }
-    done += size_t(n);
-  }
-  ::fsync(fd);
-  ::close(fd);
 }
 
 // ladder.txt: the settings a ladder's games were played under.
@@ -159,54 +123,6 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-std::string format_ladder_game(const LadderGame& g) {
-  return g.first + "," + g.second + "," + std::to_string(g.board) + "," + std::to_string(g.board_seed) + "," +
-         std::to_string(g.first_score) + "," + std::to_string(g.second_score) + "," + std::to_string(g.outcome) +
-         "," + g.forfeit_by + "," + csv_safe(g.reason) + "," + g.log;
-}
-
-LadderGame parse_ladder_game(const std::string& line, const std::string& where) {
-  std::vector<std::string> f;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    f.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (f.size() != 10)
-    throw std::invalid_argument(where + ": expected 10 comma-separated fields (" + kLadderGamesHeader + "), found " +
-                                std::to_string(f.size()));
-  LadderGame g;
-  g.first = f[0], g.second = f[1];
-  if (!valid_name(g.first) || !valid_name(g.second) || g.first == g.second)
-    throw std::invalid_argument(where + ": bad program names '" + g.first + "' and '" + g.second + "'");
-  auto number = [&](const std::string& text, const char* field, int lo, int hi) {
-    int v = 0;
-    if (!parse_int(text, v) || v < lo || v > hi)
-      throw std::invalid_argument(where + ": field " + field + " is '" + text + "', not an integer in [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return v;
-  };
-  g.board = number(f[2], "board", 0, 1000000000);
-  try {
-    size_t used = 0;
-    g.board_seed = std::stoull(f[3], &used);
-    if (used != f[3].size()) throw std::invalid_argument("");
-  } catch (const std::exception&) {
-    throw std::invalid_argument(where + ": field board_seed is '" + f[3] + "', not an unsigned integer");
-  }
-  g.first_score = number(f[4], "first_score", 0, kRows * kCols);
-  g.second_score = number(f[5], "second_score", 0, kRows * kCols);
-  g.outcome = number(f[6], "outcome", -1, 1);
-  g.forfeit_by = f[7];
-  if (!g.forfeit_by.empty() && g.forfeit_by != g.first && g.forfeit_by != g.second)
-    throw std::invalid_argument(where + ": forfeit_by '" + g.forfeit_by + "' played no part in this game");
-  g.reason = f[8];
-  g.log = f[9];
-  return g;
-}
-
 std::vector<LadderProgram> read_ladder_programs(const std::string& dir) {
   const std::string path = (fs::path(dir) / "programs.txt").string();
   std::vector<LadderProgram> programs;
@@ -220,45 +136,20 @@ std::vector<LadderProgram> read_ladder_programs(const std::string& dir) {
     const std::string where = path + ":" + std::to_string(line_no);
     if (tab == std::string::npos) throw std::invalid_argument(where + ": expected 'name<TAB>command'");
     LadderProgram p{line.substr(0, tab), line.substr(tab + 1)};
-    if (!valid_name(p.name)) throw std::invalid_argument(where + ": bad program name '" + p.name + "'");
+    if (!valid_program_name(p.name)) throw std::invalid_argument(where + ": bad program name '" + p.name + "'");
     if (!seen.insert(p.name).second) throw std::invalid_argument(where + ": program '" + p.name + "' twice");
     programs.push_back(p);
   }
   return programs;
 }
 
-std::vector<LadderGame> read_ladder_games(const std::string& dir, bool repair) {
-  const std::string path = (fs::path(dir) / "games.csv").string();
-  std::vector<LadderGame> games;
-  if (!fs::exists(path)) return games;
-  std::string text = read_file(path);
-  if (!text.empty() && text.back() != '\n') {
-    // A torn last line: the game it was recording counts as not played.
-    const size_t keep = text.rfind('\n');
-    text.resize(keep == std::string::npos ? 0 : keep + 1);
-    if (repair) write_file_atomic(path, text);
-  }
-  const std::vector<std::string> lines = split_lines(text);
-  if (lines.empty()) return games;
-  if (lines[0] != kLadderGamesHeader)
-    throw std::invalid_argument(path + ":1: not a ladder games file (expected the header '" +
-                                std::string(kLadderGamesHeader) + "')");
-  std::set<std::string> keys;
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const std::string where = path + ":" + std::to_string(i + 1);
-    if (lines[i].empty()) throw std::invalid_argument(where + ": empty line");
-    LadderGame g = parse_ladder_game(lines[i], where);
-    if (!keys.insert(game_key(g.first, g.second, g.board)).second)
-      throw std::invalid_argument(where + ": the game " + g.first + " (first) vs " + g.second + " on board " +
-                                  std::to_string(g.board) + " appears twice");
-    games.push_back(std::move(g));
-  }
-  return games;
+std::vector<GameRecord> read_ladder_games(const std::string& dir, bool repair) {
+  return read_games_file((fs::path(dir) / "games.csv").string(), repair);
 }
 
 LadderStandings ladder_standings(const std::string& dir, const std::string& anchor) {
   const std::vector<LadderProgram> programs = read_ladder_programs(dir);
-  const std::vector<LadderGame> games = read_ladder_games(dir, false);
+  const std::vector<GameRecord> games = read_ladder_games(dir, false);
   LadderStandings out;
   if (programs.empty()) return out;
   std::map<std::string, int> index;
@@ -269,7 +160,7 @@ LadderStandings ladder_standings(const std::string& dir, const std::string& anch
   std::vector<LadderRow> rows(programs.size());
   for (size_t i = 0; i < programs.size(); ++i) rows[i].name = programs[i].name;
   std::vector<RatedGame> rated;
-  for (const LadderGame& g : games) {
+  for (const GameRecord& g : games) {
     for (const std::string* name : {&g.first, &g.second})
       if (!index.count(*name))
         throw std::invalid_argument(dir + "/games.csv names program '" + *name + "', which programs.txt lacks");
@@ -333,7 +224,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
   std::set<std::string> names;
   for (const LadderProgram& p : config.programs) {
-    if (!valid_name(p.name))
+    if (!valid_program_name(p.name))
       throw std::invalid_argument("program name '" + p.name + "': use letters, digits and . _ - / : + = @ only");
     if (!names.insert(p.name).second) throw std::invalid_argument("program '" + p.name + "' is given twice");
     if (p.command.find_first_of("\t\n") != std::string::npos)
@@ -343,10 +234,10 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
   check_or_write_settings(config);
   merge_programs(config);
   const std::string games_path = (fs::path(config.dir) / "games.csv").string();
-  const std::vector<LadderGame> done_games = read_ladder_games(config.dir, true);
-  if (!fs::exists(games_path) || fs::file_size(games_path) == 0) append_line_durably(games_path, kLadderGamesHeader);
+  const std::vector<GameRecord> done_games = read_ladder_games(config.dir, true);
+  if (!fs::exists(games_path) || fs::file_size(games_path) == 0) append_line_durably(games_path, kGamesFileHeader);
   std::set<std::string> done;
-  for (const LadderGame& g : done_games) done.insert(game_key(g.first, g.second, g.board));
+  for (const GameRecord& g : done_games) done.insert(game_key(g.first, g.second, g.board));
 
   LadderRunSummary summary;
   std::vector<ScheduledGame> pending;
@@ -371,7 +262,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
       const ScheduledGame& s = pending[i];
       const LadderProgram& first = config.programs[size_t(s.first)];
       const LadderProgram& second = config.programs[size_t(s.second)];
-      LadderGame g;
+      GameRecord g;
       g.first = first.name, g.second = second.name, g.board = s.board;
       g.board_seed = arena_board_seed(config.seed, s.board);
       RefereeConfig rc = config.referee;
@@ -385,7 +276,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
       try {
         write_file_atomic((fs::path(config.dir) / g.log).string(), format_game_log(r.log));
         std::lock_guard<std::mutex> lock(mutex);
-        append_line_durably(games_path, format_ladder_game(g));
+        append_line_durably(games_path, format_game_record(g));
         ++summary.played;
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

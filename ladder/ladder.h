@@ -6,9 +6,9 @@
 //                 time bank, clock); a later run must agree with them
 //   programs.txt  name <TAB> command, one program a line; a name keeps its
 //                 command for the ladder's life, new names may join
-//   games.csv     one line per finished game, appended and flushed to disk
-//                 as each game ends; a kill -9 loses at most the games in
-//                 progress (a torn last line is dropped on the next run)
+//   games.csv     one line per finished game (arena/games_file.h, the
+//                 arena's schema too), appended and flushed to disk as each
+//                 game ends; a kill -9 loses at most the games in progress
 //   games/        each game's log (protocol/game_log.h)
 // Running again plays only the games not yet in games.csv.
 #pragma once
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/games_file.h"
 #include "arena/rating.h"
 #include "arena/referee.h"
 #include "mushroom/board_gen.h"
@@ -42,29 +43,8 @@ struct LadderConfig {
   bool pin = false;     // as the arena's --pin
 };
 
-// One line of games.csv.
-struct LadderGame {
-  std::string first, second;  // program names
-  int board = 0;
-  uint64_t board_seed = 0;
-  int first_score = 0, second_score = 0;
-  int outcome = 0;            // +1 first won, 0 draw, -1 second won (a forfeit loses)
-  std::string forfeit_by;     // the forfeiting program's name, or empty
-  std::string reason;         // the forfeit's reason
-  std::string log;            // the game log's path, relative to the ladder folder
-};
-
-// The games file's header line.
-extern const char* const kLadderGamesHeader;
-std::string format_ladder_game(const LadderGame& game);
-// Parses one line; throws std::invalid_argument naming `where` and the field.
-LadderGame parse_ladder_game(const std::string& line, const std::string& where);
-
-// Reads DIR/games.csv (none yet: empty). A last line without its newline
-// was torn by a kill and is dropped (and cut from the file when `repair`).
-// Throws std::invalid_argument naming the file and line for a malformed
-// line or a game that appears twice.
-std::vector<LadderGame> read_ladder_games(const std::string& dir, bool repair);
+// DIR/games.csv, as read_games_file (arena/games_file.h) reads it.
+std::vector<GameRecord> read_ladder_games(const std::string& dir, bool repair);
 
 struct LadderRow {
   std::string name;

@@ -29,8 +29,8 @@ std::string wdl(const int* x) { return std::to_string(x[0]) + "-" + std::to_stri
 // One game of each pair of programs (the lowest board, the first name
 // sorted first), as a viewer page in viewer/.
 std::vector<view::LadderGameLink> sample_games(const std::string& dir) {
-  std::map<std::pair<std::string, std::string>, LadderGame> chosen;
-  for (const LadderGame& g : read_ladder_games(dir, false)) {
+  std::map<std::pair<std::string, std::string>, GameRecord> chosen;
+  for (const GameRecord& g : read_ladder_games(dir, false)) {
     const auto pair = std::minmax(g.first, g.second);
     auto it = chosen.find(pair);
     if (it == chosen.end() || g.board < it->second.board ||

@@ -40,10 +40,10 @@ TEST(Ladder, ARoundRobinRatesEveryProgramAndFaultsOnlyForfeit) {
   const LadderRunSummary summary = run_ladder(config_for(dir), progress);
   EXPECT_EQ(summary.played, 6 * 2 * 2);  // 6 pairs, 2 boards, both seats
   EXPECT_EQ(summary.already_done, 0);
-  const std::vector<LadderGame> games = read_ladder_games(dir, false);
+  const std::vector<GameRecord> games = read_ladder_games(dir, false);
   ASSERT_EQ(games.size(), 24u);
   int crash_forfeits = 0, hang_forfeits = 0;
-  for (const LadderGame& g : games) {
+  for (const GameRecord& g : games) {
     EXPECT_TRUE(fs::exists(fs::path(dir) / g.log)) << g.log;
     crash_forfeits += g.forfeit_by == "crash";
     hang_forfeits += g.forfeit_by == "hang";
@@ -143,7 +143,7 @@ TEST(Ladder, BadInputIsAnErrorThatNamesIt) {
   write_file_atomic(path, text + split_lines(text)[1] + "\n");
   expect_error([&] { read_ladder_games(dir, false); }, "appears twice");
   write_file_atomic(path, "hello\n");
-  expect_error([&] { read_ladder_games(dir, false); }, "not a ladder games file");
+  expect_error([&] { read_ladder_games(dir, false); }, "not a games file");
   write_file_atomic(path, text + "greedy,stranger,0,1,0,0,1,,,games/x.log\n");
   expect_error([&] { ladder_standings(dir); }, "'stranger'");
   fs::remove_all(dir);

@@ -1,5 +1,6 @@
 #include "arena/arena.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "util/rng.h"
@@ -65,18 +67,155 @@ std::string reason_category(const std::string& reason) {
 
 }  // namespace
 
+std::string match_summary(const ArenaConfig& config, const std::vector<ArenaGame>& games) {
+  double points = 0;
+  for (const ArenaGame& g : games) points += 0.5 * (1 + g.a_outcome());
+  const auto pairs = pair_scores(games);
+  const auto penta = pentanomial_counts(pairs);
+  std::ostringstream out;
+  out << config.label[0] << " " << points << "/" << games.size() << "  penta [" << penta[0] << " " << penta[1] << " "
+      << penta[2] << " " << penta[3] << " " << penta[4] << "]";
+  const NormalizedElo n = normalized_elo(pairs);
+  if (n.valid)
+    out << "  nElo " << (n.nelo >= 0 ? "+" : "") << format_fixed(n.nelo, 1) << " [" << format_fixed(n.low, 1) << ", "
+        << format_fixed(n.high, 1) << "]";
+  if (config.sprt)
+    out << "  LLR " << format_fixed(config.sprt->llr(pairs), 2) << " [" << format_fixed(config.sprt->lower_bound(), 2)
+        << ", " << format_fixed(config.sprt->upper_bound(), 2) << "]";
+  return out.str();
+}
+
+namespace {
+
+// The start of pair `board`: a given board, or the seeded one.
+Position board_start(const ArenaConfig& config, int board) {
+  if (!config.boards_given.empty()) return config.boards_given[size_t(board)];
+  return random_board(arena_board_seed(config.seed, board), config.board_mode);
+}
+
+uint64_t board_seed_of(const ArenaConfig& config, int board) {
+  return config.boards_given.empty() ? arena_board_seed(config.seed, board) : 0;
+}
+
+// arena.txt: what a log folder's games were played under. A resumed match
+// must agree; --boards, --parallel and --sprt may change.
+std::string format_arena_settings(const ArenaConfig& c) {
+  return "a=" + c.command[0] + "\nb=" + c.command[1] + "\na_name=" + c.label[0] + "\nb_name=" + c.label[1] +
+         "\nboards_file=" + c.boards_source + "\nseed=" + (c.boards_given.empty() ? std::to_string(c.seed) : "") +
+         "\nboard_mode=" + (c.board_mode == BoardMode::kUniform ? "uniform" : "sum10") +
+         "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
+}
+
+void check_or_write_arena_settings(const ArenaConfig& config) {
+  const std::string path = (std::filesystem::path(config.log_dir) / "arena.txt").string();
+  const std::string wanted = format_arena_settings(config);
+  if (!std::filesystem::exists(path)) {
+    write_file_atomic(path, wanted);
+    return;
+  }
+  const std::string found = read_file(path);
+  if (found == wanted) return;
+  throw std::invalid_argument("the match in " + config.log_dir + " was played under other settings:\n" + found +
+                              "this run asks for:\n" + wanted + "use those settings to resume it, or another --log-dir");
+}
+
+GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
+  const int first = g.a_first ? 0 : 1;
+  GameRecord r;
+  r.first = config.label[first], r.second = config.label[1 - first];
+  r.board = g.board, r.board_seed = g.board_seed;
+  r.first_score = g.result.log.score_first, r.second_score = g.result.log.score_second;
+  r.outcome = g.result.outcome();
+  if (g.forfeiter() >= 0) r.forfeit_by = config.label[g.forfeiter()];
+  r.reason = g.result.log.abort_reason;
+  r.log = std::filesystem::path(game_file("", index, ".log")).filename().string();
+  return r;
+}
+
+// A finished game read back from games.csv; throws naming `where` when it
+// is not a game of this match.
+ArenaGame game_of(const ArenaConfig& config, const GameRecord& r, const std::string& where) {
+  const bool a_first = r.first == config.label[0];
+  if (!(a_first ? r.second == config.label[1] : r.first == config.label[1] && r.second == config.label[0]))
+    throw std::invalid_argument(where + ": a game between " + r.first + " and " + r.second + ", not " + config.label[0] +
+                                " and " + config.label[1]);
+  if (r.board_seed != board_seed_of(config, r.board))
+    throw std::invalid_argument(where + ": board " + std::to_string(r.board) + " has seed " +
+                                std::to_string(r.board_seed) + ", not this match's " +
+                                std::to_string(board_seed_of(config, r.board)));
+  ArenaGame g;
+  g.board = r.board, g.a_first = a_first, g.board_seed = r.board_seed;
+  GameLog& log = g.result.log;
+  log.start = board_start(config, r.board);
+  log.score_first = r.first_score, log.score_second = r.second_score;
+  if (!r.forfeit_by.empty()) log.aborted_by = r.forfeit_by == r.first ? kFirst : kSecond;
+  log.abort_reason = r.reason;
+  log.finished = !log.aborted_by;
+  if (g.result.outcome() != r.outcome)
+    throw std::invalid_argument(where + ": outcome " + std::to_string(r.outcome) + " does not follow from its scores "
+                                "and forfeit");
+  g.done = true;
+  return g;
+}
+
+}  // namespace
+
 ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
-  if (!config.log_dir.empty()) std::filesystem::create_directories(config.log_dir);
+  if (!config.boards_given.empty() && size_t(config.boards) > config.boards_given.size())
+    throw std::invalid_argument("--boards " + std::to_string(config.boards) + " but only " +
+                                std::to_string(config.boards_given.size()) + " boards were given");
 
   const int total = 2 * config.boards;
   std::vector<ArenaGame> games(static_cast<size_t>(total));
+  ArenaReport report;
+  std::string games_path;
+  if (!config.log_dir.empty()) {
+    for (int side = 0; side < 2; ++side)
+      if (!valid_program_name(config.label[side]))
+        throw std::invalid_argument("program name '" + config.label[side] +
+                                    "' cannot go in games.csv: use letters, digits and . _ - / : + = @ only");
+    if (config.label[0] == config.label[1]) throw std::invalid_argument("the two programs need different names");
+    std::filesystem::create_directories(config.log_dir);
+    check_or_write_arena_settings(config);
+    games_path = (std::filesystem::path(config.log_dir) / "games.csv").string();
+    int line = 1, beyond = 0;
+    for (const GameRecord& r : read_games_file(games_path, true)) {
+      const std::string where = games_path + ":" + std::to_string(++line);
+      if (r.board >= config.boards) {
+        ++beyond;
+        continue;
+      }
+      ArenaGame g = game_of(config, r, where);
+      games[size_t(2 * g.board + (g.a_first ? 0 : 1))] = g;
+      ++report.resumed;
+    }
+    start_games_file(games_path);
+    if (report.resumed || beyond)
+      progress << "resuming the match in " << config.log_dir << ": " << report.resumed << " of " << total
+               << " games already played" << (beyond ? ", " + std::to_string(beyond) + " more beyond --boards left out" : "")
+               << std::endl;
+  }
+
   std::atomic<int> next_game{0};
   std::atomic<bool> stop{false};
   std::mutex mutex;
-  ArenaReport report;
-  int finished = 0;
+  int finished = report.resumed;
+  auto decide_sprt = [&](const std::vector<double>& pairs) {  // under the lock
+    if (!config.sprt) return;
+    const auto decision = config.sprt->decide(pairs);
+    if (decision != Sprt::Decision::kContinue && !stop.exchange(true)) {
+      report.llr = config.sprt->llr(pairs);
+      report.sprt_result = decision == Sprt::Decision::kAcceptH1 ? "H1 accepted" : "H0 accepted";
+    }
+  };
+  {
+    std::vector<ArenaGame> done;
+    for (const ArenaGame& g : games)
+      if (g.done) done.push_back(g);
+    if (!done.empty()) decide_sprt(pair_scores(done));
+  }
 
   const int cores = std::max(1u, std::thread::hardware_concurrency());
   auto worker = [&](int slot) {
@@ -84,10 +223,11 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
       const int index = next_game.fetch_add(1);
       if (index >= total) return;
       ArenaGame& game = games[size_t(index)];
+      if (game.done) continue;  // read back from games.csv
       game.board = index / 2;
       game.a_first = index % 2 == 0;
-      game.board_seed = arena_board_seed(config.seed, game.board);
-      const Position start = random_board(game.board_seed, config.board_mode);
+      game.board_seed = board_seed_of(config, game.board);
+      const Position start = board_start(config, game.board);
       RefereeConfig rc = config.referee;
       const int first = game.a_first ? 0 : 1;  // index of the program moving first
       rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
@@ -104,14 +244,12 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
         for (const auto& f : stderr_files) remove_if_empty(f);
       }
       std::lock_guard<std::mutex> lock(mutex);
+      if (!games_path.empty()) append_line_durably(games_path, format_game_record(record_of(config, game, index)));
       game.done = true;  // under the lock: other threads read finished games
       ++finished;
       std::vector<ArenaGame> done;
       for (const ArenaGame& g : games)
         if (g.done) done.push_back(g);
-      const auto pairs = pair_scores(done);
-      double points = 0;
-      for (const ArenaGame& g : done) points += 0.5 * (1 + g.a_outcome());
       const int outcome = game.a_outcome();
       const Player a_side = game.a_first ? kFirst : kSecond;
       progress << "[" << finished << "/" << total << "] board " << game.board << ", " << config.label[0]
@@ -121,18 +259,12 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
                << game.result.score(Player(1 - a_side));
       if (game.forfeiter() >= 0)
         progress << " (" << config.label[game.forfeiter()] << " forfeits: " << game.result.log.abort_reason << ")";
-      progress << "   " << config.label[0] << " " << points << "/" << done.size() << std::endl;
-      if (config.sprt && index % 2 == 1) {
-        const auto decision = config.sprt->decide(pairs);
-        if (decision != Sprt::Decision::kContinue && !stop.exchange(true)) {
-          report.llr = config.sprt->llr(pairs);
-          report.sprt_result = decision == Sprt::Decision::kAcceptH1 ? "H1 accepted" : "H0 accepted";
-        }
-      }
+      progress << "   " << match_summary(config, done) << std::endl;
+      decide_sprt(pair_scores(done));  // complete pairs only
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < std::min(config.parallel, total); ++t) threads.emplace_back(worker, t);
+  for (int t = 0; t < std::min(config.parallel, total - report.resumed); ++t) threads.emplace_back(worker, t);
   for (auto& t : threads) t.join();
 
   for (const ArenaGame& g : games)
@@ -141,23 +273,8 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     report.llr = config.sprt->llr(pair_scores(report.games));
     report.sprt_result = "undecided after all games";
   }
-  if (!config.log_dir.empty()) {
-    std::string csv = "game,board,board_seed,a_side,first_score,second_score,a_outcome,a_margin,forfeit_by,forfeit_reason\n";
-    for (size_t i = 0; i < games.size(); ++i) {
-      const ArenaGame& g = games[i];
-      if (!g.done) continue;
-      std::string reason = g.result.log.abort_reason;
-      for (char& ch : reason)
-        if (ch == ',' || ch == '"') ch = ' ';
-      csv += std::to_string(i) + "," + std::to_string(g.board) + "," + std::to_string(g.board_seed) + "," +
-             (g.a_first ? "first" : "second") + "," + std::to_string(g.result.log.score_first) + "," +
-             std::to_string(g.result.log.score_second) + "," + std::to_string(g.a_outcome()) + "," +
-             std::to_string(g.a_margin()) + "," + (g.forfeiter() < 0 ? "" : config.label[g.forfeiter()]) + "," +
-             reason + "\n";
-    }
-    write_file_atomic((std::filesystem::path(config.log_dir) / "games.csv").string(), csv);
+  if (!config.log_dir.empty())
     write_file_atomic((std::filesystem::path(config.log_dir) / "report.txt").string(), format_report(config, report));
-  }
   return report;
 }
 
@@ -192,8 +309,11 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   out.precision(1);
   out << "A: " << config.label[0] << " = " << config.command[0] << "\n";
   out << "B: " << config.label[1] << " = " << config.command[1] << "\n";
-  out << "games: " << report.games.size() << " (" << pairs.size() << " complete pairs), time bank "
-      << config.referee.time_ms << " ms (" << clock_name(config.referee.clock) << " clock), board seed " << config.seed << "\n";
+  out << "games: " << report.games.size() << " (" << pairs.size() << " complete pairs"
+      << (report.resumed ? ", " + std::to_string(report.resumed) + " read back from games.csv" : "") << "), time bank "
+      << config.referee.time_ms << " ms (" << clock_name(config.referee.clock) << " clock), "
+      << (config.boards_given.empty() ? "board seed " + std::to_string(config.seed) : "boards " + config.boards_source)
+      << "\n";
   out << "A moving first:  " << as_first.str() << "\n";
   out << "A moving second: " << as_second.str() << "\n";
   out << "A total:         " << all.str() << "   score " << (all.w + 0.5 * all.d) << "/" << report.games.size()
@@ -219,6 +339,15 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   };
   out << "Elo (A - B): " << elo_text(est.elo) << "  95% interval [" << elo_text(est.elo_low) << ", "
       << elo_text(est.elo_high) << "] (pentanomial, pairs)   LOS " << 100.0 * est.los << "%\n";
+  const auto penta = pentanomial_counts(pairs);
+  out << "pentanomial (pairs by A's score: LL, LD, DD or WL, WD, WW): " << penta[0] << " " << penta[1] << " "
+      << penta[2] << " " << penta[3] << " " << penta[4] << "\n";
+  const NormalizedElo nelo = normalized_elo(pairs);
+  if (nelo.valid)
+    out << "normalized Elo (A - B): " << elo_text(nelo.nelo) << "  95% interval [" << elo_text(nelo.low) << ", "
+        << elo_text(nelo.high) << "]\n";
+  else
+    out << "normalized Elo (A - B): n/a (fewer than two pairs, or every pair alike)\n";
   for (int side = 0; side < 2; ++side) {
     int count = 0;
     for (const auto& [category, n] : forfeits[side]) count += n;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/games_file.h"
 #include "arena/referee.h"
 #include "arena/stats.h"
 #include "mushroom/board_gen.h"
@@ -24,7 +25,15 @@ struct ArenaConfig {
   // core k mod the number of cores. Only one side thinks at a time, so each
   // program gets a whole core, as the judge gives it.
   bool pin = false;
-  std::string log_dir;             // per-game logs, games.csv, report.txt
+  // Boards given instead of seeded ones (--boards-file: the official tool's
+  // INPUT format); pair i plays boards[i], recorded with board_seed 0.
+  std::vector<Position> boards_given;
+  std::string boards_source;       // where they came from, for arena.txt
+  // Per-game logs, games.csv (arena/games_file.h, the ladder's schema) and
+  // report.txt; also arena.txt, the settings the games were played under.
+  // Running again with the same folder resumes: games already in games.csv
+  // are kept and not replayed, so a kill loses only the games in progress.
+  std::string log_dir;
   std::optional<Sprt> sprt;        // stop early when it decides
 };
 
@@ -42,6 +51,7 @@ struct ArenaGame {
 
 struct ArenaReport {
   std::vector<ArenaGame> games;  // finished games only, in board order
+  int resumed = 0;               // of them, games read back from games.csv
   std::string sprt_result;       // empty when no SPRT ran
   double llr = 0;
 };
@@ -53,5 +63,9 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress);
 std::string format_report(const ArenaConfig& config, const ArenaReport& report);
 // Pair scores for the statistics: complete pairs only.
 std::vector<double> pair_scores(const std::vector<ArenaGame>& games);
+
+// The running figures of a match: A's points, the pentanomial counts,
+// normalized Elo and, with an SPRT, its log-likelihood ratio and bounds.
+std::string match_summary(const ArenaConfig& config, const std::vector<ArenaGame>& games);
 
 }  // namespace mushroom

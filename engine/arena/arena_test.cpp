@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <dirent.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -139,6 +140,7 @@ TEST(Arena, PinRunsEachGameOnOneCore) {
   config.boards = 1;
   config.pin = true;
   config.log_dir = "build-test-tmp/pin";
+  std::filesystem::remove_all(config.log_dir);  // a log folder resumes its match
   std::ostringstream progress;
   run_arena(config, progress);
   for (const char* file : {"game-0000.first.stderr", "game-0000.second.stderr", "game-0001.first.stderr"})

@@ -1,5 +1,6 @@
 #include "arena/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -54,6 +55,25 @@ EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int l
   e.elo_high = elo_from_score(mv.mean + half_width);
   e.los = likelihood_of_superiority(wins, losses);
   return e;
+}
+
+std::array<int, 5> pentanomial_counts(const std::vector<double>& pair_scores) {
+  std::array<int, 5> counts{};
+  for (double x : pair_scores) counts[size_t(std::clamp(int(std::lround(4 * x)), 0, 4))]++;
+  return counts;
+}
+
+NormalizedElo normalized_elo(const std::vector<double>& pair_scores) {
+  NormalizedElo out;
+  const MeanVar mv = mean_var(pair_scores);
+  if (mv.n < 2 || mv.var <= 0) return out;
+  const double unit = std::sqrt(2 * mv.var) / (800 / std::log(10.0));  // score per nElo point
+  const double half_width = 1.959963984540054 * std::sqrt(mv.var / mv.n);
+  out.nelo = (mv.mean - 0.5) / unit;
+  out.low = (mv.mean - half_width - 0.5) / unit;
+  out.high = (mv.mean + half_width - 0.5) / unit;
+  out.valid = true;
+  return out;
 }
 
 MeanInterval mean_interval(const std::vector<double>& values) {

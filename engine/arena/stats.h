@@ -4,6 +4,7 @@
 // are correlated, so the variance is estimated per pair (the pentanomial
 // model): each pair contributes its average score x in {0, .25, .5, .75, 1}.
 #pragma once
+#include <array>
 #include <vector>
 
 namespace mushroom {
@@ -23,6 +24,22 @@ EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int l
 
 // Likelihood of superiority from decisive games: 0.5 (1 + erf((W-L) / sqrt(2 (W+L)))).
 double likelihood_of_superiority(int wins, int losses);
+
+// How many pairs scored 0, 1/4, 1/2, 3/4 and 1 for the first program:
+// LL, LD, DD or WL, WD, WW (the pentanomial counts fastchess reports).
+std::array<int, 5> pentanomial_counts(const std::vector<double>& pair_scores);
+
+// Normalized Elo: the score's distance from 1/2 in units of the pairs'
+// spread, (mean - 1/2) / sqrt(2 var) * 800 / ln 10, with var the variance
+// of the pair scores. Unlike Elo it does not grow with the draw rate, so it
+// says how many games a difference takes to show. 95% interval from the
+// mean's standard error. `valid` is false with fewer than two pairs or no
+// spread at all.
+struct NormalizedElo {
+  double nelo = 0, low = 0, high = 0;
+  bool valid = false;
+};
+NormalizedElo normalized_elo(const std::vector<double>& pair_scores);
 
 // Mean of paired values (e.g. each board's mean score margin over its two
 // games) with a 95% normal interval from the sample standard error.

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <vector>
 
 namespace mushroom {
 namespace {
@@ -35,6 +37,22 @@ TEST(Stats, CleanSweepKeepsAFiniteLowerBound) {
   // Variance floored at 1/(16*5) = .0125: half-width 1.96 * sqrt(.0125/5) = .098.
   EXPECT_NEAR(e.elo_low, elo_from_score(1 - 1.959963984540054 * std::sqrt(0.0125 / 5)), 1e-9);
   EXPECT_GT(e.elo_low, 300);
+}
+
+// Six pairs: WW, WD, DD, WL, LD, WW for the first program. Mean 2/3,
+// population variance 0.0763889; nElo = (2/3 - 1/2) / sqrt(2 var) * 800 /
+// ln 10 = 148.147, and the mean +- 1.96 sqrt(var / 6) gives [-48.43, +344.72].
+TEST(Stats, PentanomialCountsAndNormalizedEloByHand) {
+  const std::vector<double> pairs = {1, 0.75, 0.5, 0.5, 0.25, 1};
+  const std::array<int, 5> counts = pentanomial_counts(pairs);
+  EXPECT_EQ(counts, (std::array<int, 5>{0, 1, 2, 1, 2}));
+  const NormalizedElo n = normalized_elo(pairs);
+  ASSERT_TRUE(n.valid);
+  EXPECT_NEAR(n.nelo, 148.147, 1e-3);
+  EXPECT_NEAR(n.low, -48.430, 1e-3);
+  EXPECT_NEAR(n.high, 344.724, 1e-3);
+  EXPECT_FALSE(normalized_elo({0.5}).valid);          // one pair
+  EXPECT_FALSE(normalized_elo({1.0, 1.0, 1.0}).valid);  // no spread
 }
 
 TEST(Stats, LikelihoodOfSuperiorityByHand) {

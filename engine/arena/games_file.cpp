@@ -1,0 +1,141 @@
+#include "arena/games_file.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "mushroom/move.h"
+#include "util/text.h"
+
+namespace mushroom {
+
+const char* const kGamesFileHeader =
+    "first,second,board,board_seed,first_score,second_score,outcome,forfeit_by,reason,log";
+
+namespace {
+
+std::string csv_safe(std::string text) {
+  for (char& ch : text)
+    if (ch == ',' || ch == '"' || ch == '\n' || ch == '\r') ch = ' ';
+  return text;
+}
+
+std::string game_key(const GameRecord& g) { return g.first + "|" + g.second + "|" + std::to_string(g.board); }
+
+}  // namespace
+
+bool valid_program_name(const std::string& name) {
+  if (name.empty() || name.size() > 200) return false;
+  for (char ch : name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("._-/:+=@", ch))) return false;
+  return true;
+}
+
+std::string format_game_record(const GameRecord& g) {
+  return g.first + "," + g.second + "," + std::to_string(g.board) + "," + std::to_string(g.board_seed) + "," +
+         std::to_string(g.first_score) + "," + std::to_string(g.second_score) + "," + std::to_string(g.outcome) +
+         "," + g.forfeit_by + "," + csv_safe(g.reason) + "," + csv_safe(g.log);
+}
+
+GameRecord parse_game_record(const std::string& line, const std::string& where) {
+  std::vector<std::string> f;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = line.find(',', start);
+    f.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (f.size() != 10)
+    throw std::invalid_argument(where + ": expected 10 comma-separated fields (" + kGamesFileHeader + "), found " +
+                                std::to_string(f.size()));
+  GameRecord g;
+  g.first = f[0], g.second = f[1];
+  if (!valid_program_name(g.first) || !valid_program_name(g.second) || g.first == g.second)
+    throw std::invalid_argument(where + ": bad program names '" + g.first + "' and '" + g.second + "'");
+  auto number = [&](const std::string& text, const char* field, int lo, int hi) {
+    int v = 0;
+    if (!parse_int(text, v) || v < lo || v > hi)
+      throw std::invalid_argument(where + ": field " + field + " is '" + text + "', not an integer in [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
+  };
+  g.board = number(f[2], "board", 0, 1000000000);
+  try {
+    size_t used = 0;
+    g.board_seed = std::stoull(f[3], &used);
+    if (used != f[3].size() || f[3][0] == '-') throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    throw std::invalid_argument(where + ": field board_seed is '" + f[3] + "', not an unsigned integer");
+  }
+  g.first_score = number(f[4], "first_score", 0, kRows * kCols);
+  g.second_score = number(f[5], "second_score", 0, kRows * kCols);
+  g.outcome = number(f[6], "outcome", -1, 1);
+  g.forfeit_by = f[7];
+  if (!g.forfeit_by.empty() && g.forfeit_by != g.first && g.forfeit_by != g.second)
+    throw std::invalid_argument(where + ": forfeit_by '" + g.forfeit_by + "' played no part in this game");
+  g.reason = f[8];
+  g.log = f[9];
+  return g;
+}
+
+std::vector<GameRecord> read_games_file(const std::string& path, bool repair) {
+  std::vector<GameRecord> games;
+  if (!std::filesystem::exists(path)) return games;
+  std::string text = read_file(path);
+  if (!text.empty() && text.back() != '\n') {
+    // A torn last line: the game it was recording counts as not played.
+    const size_t keep = text.rfind('\n');
+    text.resize(keep == std::string::npos ? 0 : keep + 1);
+    if (repair) write_file_atomic(path, text);
+  }
+  const std::vector<std::string> lines = split_lines(text);
+  if (lines.empty()) return games;
+  if (lines[0] != kGamesFileHeader)
+    throw std::invalid_argument(path + ":1: not a games file (expected the header '" + std::string(kGamesFileHeader) +
+                                "')");
+  std::set<std::string> keys;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::string where = path + ":" + std::to_string(i + 1);
+    if (lines[i].empty()) throw std::invalid_argument(where + ": empty line");
+    GameRecord g = parse_game_record(lines[i], where);
+    if (!keys.insert(game_key(g)).second)
+      throw std::invalid_argument(where + ": the game " + g.first + " (first) vs " + g.second + " on board " +
+                                  std::to_string(g.board) + " appears twice");
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+void append_line_durably(const std::string& path, const std::string& line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+  const std::string data = line + "\n";
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw std::runtime_error("cannot append to " + path + ": " + why);
+    }
+    done += size_t(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+}
+
+void start_games_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0)
+    append_line_durably(path, kGamesFileHeader);
+}
+
+}  // namespace mushroom
