@@ -21,6 +21,9 @@ int cmd_run(int argc, char** argv) {
                         "--dir. Killed at any moment and started again with the same command, it resumes where it "
                         "was. Writes --dir/plots/run.png and per-generation records in --dir/metrics/.");
   opts.add_options()("config", "run config (TOML), e.g. configs/cpu-small.toml", cxxopts::value<std::string>())(
+      "set", "section.key=value: override one config key, checked as the file is (repeatable; e.g. --set "
+      "selfplay.device=cuda --set selfplay.backend=torch); the run saves them with its config",
+      cxxopts::value<std::vector<std::string>>())(
       "dir", "run directory, e.g. runs/NAME", cxxopts::value<std::string>())(
       "generations", "stop after this many generations (default: run.generations)", cxxopts::value<int>())(
       "threads", "threads for gating/evaluation games", cxxopts::value<int>()->default_value("2"))(
@@ -39,6 +42,8 @@ int cmd_run(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   train::RunOptions options;
   options.config_path = required(args, "config");
+  if (args.count("set")) options.overrides = args["set"].as<std::vector<std::string>>();
+  train::load_run_config(options.config_path, options.overrides);  // every role: fail before starting
   options.dir = required(args, "dir");
   options.generations = args.count("generations") ? args["generations"].as<int>() : 0;
   if (options.generations < 0) throw std::invalid_argument("--generations must be positive");

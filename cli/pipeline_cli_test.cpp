@@ -75,6 +75,41 @@ TEST(Pipeline, CommandsHaveHelp) {
   }
 }
 
+// `config --check` takes many files; `config --get` prints a key's value;
+// `run --set` overrides a key, checked as the file is, and the run saves it
+// with its config.
+TEST(Pipeline, ConfigChecksManyFilesAndRunTakesOverrides) {
+  int code = 0;
+  std::string out = run_command("config --check configs/cpu-small.toml configs/gpu.toml configs/gpu-small.toml", &code);
+  EXPECT_EQ(code, 0) << out;
+  for (const char* f : {"configs/cpu-small.toml: ok", "configs/gpu.toml: ok", "configs/gpu-small.toml: ok"})
+    EXPECT_NE(out.find(f), std::string::npos) << out;
+  out = run_command("config --get selfplay.workers configs/gpu.toml", &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_EQ(out, "12\n");
+  out = run_command("config --get selfplay.device configs/gpu.toml --set selfplay.device=cpu --set selfplay.backend=cpu",
+                    &code);
+  EXPECT_EQ(out, "\"cpu\"\n");
+  out = run_command("config --check configs/gpu.toml --set selfplay.backend=cpu", &code);
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("selfplay.device = \"cuda\" needs selfplay.backend = \"torch\""), std::string::npos) << out;
+
+  const fs::path dir = fresh_dir("pipeline_set") / "run";
+  out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() + " --set selfplay.gamez=2", &code);
+  EXPECT_EQ(code, 2) << out;
+  EXPECT_NE(out.find("unknown key 'selfplay.gamez'"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "config.toml")) << "a run began with a bad override";
+  out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() +
+                        " --generations 1 --threads 1 --set selfplay.games=3 --set gate.enabled=false",
+                    &code);
+  ASSERT_EQ(code, 0) << out;
+  bool saved = false;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".toml" && read_file(e.path().string()).find("#   selfplay.games=3") != std::string::npos)
+      saved = true;
+  EXPECT_TRUE(saved) << "the run's saved config does not name its overrides";
+}
+
 TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   const fs::path dir = fresh_dir("pipeline_run") / "run";
   // Kill 1: right after generation 1's model appears (gating not finished).

@@ -53,7 +53,7 @@ namespace {
 // What the roles share: the config, its pipeline and the run directory.
 struct RunContext {
   explicit RunContext(const RunOptions& options)
-      : config(load_run_config(options.config_path)),
+      : config(load_run_config(options.config_path, options.overrides)),
         pipeline(pipeline_of(config)),
         run{options.dir, pipeline.model_extension},
         generations(options.generations > 0 ? options.generations : config.run.generations) {}
@@ -212,7 +212,8 @@ void run_role(const RoleOptions& options) {
   };
   const RunContext c(options.run);
   c.run.prepare(false);
-  if (!fs::exists(c.run.config_copy())) write_file_atomic(c.run.config_copy().string(), read_file(options.run.config_path));
+  if (!fs::exists(c.run.config_copy()))
+    write_file_atomic(c.run.config_copy().string(), saved_config_text(options.run.config_path, options.run.overrides));
   switch (options.role) {
     case Role::kActor: return run_actor_role(options, c, log);
     case Role::kLearner: return run_learner_role(options, c, log);

@@ -155,15 +155,75 @@ std::string default_text(const std::string& section, const std::string& key) {
   return *text;
 }
 
-RunConfig parse_run_config(const std::string& text, const std::string& source) {
+namespace {
+
+// "section.key=value" split, with the key checked against the declared ones.
+struct Override {
+  std::string section, key, value;
+};
+Override parse_override(const std::string& text) {
+  const size_t eq = text.find('='), dot = text.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq)
+    throw ConfigError("--set '" + text + "': expected section.key=value, e.g. selfplay.games=200");
+  Override o{text.substr(0, dot), text.substr(dot + 1, eq - dot - 1), text.substr(eq + 1)};
+  try {
+    default_text(o.section, o.key);
+  } catch (const std::invalid_argument&) {
+    throw ConfigError("--set '" + text + "': unknown key '" + o.section + "." + o.key + "' (see mushroom config)");
+  }
+  return o;
+}
+
+// Puts each override into the parsed file: a TOML value, or a bare word as
+// a string.
+void apply_overrides(toml::table& root, const std::vector<std::string>& overrides) {
+  for (const std::string& text : overrides) {
+    const Override o = parse_override(text);
+    toml::table value;
+    try {
+      value = toml::parse("x = " + o.value);
+    } catch (const toml::parse_error&) {
+      value.insert_or_assign("x", o.value);
+    }
+    if (!root.contains(o.section)) root.insert_or_assign(o.section, toml::table{});
+    toml::table* section = root[o.section].as_table();
+    if (!section) throw ConfigError("--set '" + text + "': '" + o.section + "' is not a table in the file");
+    section->insert_or_assign(o.key, *value.get("x"));
+  }
+}
+
+}  // namespace
+
+std::string saved_config_text(const std::string& path, const std::vector<std::string>& overrides) {
+  std::string text = read_file(path);
+  if (overrides.empty()) return text;
+  text += "\n# mushroom run --set, applied on top of the lines above:\n";
+  for (const std::string& o : overrides) text += "#   " + o + "\n";
+  return text;
+}
+
+std::string value_text(const RunConfig& config, const std::string& section_key) {
+  const Override o = parse_override(section_key + "=");
+  std::optional<std::string> text;
+  RunConfig copy = config;  // for_each_table hands out mutable parts
+  for_each_table(copy, [&](const auto& table, auto& part) {
+    if (table.name() == o.section) text = table.value_text(part, o.key);
+  });
+  return *text;
+}
+
+RunConfig parse_run_config(const std::string& text, const std::string& file_name, const std::vector<std::string>& overrides) {
   toml::table root;
   try {
-    root = toml::parse(text, source);
+    root = toml::parse(text, file_name);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
-    throw ConfigError(source + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
+    throw ConfigError(file_name + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
                       std::string(e.description()));
   }
+  apply_overrides(root, overrides);
+  std::string source = file_name;
+  for (const std::string& o : overrides) source += (source == file_name ? " with --set " : ", ") + o;
   RunConfig c;
   std::set<std::string> sections;
   for_each_table(c, [&](const auto& table, auto&) { sections.insert(table.name()); });
@@ -182,16 +242,26 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
   if (c.evalnet.hidden % 16 != 0)
     throw ConfigError(source + ": evalnet.hidden = " + std::to_string(c.evalnet.hidden) +
                       " must be a multiple of 16 (the runtime's SIMD width)");
+  // The conv net's self-play reaches a device only through LibTorch
+  // (BLOCKGAME's always does; the learned evaluation's is alpha-beta).
+  if (c.net.game == nn::GameKind::kMushroom && !c.learns_eval() && c.selfplay.device != "cpu" &&
+      c.selfplay.backend != "torch")
+    throw ConfigError(source + ": selfplay.device = \"" + c.selfplay.device + "\" needs selfplay.backend = \"torch\", "
+                      "not \"" + c.selfplay.backend + "\" (which runs on the CPU): set both, or device = \"cpu\"");
   c.selfplay.seed = c.run.seed;
   c.train.seed = c.run.seed;
   uint64_t h = 0x6d757368726f6f6dull;
-  for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ull;
+  std::string hashed = text;
+  for (const std::string& o : overrides) hashed += "\n--set " + o;
+  for (unsigned char ch : hashed) h = (h ^ ch) * 0x100000001b3ull;
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)Rng::splitmix64(h));
   c.hash = buf;
   return c;
 }
 
-RunConfig load_run_config(const std::string& path) { return parse_run_config(read_file(path), path); }
+RunConfig load_run_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return parse_run_config(read_file(path), path, overrides);
+}
 
 }  // namespace mushroom::train

@@ -52,8 +52,19 @@ struct RunConfig {
   std::string hash;  // of the file's text, recorded in the data's metadata
 };
 
-RunConfig load_run_config(const std::string& path);
-RunConfig parse_run_config(const std::string& text, const std::string& source_name);
+// `overrides` ("section.key=value", as `mushroom run --set` takes them)
+// replace the file's value of that key, or add it, and are checked as the
+// file is; the value is TOML (42, 0.5, true, "cuda"), a bare word a string.
+// The config's hash covers them.
+RunConfig load_run_config(const std::string& path, const std::vector<std::string>& overrides = {});
+RunConfig parse_run_config(const std::string& text, const std::string& source_name,
+                           const std::vector<std::string>& overrides = {});
+// The text a run saves as its config: the file, then the overrides as
+// comment lines naming them.
+std::string saved_config_text(const std::string& path, const std::vector<std::string>& overrides);
+// A key's value in a loaded config, as TOML text ("4", "\"cuda\""); throws
+// ConfigError for an unknown section.key.
+std::string value_text(const RunConfig& config, const std::string& section_key);
 
 // Every table at its defaults, as commented TOML, and the whole of
 // configs/defaults.toml (a header, then that).

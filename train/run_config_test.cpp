@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
+#include <toml++/toml.h>
 
 #include "util/text.h"
 
@@ -38,6 +40,80 @@ TEST(RunConfig, ShippedConfigsParse) {
   EXPECT_EQ(cpu.selfplay.proven_sample_fraction, 1.0);
   EXPECT_EQ(load_run_config("testdata/configs/blockgame-ci.toml").game(), nn::GameKind::kBlockgame);
   EXPECT_EQ(cpu.game(), nn::GameKind::kMushroom);
+}
+
+// `mushroom run --set section.key=value`: checked as the file is, added
+// to the file's tables, counted in the hash, saved with the config.
+TEST(RunConfig, OverridesReplaceKeysAndAreCheckedAsTheFileIs) {
+  const std::string text = "[selfplay]\ngames = 100\n";
+  const RunConfig plain = parse_run_config(text, "f.toml");
+  const RunConfig set = parse_run_config(text, "f.toml", {"selfplay.games=7", "train.optimizer=sgd", "gate.enabled=false"});
+  EXPECT_EQ(set.selfplay.games, 7);
+  EXPECT_EQ(set.train.optimizer, "sgd");  // a bare word is a string
+  EXPECT_FALSE(set.gate.enabled);
+  EXPECT_NE(set.hash, plain.hash);
+  EXPECT_EQ(value_text(set, "selfplay.games"), "7");
+  EXPECT_EQ(value_text(set, "train.optimizer"), "\"sgd\"");
+  EXPECT_EQ(value_text(plain, "selfplay.games"), "100");
+  auto expect_override_error = [&](const std::string& o, const std::string& needle) {
+    try {
+      parse_run_config(text, "f.toml", {o});
+      FAIL() << "accepted --set " << o;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_override_error("selfplay.gamez=3", "--set 'selfplay.gamez=3': unknown key 'selfplay.gamez'");
+  expect_override_error("games=3", "expected section.key=value");
+  expect_override_error("selfplay.games=-4", "selfplay.games");
+  expect_override_error("selfplay.games=-4", "with --set selfplay.games=-4");
+  expect_override_error("selfplay.workers=two", "integer");
+  EXPECT_THROW(value_text(plain, "selfplay.nope"), ConfigError);
+
+  const std::string path = (std::filesystem::temp_directory_path() / "mushroom-override-test.toml").string();
+  write_file_atomic(path, text);
+  const std::string saved = saved_config_text(path, {"selfplay.games=7"});
+  EXPECT_EQ(saved.rfind(text, 0), 0u);
+  EXPECT_NE(saved.find("#   selfplay.games=7"), std::string::npos) << saved;
+  EXPECT_EQ(saved_config_text(path, {}), text);
+  std::filesystem::remove(path);
+}
+
+// A device the conv net's self-play cannot reach with its backend is an
+// error that names both keys.
+TEST(RunConfig, ADeviceWithoutTheTorchBackendIsAnError) {
+  expect_error("[selfplay]\ndevice = \"cuda\"\n",
+               {"selfplay.device = \"cuda\" needs selfplay.backend = \"torch\"", "not \"cpu\""});
+  expect_error("[selfplay]\nbackend = \"simulated\"\ndevice = \"cuda:1\"\n", {"selfplay.device = \"cuda:1\"", "\"simulated\""});
+  EXPECT_NO_THROW(parse_run_config("[selfplay]\nbackend = \"torch\"\ndevice = \"cuda\"\n", "ok.toml"));
+  // BLOCKGAME's self-play always calls LibTorch; the learned evaluation's is alpha-beta.
+  EXPECT_NO_THROW(parse_run_config("[run]\ngame = \"blockgame\"\n[selfplay]\ndevice = \"cuda\"\n", "ok.toml"));
+}
+
+// configs/gpu.toml is gpu-small's design with a bigger net and longer
+// searches: every key agrees but those that size the work.
+TEST(RunConfig, TheGpuConfigAgreesWithGpuSmallButForItsSize) {
+  const RunConfig big = load_run_config("configs/gpu.toml");
+  const RunConfig small = load_run_config("configs/gpu-small.toml");
+  const std::set<std::string> sized = {
+      "net.blocks", "net.channels", "net.value_hidden", "selfplay.games", "selfplay.games_in_flight",
+      "selfplay.full_sims", "selfplay.cheap_sims", "selfplay.exploration", "selfplay.device_batch",
+      "selfplay.samples_per_shard", "train.batch_size", "train.steps", "train.window_samples", "gate.boards",
+      "gate.sims", "eval.boards", "eval.sims", "run.generations"};
+  const toml::table defaults = toml::parse(read_file("configs/defaults.toml"));
+  int compared = 0;
+  for (const auto& [section, table] : defaults) {
+    if (std::string(section.str()) == "distill") continue;  // `mushroom distill` only
+    for (const auto& [key, value] : *table.as_table()) {
+      const std::string name = std::string(section.str()) + "." + std::string(key.str());
+      if (sized.count(name)) continue;
+      EXPECT_EQ(value_text(big, name), value_text(small, name)) << name;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 60);
+  EXPECT_TRUE(big.selfplay.pipeline);
+  EXPECT_GT(big.selfplay.device_batch, 0);
 }
 
 TEST(RunConfig, EmptyFileGivesDefaults) {

@@ -77,11 +77,11 @@ void run_training_loop(const RunOptions& options) {
   const StageLog log = [&](const std::string& line) {
     if (options.log) options.log(line);
   };
-  const RunConfig config = load_run_config(options.config_path);
+  const RunConfig config = load_run_config(options.config_path, options.overrides);
   const Pipeline pipeline = pipeline_of(config);
   const RunDir run{options.dir, pipeline.model_extension};
   run.prepare();
-  const std::string config_text = read_file(options.config_path);
+  const std::string config_text = saved_config_text(options.config_path, options.overrides);
   if (fs::exists(run.config_copy()) && read_file(run.config_copy().string()) != config_text)
     log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");
   write_file_atomic(run.config_copy().string(), config_text);

@@ -19,6 +19,7 @@
 #include <string>
 
 #include <optional>
+#include <vector>
 
 #include "train/run_dir.h"  // best_model_of_run
 #include "view/run_records.h"
@@ -27,6 +28,7 @@ namespace mushroom::train {
 
 struct RunOptions {
   std::string config_path;
+  std::vector<std::string> overrides;  // `--set section.key=value` (train/run_config.h)
   std::string dir;
   int generations = 0;  // 0: the config's run.generations
   int threads = 2;      // for gating and evaluation matches

@@ -35,7 +35,7 @@ local_cluster_up
 for ACTORS in 1 2; do
   echo "== $ACTORS actor(s) under Slurm ($SECONDS_PER_SETUP s)"
   RUN="$W/actors-$ACTORS"
-  "$HERE/launch.sh" --dir "$RUN" --config "$W/actors.toml" --actors "$ACTORS" --bin "$BIN" --chunk-games 100 > /dev/null ||
+  "$HERE/launch.sh" --dir "$RUN" --config "$W/actors.toml" --actors "$ACTORS" --bin "$BIN" --chunk-games 100 --gatekeeper-threads 1 > /dev/null ||
     fail "launch.sh failed"
   sleep "$SECONDS_PER_SETUP"
   "$HERE/stop.sh" "$RUN" --cancel > /dev/null

@@ -37,7 +37,7 @@ local_cluster_up
 
 RUN="$T/run"
 cd "$ROOT"
-"$HERE/launch.sh" --dir "$RUN" --config testdata/configs/roles-ci.toml --actors 2 --bin "$BIN" --chunk-games 20 ||
+"$HERE/launch.sh" --dir "$RUN" --config testdata/configs/roles-ci.toml --actors 2 --bin "$BIN" --chunk-games 20 --gatekeeper-threads 1 ||
   fail "launch.sh failed"
 START=$(date +%s)
 while [[ ! -f "$RUN/metrics/gen-0002.json" ]]; do

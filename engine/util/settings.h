@@ -217,6 +217,13 @@ class SettingsTable {
     throw std::invalid_argument("no setting '" + key + "' in " + name_);
   }
 
+  // A setting's value in `config`, as TOML text.
+  std::string value_text(const Config& config, const std::string& key) const {
+    for (const Setting<Config>& s : settings_)
+      if (s.key == key) return s.show(config);
+    throw std::invalid_argument("no setting '" + key + "' in " + name_);
+  }
+
   // One line per setting: key, default, range or choices, help.
   std::string help_text(const std::string& indent = "  ") const {
     std::string out;
