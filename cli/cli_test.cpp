@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sys/wait.h>
 
@@ -169,6 +170,18 @@ TEST(Cli, TheDefaultBotPlaysTheShippedLearnedEvaluation) {
   EXPECT_NE(wrong_option.output.find("agent 'alphabeta' has no option 'sims'"), std::string::npos) << wrong_option.output;
 }
 
+// `mushroom --version`: the commit and build type, and what LibTorch and
+// CUDA the build has.
+TEST(Cli, VersionNamesTheBuild) {
+  const CommandResult r = run("--version");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("mushroom ", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find(" (Release)"), std::string::npos) << r.output;
+  EXPECT_TRUE(r.output.find("LibTorch ") != std::string::npos || r.output.find("without LibTorch") != std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("CUDA: "), std::string::npos) << r.output;
+}
+
 TEST(Cli, ArenaReportsAndLogsReplay) {
   const fs::path dir = temp_dir("cli-arena");
   const CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 2 --seed 5 --log-dir " + dir.string());
@@ -184,6 +197,9 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
   const CommandResult replay = run("replay " + log_path);
   EXPECT_EQ(replay.exit_code, 0);
   EXPECT_NE(replay.output.find("FINISH  first " + std::to_string(log.score_first)), std::string::npos);
+  // Progress lines carry their UTC time stamp (util/log_stamp.h).
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("(^|\\n)20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9:]{8} \\[1/4\\] board")))
+      << r.output;
   // The judge's clock by default; pentanomial counts and normalized Elo.
   EXPECT_NE(r.output.find("(cpu clock)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("pentanomial (pairs by A's score: LL, LD, DD or WL, WD, WW): "), std::string::npos);

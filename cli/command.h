@@ -22,7 +22,8 @@ const std::vector<Command>& commands();
 // returns true when --help was given; throws cxxopts exceptions on bad input.
 bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out);
 
-// Prints a progress line on stdout and flushes it (long jobs).
+// Prints a progress line on stdout, after its UTC time stamp
+// (util/log_stamp.h), and flushes it (long jobs).
 void print_line(const std::string& line);
 
 // A required option's value; throws std::invalid_argument naming it.

@@ -8,6 +8,11 @@
 
 #include "cli/command.h"
 #include "nn/nn_agent.h"
+#include "util/log_stamp.h"
+#include "util/version.h"
+#ifdef MUSHROOM_WITH_TORCH
+#include "nn/torch_info.h"
+#endif
 
 namespace mushroom::cli {
 
@@ -63,7 +68,7 @@ bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::Parse
 }
 
 void print_line(const std::string& line) {
-  std::printf("%s\n", line.c_str());
+  std::printf("%s\n", mushroom::stamped(line).c_str());
   std::fflush(stdout);
 }
 
@@ -82,8 +87,19 @@ void read_agent_options(const cxxopts::ParseResult& args, const std::string& nam
   }
 }
 
+// The commit, the build type, and what LibTorch (and CUDA) the build has.
+static void print_version() {
+  std::cout << mushroom::build_version() << ", "
+#ifdef MUSHROOM_WITH_TORCH
+            << mushroom::nn::torch_build_info()
+#else
+            << "without LibTorch (-DMUSHROOM_WITH_TORCH=OFF), CUDA: not available"
+#endif
+            << std::endl;
+}
+
 static void print_usage() {
-  std::cout << "usage: mushroom <command> [options]\n\ncommands:\n";
+  std::cout << "usage: mushroom <command> [options]\n       mushroom --version\n\ncommands:\n";
   for (const Command& c : commands()) {
     std::cout << "  " << c.name << std::string(12 - std::min<size_t>(11, c.name.size()), ' ') << c.summary
               << "\n";
@@ -99,6 +115,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     print_usage();
     return argc < 2 ? 2 : 0;
+  }
+  if (std::string(argv[1]) == "--version" || std::string(argv[1]) == "version") {
+    print_version();
+    return 0;
   }
   mushroom::nn::register_nn_agent();
   const std::string name = argv[1];

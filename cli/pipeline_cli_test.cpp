@@ -108,6 +108,10 @@ TEST(Pipeline, ConfigChecksManyFilesAndRunTakesOverrides) {
     if (e.path().extension() == ".toml" && read_file(e.path().string()).find("#   selfplay.games=3") != std::string::npos)
       saved = true;
   EXPECT_TRUE(saved) << "the run's saved config does not name its overrides";
+  // Provenance: the generation record names the build and the config's hash.
+  const std::string record = read_file((dir / "metrics" / "gen-0001.json").string());
+  EXPECT_NE(record.find("\"mushroom_version\":\"mushroom "), std::string::npos) << record;
+  EXPECT_NE(record.find("\"config_hash\":\""), std::string::npos) << record;
 }
 
 TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {

@@ -19,6 +19,7 @@
 #include "arena/arena.h"
 #include "arena/games_file.h"
 #include "util/hash.h"
+#include "util/log_stamp.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -247,7 +248,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
     else
       pending.push_back(g);
   }
-  progress << "ladder " << config.dir << ": " << pending.size() << " games to play, " << summary.already_done
+  progress << log_time_stamp() << " ladder " << config.dir << ": " << pending.size() << " games to play, " << summary.already_done
            << " already played" << std::endl;
 
   std::atomic<size_t> next{0};
@@ -281,7 +282,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         const double eta = elapsed / summary.played * double(pending.size() - size_t(summary.played));
-        progress << "[" << summary.played << "/" << pending.size() << "] board " << s.board << ": " << first.name
+        progress << log_time_stamp() << " [" << summary.played << "/" << pending.size() << "] board " << s.board << ": " << first.name
                  << " (first) " << r.log.score_first << " - " << r.log.score_second << " " << second.name
                  << (g.outcome > 0 ? ": first wins" : g.outcome < 0 ? ": second wins" : ": draw");
         if (!g.forfeit_by.empty()) progress << " (" << g.forfeit_by << " forfeits: " << g.reason << ")";

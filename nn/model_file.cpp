@@ -1,8 +1,8 @@
 #include "nn/model_file.h"
 
-
 #include "nn/features.h"
 #include "nn/hdf5_file.h"
+#include "util/version.h"
 
 namespace mushroom::nn {
 
@@ -23,6 +23,7 @@ void save_model(const Model& model, const std::string& path) {
       f.set_attr("channels", int64_t(model.config.channels));
       f.set_attr("policy_dim", int64_t(model.config.policy_dim));
       f.set_attr("value_hidden", int64_t(model.config.value_hidden));
+      f.set_attr("mushroom_version", build_version());  // the build that wrote it
       for (const auto& [key, value] : model.metadata) f.set_attr("meta." + key, value);
       f.create_group("/weights");
       for (const auto& spec : tensor_specs(model.config)) {

@@ -8,6 +8,7 @@
 #include "nn/features.h"
 #include "nn/hdf5_file.h"
 #include "util/text.h"
+#include "util/version.h"
 
 namespace mushroom::nn {
 namespace {
@@ -41,6 +42,7 @@ TEST_F(ModelFileTest, SaveLoadRoundTripKeepsEverything) {
   const Model back = load_model(path("a.h5"));
   EXPECT_EQ(back.config, m.config);
   EXPECT_EQ(back.metadata, m.metadata);
+  EXPECT_EQ(Hdf5File::open_read(path("a.h5")).attr_string("mushroom_version"), build_version());
   ASSERT_EQ(back.tensors.size(), m.tensors.size());
   for (const auto& [name, t] : m.tensors) {
     EXPECT_EQ(back.at(name).shape, t.shape) << name;

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Collects, on a Debian machine with the project's dependencies installed,
 # what a GPU box without internet lacks to build `mushroom` against its own
-# LibTorch: the header-only libraries (cxxopts, toml++, Eigen, nlohmann/json)
+# LibTorch: the header-only libraries (cxxopts, toml++, Eigen, nlohmann/json,
+# fmt, used header-only)
 # and the HDF5 C
 # library with the shared libraries it loads. Usage: make-gpu-kit.sh DIR
 set -euo pipefail
 kit=${1:?usage: make-gpu-kit.sh DIR}
 multiarch=/usr/lib/x86_64-linux-gnu
 hdf5_lib=$multiarch/libhdf5_serial.so
-for need in /usr/include/cxxopts.hpp /usr/include/toml++ /usr/include/eigen3 /usr/include/nlohmann \
+for need in /usr/include/cxxopts.hpp /usr/include/toml++ /usr/include/eigen3 /usr/include/nlohmann /usr/include/fmt \
             /usr/share/eigen3/cmake /usr/include/hdf5/serial/hdf5.h "$hdf5_lib"; do
   [[ -e $need ]] || { echo "make-gpu-kit: $need is missing (run scripts/setup.sh first)" >&2; exit 1; }
 done
 rm -rf "$kit"
 mkdir -p "$kit/include" "$kit/lib" "$kit/share"
 cp /usr/include/cxxopts.hpp "$kit/include/"
-cp -r /usr/include/toml++ /usr/include/eigen3 /usr/include/nlohmann "$kit/include/"
+cp -r /usr/include/toml++ /usr/include/eigen3 /usr/include/nlohmann /usr/include/fmt "$kit/include/"
 cp -r /usr/share/eigen3 "$kit/share/"
 cp /usr/include/hdf5/serial/*.h "$kit/include/"
 # libhdf5.so for the linker, the SONAME copy for the loader.

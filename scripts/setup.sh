@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libbenchmark-dev        # tests and benchmarks
   libcxxopts-dev libtomlplusplus-dev   # CLI and configs
   nlohmann-json3-dev                   # run records (JSON)
+  libfmt-dev                           # log time stamps (header-only use)
   libeigen3-dev                        # CPU inference
   libhdf5-dev                          # training data and model files
   libtorch-dev                         # training (LibTorch 1.13, CPU)

@@ -8,6 +8,7 @@
 
 #include "nn/hdf5_file.h"
 #include "nn/features.h"
+#include "util/version.h"
 
 namespace mushroom::selfplay {
 
@@ -53,6 +54,7 @@ void write_common(Hdf5File& f, const ShardMeta& meta, const std::vector<Sample>&
   f.set_attr("game", meta.game);
   f.set_attr("model_id", meta.model_id);
   f.set_attr("config_hash", meta.config_hash);
+  f.set_attr("mushroom_version", build_version());
   f.set_attr("generator_seed", int64_t(meta.generator_seed));
   f.set_attr("games", meta.games);
   f.set_attr("samples", int64_t(N));
@@ -190,6 +192,7 @@ ShardMeta read_shard_meta(const std::string& path, int64_t* samples) {
     if (f.has_attr("game")) m.game = f.attr_string("game");
     m.model_id = f.attr_string("model_id");
     m.config_hash = f.attr_string("config_hash");
+    if (f.has_attr("mushroom_version")) m.mushroom_version = f.attr_string("mushroom_version");
     m.generator_seed = uint64_t(f.attr_int("generator_seed"));
     m.games = f.attr_int("games");
     if (samples) *samples = f.attr_int("samples");

@@ -49,6 +49,9 @@ struct ShardMeta {
   uint64_t generator_seed = 0;
   int64_t games = 0;
   std::string game = "mushroom";  // picks the schema the writer uses; read from the file
+  // The build that wrote it: each shard records this build's (util/version.h);
+  // read back, "" for shards from before the attribute.
+  std::string mushroom_version{};
 };
 
 struct Shard {

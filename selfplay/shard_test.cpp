@@ -7,6 +7,7 @@
 
 #include "mushroom/playout_positions.h"
 #include "nn/hdf5_file.h"
+#include "util/version.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -52,6 +53,7 @@ TEST_F(ShardTest, RoundTripKeepsEverySampleAndThePositions) {
   EXPECT_EQ(back.meta.config_hash, "abc");
   EXPECT_EQ(back.meta.generator_seed, 42u);
   EXPECT_EQ(back.meta.games, 3);
+  EXPECT_EQ(back.meta.mushroom_version, build_version());  // the build that wrote it
   ASSERT_EQ(back.samples.size(), samples.size());
   const auto positions = playout_positions(5, 3);
   for (size_t i = 0; i < samples.size(); ++i) {

@@ -198,7 +198,8 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
     ActorReport actor;
     actor.games_before = int(played.games);
     actor.played.samples = played.samples;
-    record_generation(c.run, g, actor, trained_stats_of(c.run, g), gate, ladder, options.run.init_model, log);
+    record_generation(c.run, g, actor, trained_stats_of(c.run, g), gate, ladder, options.run.init_model, c.config.hash,
+                      log);
   }
   log("gatekeeper: every generation is recorded");
 }

@@ -9,6 +9,7 @@
 #include "train/run_config.h"
 #include "train/run_dir.h"
 #include "util/text.h"
+#include "util/version.h"
 #include "view/dashboard.h"
 #include "view/run_plots.h"
 #include "view/run_records.h"
@@ -64,11 +65,15 @@ void draw_pictures(const RunDir& run, const StageLog& log) {
 
 void record_generation(const RunDir& run, int g, const ActorReport& actor, const TrainStats& trained,
                        const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
-                       const std::string& init_model, const std::function<void(const std::string&)>& log) {
+                       const std::string& init_model, const std::string& config_hash,
+                       const std::function<void(const std::string&)>& log) {
   // The record goes first: its presence marks the generation as finished,
   // and its "promoted" field is what best_model_of_run reads; the pointer
   // for actors follows it.
-  write_file_atomic(run.record(g).string(), view::to_json(make_record(g, actor, trained, gate, ladder)));
+  view::GenerationRecord record = make_record(g, actor, trained, gate, ladder);
+  record.mushroom_version = build_version();
+  record.config_hash = config_hash;
+  write_file_atomic(run.record(g).string(), view::to_json(record));
   write_promoted_pointer(run, best_model_of_run(run.root.string(), init_model, run.model_extension));
   draw_pictures(run, log);
 }
@@ -98,7 +103,7 @@ void run_training_loop(const RunOptions& options) {
     const TrainStats trained = pipeline.learn(run, g, options.init_model, log);
     const GateReport gate = gatekeeper.judge(g, run.model(g).string(), best);
     const auto ladder = place_on_ladder(config.ladder, run, g, log);
-    record_generation(run, g, actor, trained, gate, ladder, options.init_model, log);
+    record_generation(run, g, actor, trained, gate, ladder, options.init_model, config.hash, log);
   }
   const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);
   log("run complete: " + std::to_string(generations) + " generations; best model: " + (best.empty() ? "none" : best));

@@ -47,9 +47,11 @@ struct GateReport;
 // The end of a generation, for the run loop and the gatekeeper role
 // (train/roles.h): writes its record (metrics/gen-NNNN.json, whose presence
 // marks the generation as finished), points models/promoted.txt at the best
-// model, and redraws the plots and the dashboard.
+// model, and redraws the plots and the dashboard. The record names this
+// build and the config's hash.
 void record_generation(const RunDir& run, int generation, const ActorReport& actor, const TrainStats& trained,
                        const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
-                       const std::string& init_model, const std::function<void(const std::string&)>& log);
+                       const std::string& init_model, const std::string& config_hash,
+                       const std::function<void(const std::string&)>& log);
 
 }  // namespace mushroom::train

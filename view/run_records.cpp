@@ -36,6 +36,13 @@ struct FieldReader {
     if (!v->is_number()) wrong(key, "a number");
     return v->is_number_integer() ? v->get<int64_t>() : int64_t(std::llround(v->get<double>()));
   }
+  // Missing or null: "" (records before the field existed).
+  std::string text(const char* key) const {
+    const json* v = find(key);
+    if (!v) return "";
+    if (!v->is_string()) wrong(key, "a string");
+    return v->get<std::string>();
+  }
   bool flag(const char* key) const {
     const json* v = find(key);
     if (!v) return false;
@@ -110,6 +117,8 @@ std::string to_json(const GenerationRecord& r) {
             {"eval_games", r.eval_games},
             {"eval_score", r.eval_score ? json(*r.eval_score) : json(nullptr)},
             {"eval_margin", r.eval_margin}};
+  if (!r.mushroom_version.empty()) j["mushroom_version"] = r.mushroom_version;
+  if (!r.config_hash.empty()) j["config_hash"] = r.config_hash;
   if (r.grade) {
     j["policy_accuracy"] = r.grade->policy_accuracy;
     j["mcts_accuracy"] = r.grade->mcts_accuracy;
@@ -162,6 +171,8 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
   // Records before the typed form wrote -1 for "not evaluated".
   if (!std::isnan(eval_score) && eval_score >= 0) r.eval_score = eval_score;
   r.eval_margin = f.number("eval_margin");
+  r.mushroom_version = f.text("mushroom_version");
+  r.config_hash = f.text("config_hash");
   if (f.find("mcts_accuracy")) {
     GradeRecord g;
     g.policy_accuracy = f.number("policy_accuracy");

@@ -80,6 +80,9 @@ struct GenerationRecord {
   std::optional<GradeRecord> grade;
   std::optional<FitRecord> fit;
   std::optional<LadderRecord> ladder;
+  // Provenance: the build that recorded it (util/version.h) and the hash of
+  // the run config it ran under ("" in records from before these fields).
+  std::string mushroom_version, config_hash;
 };
 
 std::string to_json_line(const TrainLine& line);  // one line, '\n' ended

@@ -153,8 +153,13 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   r.eval_score = 1.0;
   r.grade = GradeRecord{0.9, 0.95, 0.99, 0.3, 2000};
   r.fit = FitRecord{0.41, 0.45, 0.52, 3000, 0.0031, 0.0042};
+  r.mushroom_version = "mushroom 1234abcd (Release)";
+  r.config_hash = "00ff00ff00ff00ff";
   const GenerationRecord back = parse_generation_record(to_json(r), "test");
   EXPECT_EQ(back.generation, 7);
+  EXPECT_EQ(back.mushroom_version, "mushroom 1234abcd (Release)");
+  EXPECT_EQ(back.config_hash, "00ff00ff00ff00ff");
+  EXPECT_THROW(parse_generation_record("{\"generation\": 1, \"config_hash\": 5}", "test"), RecordError);
   EXPECT_TRUE(back.promoted);
   EXPECT_EQ(back.selfplay_games, 400);
   EXPECT_DOUBLE_EQ(back.selfplay_seconds, 61.5);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "util/log_stamp.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -193,7 +194,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     }
     start_games_file(games_path);
     if (report.resumed || beyond)
-      progress << "resuming the match in " << config.log_dir << ": " << report.resumed << " of " << total
+      progress << log_time_stamp() << " resuming the match in " << config.log_dir << ": " << report.resumed << " of " << total
                << " games already played" << (beyond ? ", " + std::to_string(beyond) + " more beyond --boards left out" : "")
                << std::endl;
   }
@@ -252,7 +253,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
         if (g.done) done.push_back(g);
       const int outcome = game.a_outcome();
       const Player a_side = game.a_first ? kFirst : kSecond;
-      progress << "[" << finished << "/" << total << "] board " << game.board << ", " << config.label[0]
+      progress << log_time_stamp() << " [" << finished << "/" << total << "] board " << game.board << ", " << config.label[0]
                << (game.a_first ? " first" : " second") << ": "
                << (outcome > 0 ? config.label[0] + " wins" : outcome < 0 ? config.label[1] + " wins" : std::string("draw"))
                << ", cells " << config.label[0] << " " << game.result.score(a_side) << " - " << config.label[1] << " "
