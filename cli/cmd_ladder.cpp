@@ -77,7 +77,8 @@ int cmd_ladder(int argc, char** argv) {
       "boards, rated by maximum likelihood with draws and the first-move advantage, each rating with a 95% "
       "interval and one anchor program at 0. The ladder folder keeps every game: running again plays only the "
       "games still missing (new programs, more boards), and a kill loses at most the games in progress. Writes "
-      "DIR/ratings.txt, DIR/ladder.html (table, rating by generation, sample games in the viewer) and "
+      "DIR/ratings.txt (the ratings, then head to head: each pair's W-D-L, score and likelihood of superiority), "
+      "DIR/ladder.html (both tables, rating by generation, sample games in the viewer) and "
       "DIR/games.csv. A program is NAME=SPEC, where SPEC is 'builtin:NAME[:key=value,...]' or a shell command; a "
       "bare builtin spec is named after itself. Programs run from the binaries their commands name: do not rebuild "
       "those while a ladder plays, or its games forfeit at start-up.");
@@ -140,7 +141,8 @@ int cmd_ladder(int argc, char** argv) {
     throw std::invalid_argument("--report: " + config.dir + " holds no ladder (no programs.txt)");
   }
   const LadderStandings standings = write_ladder_report(config.dir, report);
-  std::cout << format_standings(standings) << "page: " << (fs::path(config.dir) / "ladder.html").string() << "\n"
+  std::cout << format_standings(standings) << "\n"
+            << format_head_to_head(standings) << "page: " << (fs::path(config.dir) / "ladder.html").string() << "\n"
             << std::flush;
   return 0;
 }

@@ -85,6 +85,8 @@ TEST(LadderCli, AKilledLadderResumesWithoutLosingOrRepeatingGames) {
   EXPECT_NE(again.output.find("36 games; anchor greedy = 0"), std::string::npos) << again.output;
   EXPECT_TRUE(fs::exists(dir / "ladder.html"));
   EXPECT_TRUE(fs::exists(dir / "ratings.txt"));
+  EXPECT_NE(read_file((dir / "ratings.txt").string()).find("head to head"), std::string::npos);
+  EXPECT_NE(read_file((dir / "ladder.html").string()).find("<h2>Head to head</h2>"), std::string::npos);
   // A third run has nothing left to play.
   const ShellResult third = ladder(dir, "--boards 6 --time-ms 2000 --parallel 2");
   EXPECT_NE(third.output.find("0 games to play, 36 already played"), std::string::npos) << third.output;

@@ -18,6 +18,7 @@
 
 #include "arena/arena.h"
 #include "arena/games_file.h"
+#include "arena/stats.h"
 #include "util/hash.h"
 #include "util/log_stamp.h"
 #include "util/text.h"
@@ -52,18 +53,6 @@ std::string format_settings(const LadderConfig& c) {
          std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
 }
 
-void check_or_write_settings(const LadderConfig& config) {
-  const std::string path = (fs::path(config.dir) / "ladder.txt").string();
-  const std::string wanted = format_settings(config);
-  if (!fs::exists(path)) {
-    write_file_atomic(path, wanted);
-    return;
-  }
-  const std::string found = read_file(path);
-  if (found == wanted) return;
-  throw std::invalid_argument("the ladder in " + config.dir + " was played under other settings:\n" + found +
-                              "this run asks for:\n" + wanted + "use those settings, or another ladder folder");
-}
 
 // Merges this run's programs into programs.txt: a known name must keep its
 // command; new names are added at the end.
@@ -186,7 +175,39 @@ LadderStandings ladder_standings(const std::string& dir, const std::string& anch
   });
   out.rows = rows;
   out.games = int(games.size());
+  // Head to head, each pair from the better ranked program's side.
+  std::map<std::string, size_t> rank;
+  for (size_t i = 0; i < rows.size(); ++i) rank[rows[i].name] = i;
+  std::map<std::pair<size_t, size_t>, LadderPair> pairs;
+  for (const GameRecord& g : games) {
+    const bool first_ahead = rank[g.first] < rank[g.second];
+    LadderPair& p = pairs[std::minmax(rank[g.first], rank[g.second])];
+    p.a = first_ahead ? g.first : g.second;
+    p.b = first_ahead ? g.second : g.first;
+    const int a_outcome = first_ahead ? g.outcome : -g.outcome;
+    (a_outcome > 0 ? p.wins : a_outcome < 0 ? p.losses : p.draws)++;
+  }
+  for (auto& [key, p] : pairs) {
+    p.los = likelihood_of_superiority(p.wins, p.losses);
+    out.pairs.push_back(p);
+  }
   return out;
+}
+
+std::string format_head_to_head(const LadderStandings& s) {
+  size_t width = 7;
+  for (const LadderPair& p : s.pairs) width = std::max(width, p.a.size() + p.b.size() + 4);
+  std::ostringstream out;
+  out << "head to head" << std::string(width > 12 ? width - 12 : 0, ' ') << "   games   W-D-L        score    LOS\n";
+  for (const LadderPair& p : s.pairs) {
+    const std::string who = p.a + " vs " + p.b;
+    const std::string wdl = std::to_string(p.wins) + "-" + std::to_string(p.draws) + "-" + std::to_string(p.losses);
+    char line[64];
+    std::snprintf(line, sizeof(line), "   %5d   %-11s %5.1f%%  %5.1f%%", p.wins + p.draws + p.losses, wdl.c_str(),
+                  100 * p.score(), 100 * p.los);
+    out << who << std::string(width - who.size(), ' ') << line << "\n";
+  }
+  return out.str();
 }
 
 std::string format_standings(const LadderStandings& s) {
@@ -232,7 +253,8 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
       throw std::invalid_argument("program '" + p.name + "': its command holds a tab or a newline");
   }
   fs::create_directories(fs::path(config.dir) / "games");
-  check_or_write_settings(config);
+  check_or_write_settings_file((fs::path(config.dir) / "ladder.txt").string(), format_settings(config),
+                               "the ladder in " + config.dir, "use those settings, or another ladder folder");
   merge_programs(config);
   const std::string games_path = (fs::path(config.dir) / "games.csv").string();
   const std::vector<GameRecord> done_games = read_ladder_games(config.dir, true);

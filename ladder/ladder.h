@@ -12,6 +12,7 @@
 //   games/        each game's log (protocol/game_log.h)
 // Running again plays only the games not yet in games.csv.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -55,8 +56,19 @@ struct LadderRow {
   int forfeits = 0;
 };
 
+// Two programs' games against each other, from the better ranked one's
+// side: its W-D-L and score, and the likelihood that it is the stronger of
+// the two, from their decisive games alone (arena/stats.h).
+struct LadderPair {
+  std::string a, b;
+  int wins = 0, draws = 0, losses = 0;
+  double score() const { return (wins + 0.5 * draws) / std::max(1, wins + draws + losses); }
+  double los = 0.5;
+};
+
 struct LadderStandings {
   std::vector<LadderRow> rows;  // best first; unrated programs last
+  std::vector<LadderPair> pairs;  // every pair that met, in the order of rows
   std::string anchor;
   RatingList fit;
   int games = 0;
@@ -66,6 +78,8 @@ struct LadderStandings {
 // (0 Elo) is `anchor`, or the first program of programs.txt when empty.
 LadderStandings ladder_standings(const std::string& dir, const std::string& anchor = "");
 std::string format_standings(const LadderStandings& standings);
+// The head-to-head table: one line per pair that met.
+std::string format_head_to_head(const LadderStandings& standings);
 
 struct LadderRunSummary {
   int played = 0;        // games played by this run

@@ -63,7 +63,7 @@ std::vector<view::LadderGameLink> sample_games(const std::string& dir) {
 LadderStandings write_ladder_report(const std::string& dir, const LadderReportOptions& options) {
   const LadderStandings standings = ladder_standings(dir, options.anchor);
   const std::string table = format_standings(standings);
-  write_file_atomic((fs::path(dir) / "ratings.txt").string(), table);
+  write_file_atomic((fs::path(dir) / "ratings.txt").string(), table + "\n" + format_head_to_head(standings));
 
   view::LadderPage page;
   page.title = options.title;
@@ -92,6 +92,8 @@ LadderStandings write_ladder_report(const std::string& dir, const LadderReportOp
     }
     if (!s.generation.empty()) page.series.push_back(s);
   }
+  for (const LadderPair& p : standings.pairs)
+    page.head_to_head.push_back({p.a, p.b, p.wins, p.draws, p.losses, p.score(), p.los});
   page.games = sample_games(dir);
   write_file_atomic((fs::path(dir) / "ladder.html").string(), view::ladder_page_html(page));
   return standings;

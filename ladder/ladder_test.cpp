@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
+#include "arena/stats.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -59,6 +61,23 @@ TEST(Ladder, ARoundRobinRatesEveryProgramAndFaultsOnlyForfeit) {
     EXPECT_TRUE(r.rating.rated) << r.name;
     EXPECT_EQ(r.games, 12) << r.name;
   }
+  // Head to head: every pair met, each from the better ranked side, with
+  // the likelihood of superiority from its decisive games.
+  ASSERT_EQ(standings.pairs.size(), 6u);
+  std::map<std::string, size_t> rank;
+  for (size_t i = 0; i < standings.rows.size(); ++i) rank[standings.rows[i].name] = i;
+  for (const LadderPair& p : standings.pairs) {
+    EXPECT_LT(rank[p.a], rank[p.b]) << p.a << " vs " << p.b;
+    EXPECT_EQ(p.wins + p.draws + p.losses, 4) << p.a << " vs " << p.b;
+    EXPECT_DOUBLE_EQ(p.los, likelihood_of_superiority(p.wins, p.losses));
+    if (p.a == "greedy" && p.b == "pass") {
+      EXPECT_EQ(p.wins, 4);
+      EXPECT_NEAR(p.los, 0.97725, 1e-5);  // 0.5 (1 + erf(4 / sqrt(8)))
+    }
+  }
+  const std::string h2h = format_head_to_head(standings);
+  EXPECT_NE(h2h.find("greedy vs pass"), std::string::npos) << h2h;
+  EXPECT_NE(h2h.find("LOS"), std::string::npos) << h2h;
   const std::string table = format_standings(standings);
   EXPECT_NE(table.find("anchor pass = 0"), std::string::npos) << table;
   EXPECT_NE(table.find("first-move advantage"), std::string::npos) << table;

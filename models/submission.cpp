@@ -174,6 +174,8 @@ bool parse_int(std::string_view word, int& out);
 bool parse_double(std::string_view word, double& out);
 // `value` with `decimals` digits after the point ("0.2500").
 std::string format_fixed(double value, int decimals);
+// "1 generation", "3 generations": the count and the noun, plural unless 1.
+std::string count_of(long long n, const std::string& singular, const std::string& plural = "");
 
 // Reads a whole file; throws std::runtime_error naming the path on failure.
 std::string read_file(const std::string& path);
@@ -416,6 +418,13 @@ class SettingsTable {
   std::string default_text(const std::string& key) const {
     for (const Setting<Config>& s : settings_)
       if (s.key == key) return s.show(Config{});
+    throw std::invalid_argument("no setting '" + key + "' in " + name_);
+  }
+
+  // A setting's value in `config`, as TOML text.
+  std::string value_text(const Config& config, const std::string& key) const {
+    for (const Setting<Config>& s : settings_)
+      if (s.key == key) return s.show(config);
     throw std::invalid_argument("no setting '" + key + "' in " + name_);
   }
 
@@ -2704,6 +2713,10 @@ std::string format_fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   return buffer;
+}
+
+std::string count_of(long long n, const std::string& singular, const std::string& plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
 }
 
 std::string read_file(const std::string& path) {

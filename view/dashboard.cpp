@@ -204,8 +204,8 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   const std::string name = html_escape(root.filename().string());
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>run " + name +
                      "</title><style>" + kStyle + kChartStyle + "</style></head><body><header><h1>mushroom run: " + name +
-                     "</h1><div class=\"muted\">" + std::to_string(run.generations.size()) + " generations, " +
-                     std::to_string(run.training.size()) + " training log lines</div></header><main>";
+                     "</h1><div class=\"muted\">" + count_of(int64_t(run.generations.size()), "generation") + ", " +
+                     count_of(int64_t(run.training.size()), "training log line") + "</div></header><main>";
   html += "<div class=\"charts\">" + svg_line_chart(loss) + svg_line_chart(strength) + svg_line_chart(speed) +
           svg_line_chart(evals) + (run.fitted() ? svg_line_chart(fit) : std::string()) +
           (ladder.series.empty() ? std::string() : svg_line_chart(ladder)) + "</div>";

@@ -64,6 +64,7 @@ std::vector<double> ticks(double lo, double hi) {
   return out;
 }
 
+// A value in a hover title: four significant digits, k or M for large ones.
 std::string tick_label(double v) {
   char buffer[32];
   const double a = std::abs(v);
@@ -72,6 +73,22 @@ std::string tick_label(double v) {
   else std::snprintf(buffer, sizeof buffer, "%.4g", v);
   return buffer;
 }
+
+}  // namespace
+
+std::vector<std::string> axis_tick_labels(const std::vector<double>& values, double step) {
+  double biggest = 0;
+  for (double v : values) biggest = std::max(biggest, std::abs(v));
+  const double unit = biggest >= 1e6 ? 1e6 : biggest >= 1e4 ? 1e3 : 1;
+  const char* suffix = unit == 1e6 ? "M" : unit == 1e3 ? "k" : "";
+  // As many decimals as the step needs in that unit: 4.300M 4.305M 4.310M.
+  const int decimals = std::clamp(int(std::ceil(-std::log10(step / unit) - 1e-9)), 0, 9);
+  std::vector<std::string> labels;
+  for (double v : values) labels.push_back(format_fixed(v / unit, decimals) + suffix);
+  return labels;
+}
+
+namespace {
 
 }  // namespace
 
@@ -108,23 +125,29 @@ std::string svg_line_chart(const Chart& chart, int width, int height) {
   auto py = [&](double y) { return top + (1 - (y - y_lo) / (y_hi - y_lo)) * ph; };
   auto num = [](double v) { return format_fixed(v, 1); };
 
-  for (double t : ticks(y_lo, y_hi)) {
+  const std::vector<double> y_ticks = ticks(y_lo, y_hi);
+  const std::vector<std::string> y_labels = axis_tick_labels(y_ticks, round_tick_step(y_lo, y_hi));
+  for (size_t i = 0; i < y_ticks.size(); ++i) {
+    const double t = y_ticks[i];
     svg += "<line class=\"grid\" x1=\"" + num(left) + "\" x2=\"" + num(left + pw) + "\" y1=\"" + num(py(t)) + "\" y2=\"" +
            num(py(t)) + "\"/>";
     svg += "<text class=\"tick\" x=\"" + num(left - 6) + "\" y=\"" + num(py(t) + 4) + "\" text-anchor=\"end\">" +
-           tick_label(t) + "</text>";
+           y_labels[i] + "</text>";
   }
   std::vector<double> x_ticks = ticks(x_lo, x_hi);
+  double x_step = round_tick_step(x_lo, x_hi);
   if (chart.whole_x) {
     std::vector<double> whole;
     for (double t : x_ticks)
       if (t == std::floor(t)) whole.push_back(t);
     if (whole.empty()) whole.push_back(std::round((x_lo + x_hi) / 2));
     x_ticks = whole;
+    x_step = std::max(1.0, x_step);
   }
-  for (double t : x_ticks)
-    svg += "<text class=\"tick\" x=\"" + num(px(t)) + "\" y=\"" + num(top + ph + 16) + "\" text-anchor=\"middle\">" +
-           tick_label(t) + "</text>";
+  const std::vector<std::string> x_labels = axis_tick_labels(x_ticks, x_step);
+  for (size_t i = 0; i < x_ticks.size(); ++i)
+    svg += "<text class=\"tick\" x=\"" + num(px(x_ticks[i])) + "\" y=\"" + num(top + ph + 16) +
+           "\" text-anchor=\"middle\">" + x_labels[i] + "</text>";
   svg += "<rect class=\"frame\" x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" +
          num(ph) + "\"/>";
   svg += "<text class=\"axis\" x=\"" + num(left + pw / 2) + "\" y=\"" + std::to_string(height - 6) +

@@ -29,6 +29,10 @@ struct Chart {
 // A round step (1, 2 or 5 times a power of ten) giving about five ticks
 // over [lo, hi]: the charts' and the gnuplot figures' axes.
 double round_tick_step(double lo, double hi);
+// Axis labels for ticks `step` apart: k or M for large values, and as many
+// decimals as the step needs, so that no two labels read the same
+// ("4.300M 4.305M 4.310M", not "4.3M 4.3M 4.31M").
+std::vector<std::string> axis_tick_labels(const std::vector<double>& values, double step);
 
 // The CSS that svg_line_chart's classes need, for a page's <style>.
 inline constexpr const char* kChartStyle =

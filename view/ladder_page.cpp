@@ -28,6 +28,20 @@ std::string table(const LadderPage& page) {
   return html + "</tbody></table>";
 }
 
+std::string head_to_head(const LadderPage& page) {
+  if (page.head_to_head.empty()) return "";
+  std::string html =
+      "<h2>Head to head</h2><table><thead><tr><th>program</th><th>against</th><th>games</th><th>W-D-L</th>"
+      "<th>score</th><th>LOS</th></tr></thead><tbody>";
+  for (const LadderPairRow& p : page.head_to_head)
+    html += "<tr><td>" + html_escape(p.a) + "</td><td>" + html_escape(p.b) + "</td><td class=\"num\">" +
+            std::to_string(p.wins + p.draws + p.losses) + "</td><td class=\"num\">" + std::to_string(p.wins) + "-" +
+            std::to_string(p.draws) + "-" + std::to_string(p.losses) + "</td><td class=\"num\">" +
+            format_fixed(100 * p.score, 1) + "%</td><td class=\"num\">" + format_fixed(100 * p.los, 1) + "%</td></tr>";
+  return html + "</tbody></table><p class=\"muted\">LOS: the likelihood that the program is the stronger of the "
+                "two, from their decisive games.</p>";
+}
+
 std::string charts(const LadderPage& page) {
   std::string html;
   for (const LadderSeries& s : page.series) {
@@ -56,7 +70,7 @@ std::string ladder_page_html(const LadderPage& page) {
       ".muted{color:#6b7280}" +
       std::string(kChartStyle) + "</style></head><body><h1>" +
       html_escape(page.title) + "</h1><p class=\"muted\">" + html_escape(page.settings) + "</p>" + table(page) +
-      "<p>" + html_escape(page.summary) + "</p>" + charts(page);
+      "<p>" + html_escape(page.summary) + "</p>" + head_to_head(page) + charts(page);
   html += "<h2>Sample games</h2>";
   if (page.games.empty()) {
     html += "<p class=\"muted\">No games yet.</p>";

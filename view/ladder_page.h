@@ -25,6 +25,13 @@ struct LadderSeries {
   std::vector<double> generation, elo, low, high;
 };
 
+// Two programs' games against each other, from the better ranked one's side.
+struct LadderPairRow {
+  std::string a, b;
+  int wins = 0, draws = 0, losses = 0;
+  double score = 0, los = 0.5;  // a's points per game; the likelihood that a is stronger
+};
+
 struct LadderGameLink {
   std::string label, href;  // href relative to the page
 };
@@ -35,6 +42,7 @@ struct LadderPage {
   std::string summary;   // the fit's line: games, anchor, first-move advantage
   std::vector<LadderPageRow> rows;
   std::vector<LadderSeries> series;
+  std::vector<LadderPairRow> head_to_head;
   std::vector<LadderGameLink> games;
   std::string games_csv_href = "games.csv";
 };

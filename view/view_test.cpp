@@ -66,6 +66,23 @@ TEST(Html, ChartDrawsEachSeriesAndSaysWhenEmpty) {
   EXPECT_EQ(svg.find("no data yet"), std::string::npos);
 }
 
+// Axis labels never repeat: as many decimals as the step needs.
+TEST(Html, AxisTickLabelsNeverRepeat) {
+  EXPECT_EQ(axis_tick_labels({4.3e6, 4.305e6, 4.31e6}, 5000), (std::vector<std::string>{"4.300M", "4.305M", "4.310M"}));
+  EXPECT_EQ(axis_tick_labels({0, 0.2, 0.4}, 0.2), (std::vector<std::string>{"0.0", "0.2", "0.4"}));
+  EXPECT_EQ(axis_tick_labels({1, 2, 3}, 1), (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(axis_tick_labels({20000, 40000}, 20000), (std::vector<std::string>{"20k", "40k"}));
+  for (double lo : {0.0, 0.91, 123.4, 4.3e6, 2.5e7})
+    for (double span : {0.01, 0.7, 3.0, 55.0, 1.2e4, 9e5}) {
+      const double step = round_tick_step(lo, lo + span);
+      std::vector<double> values;
+      for (double t = std::ceil(lo / step) * step; t <= lo + span; t += step) values.push_back(t);
+      const std::vector<std::string> labels = axis_tick_labels(values, step);
+      for (size_t i = 1; i < labels.size(); ++i)
+        EXPECT_NE(labels[i], labels[i - 1]) << lo << " + " << span << ": step " << step;
+    }
+}
+
 TEST(GameViewer, PageHoldsEveryPositionAndTheSearchNotes) {
   const GameLog log = greedy_game(11);
   ViewerOptions options;
@@ -238,6 +255,9 @@ TEST(Dashboard, ShowsCurvesTablesAndLinksSampleGames) {
   // The broken log is listed with its problem instead of stopping the page.
   EXPECT_NE(html.find("class=\"error\""), std::string::npos);
   EXPECT_NE(html.find("game-200.log"), std::string::npos);
+  EXPECT_NE(html.find(">2 generations, "), std::string::npos);
+  fs::remove(dir / "metrics" / "gen-0002.json");
+  EXPECT_NE(read_file(write_dashboard(dir.string())).find(">1 generation, "), std::string::npos);
 }
 
 }  // namespace

@@ -107,18 +107,6 @@ std::string format_arena_settings(const ArenaConfig& c) {
          "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
 }
 
-void check_or_write_arena_settings(const ArenaConfig& config) {
-  const std::string path = (std::filesystem::path(config.log_dir) / "arena.txt").string();
-  const std::string wanted = format_arena_settings(config);
-  if (!std::filesystem::exists(path)) {
-    write_file_atomic(path, wanted);
-    return;
-  }
-  const std::string found = read_file(path);
-  if (found == wanted) return;
-  throw std::invalid_argument("the match in " + config.log_dir + " was played under other settings:\n" + found +
-                              "this run asks for:\n" + wanted + "use those settings to resume it, or another --log-dir");
-}
 
 GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
   const int first = g.a_first ? 0 : 1;
@@ -179,7 +167,9 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
                                     "' cannot go in games.csv: use letters, digits and . _ - / : + = @ only");
     if (config.label[0] == config.label[1]) throw std::invalid_argument("the two programs need different names");
     std::filesystem::create_directories(config.log_dir);
-    check_or_write_arena_settings(config);
+    check_or_write_settings_file((std::filesystem::path(config.log_dir) / "arena.txt").string(),
+                                 format_arena_settings(config), "the match in " + config.log_dir,
+                                 "use those settings to resume it, or another --log-dir");
     games_path = (std::filesystem::path(config.log_dir) / "games.csv").string();
     int line = 1, beyond = 0;
     for (const GameRecord& r : read_games_file(games_path, true)) {

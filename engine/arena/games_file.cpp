@@ -138,4 +138,16 @@ void start_games_file(const std::string& path) {
     append_line_durably(path, kGamesFileHeader);
 }
 
+void check_or_write_settings_file(const std::string& path, const std::string& wanted, const std::string& what,
+                                  const std::string& advice) {
+  if (!std::filesystem::exists(path)) {
+    write_file_atomic(path, wanted);
+    return;
+  }
+  const std::string found = read_file(path);
+  if (found == wanted) return;
+  throw std::invalid_argument(what + " was played under other settings:\n" + found + "this run asks for:\n" + wanted +
+                              advice);
+}
+
 }  // namespace mushroom

@@ -55,4 +55,11 @@ void append_line_durably(const std::string& path, const std::string& line);
 // Writes the header when the file is missing or empty.
 void start_games_file(const std::string& path);
 
+// The settings a folder's games were played under (the arena's arena.txt,
+// the ladder's ladder.txt): writes `wanted` to `path` the first time;
+// after that they must agree, else std::invalid_argument shows both,
+// names `what` was played ("the match in DIR") and ends with `advice`.
+void check_or_write_settings_file(const std::string& path, const std::string& wanted, const std::string& what,
+                                  const std::string& advice);
+
 }  // namespace mushroom

@@ -77,6 +77,10 @@ std::string format_fixed(double value, int decimals) {
   return buffer;
 }
 
+std::string count_of(long long n, const std::string& singular, const std::string& plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open file '" + path + "'");

@@ -18,6 +18,8 @@ bool parse_int(std::string_view word, int& out);
 bool parse_double(std::string_view word, double& out);
 // `value` with `decimals` digits after the point ("0.2500").
 std::string format_fixed(double value, int decimals);
+// "1 generation", "3 generations": the count and the noun, plural unless 1.
+std::string count_of(long long n, const std::string& singular, const std::string& plural = "");
 
 // Reads a whole file; throws std::runtime_error naming the path on failure.
 std::string read_file(const std::string& path);

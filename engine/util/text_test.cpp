@@ -51,4 +51,10 @@ TEST(Text, AtomicWriteLeavesNoTempFile) {
   EXPECT_THROW(read_file(path), std::runtime_error);
 }
 
+TEST(Text, CountOfSaysTheNounInTheRightNumber) {
+  EXPECT_EQ(count_of(1, "generation"), "1 generation");
+  EXPECT_EQ(count_of(0, "generation"), "0 generations");
+  EXPECT_EQ(count_of(3, "match", "matches"), "3 matches");
+}
+
 }  // namespace mushroom
