@@ -2,12 +2,12 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "cli/command.h"
 #include "seeds/tonga_match.h"
 #include "util/rng.h"
 #include "util/text.h"
+#include "util/work_pool.h"
 
 namespace mushroom::cli {
 
@@ -58,27 +58,15 @@ int cmd_tonga(int argc, char** argv) {
     for (int k = 0; k < games; ++k) jobs.push_back({n, k, coin.uniform(2) == 0, seed * 1000003 + uint64_t(n) * 1009 + uint64_t(k)});
   std::vector<tonga::TongaGameResult> results(jobs.size());
   std::mutex mu;
-  size_t next = 0;
-  auto work = [&] {
-    while (true) {
-      size_t j;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        if (next >= jobs.size()) return;
-        j = next++;
-      }
-      results[j] = tonga::play_tonga_game(jobs[j].n, jobs[j].we_start, jobs[j].seed, agent, time_ms);
-      std::lock_guard<std::mutex> lock(mu);
-      const auto& r = results[j];
-      std::printf("N=%-2d game %-3d %s  us %5lld  server %5lld  points %+6lld  cpu %6.0f ms%s%s\n", r.n, jobs[j].index,
-                  r.we_started ? "we start   " : "server starts", (long long)r.ours, (long long)r.server,
-                  (long long)r.points(), r.our_ms, r.penalty.empty() ? "" : "  PENALTY: ", r.penalty.c_str());
-      std::fflush(stdout);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, args["parallel"].as<int>()); ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
+  run_jobs(int(jobs.size()), args["parallel"].as<int>(), [&](int j, int) {
+    results[size_t(j)] = tonga::play_tonga_game(jobs[size_t(j)].n, jobs[size_t(j)].we_start, jobs[size_t(j)].seed, agent, time_ms);
+    std::lock_guard<std::mutex> lock(mu);
+    const auto& r = results[size_t(j)];
+    std::printf("N=%-2d game %-3d %s  us %5lld  server %5lld  points %+6lld  cpu %6.0f ms%s%s\n", r.n, jobs[size_t(j)].index,
+                r.we_started ? "we start   " : "server starts", (long long)r.ours, (long long)r.server,
+                (long long)r.points(), r.our_ms, r.penalty.empty() ? "" : "  PENALTY: ", r.penalty.c_str());
+    std::fflush(stdout);
+  });
 
   std::printf("\n| N | games | mean points | wins | mean ours | mean server | max CPU ms | penalties |\n"
               "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

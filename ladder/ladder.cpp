@@ -22,6 +22,7 @@
 #include "util/hash.h"
 #include "util/log_stamp.h"
 #include "util/text.h"
+#include "util/work_pool.h"
 
 namespace mushroom {
 
@@ -273,54 +274,39 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
   progress << log_time_stamp() << " ladder " << config.dir << ": " << pending.size() << " games to play, " << summary.already_done
            << " already played" << std::endl;
 
-  std::atomic<size_t> next{0};
   std::mutex mutex;
   const auto started = std::chrono::steady_clock::now();
   const int cores = std::max(1u, std::thread::hardware_concurrency());
-  std::exception_ptr failure;
-  auto worker = [&](int slot) {
-    while (true) {
-      const size_t i = next.fetch_add(1);
-      if (i >= pending.size()) return;
-      const ScheduledGame& s = pending[i];
-      const LadderProgram& first = config.programs[size_t(s.first)];
-      const LadderProgram& second = config.programs[size_t(s.second)];
-      GameRecord g;
-      g.first = first.name, g.second = second.name, g.board = s.board;
-      g.board_seed = arena_board_seed(config.seed, s.board);
-      RefereeConfig rc = config.referee;
-      rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
-      const RefereeResult r = referee_game(first.command, second.command, random_board(g.board_seed, config.board_mode), rc);
-      g.first_score = r.log.score_first, g.second_score = r.log.score_second;
-      g.outcome = r.outcome();
-      if (r.log.aborted_by) g.forfeit_by = *r.log.aborted_by == kFirst ? first.name : second.name;
-      g.reason = r.log.abort_reason;
-      g.log = log_name(first.name, second.name, s.board);
-      try {
-        write_file_atomic((fs::path(config.dir) / g.log).string(), format_game_log(r.log));
-        std::lock_guard<std::mutex> lock(mutex);
-        append_line_durably(games_path, format_game_record(g));
-        ++summary.played;
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        const double eta = elapsed / summary.played * double(pending.size() - size_t(summary.played));
-        progress << log_time_stamp() << " [" << summary.played << "/" << pending.size() << "] board " << s.board << ": " << first.name
-                 << " (first) " << r.log.score_first << " - " << r.log.score_second << " " << second.name
-                 << (g.outcome > 0 ? ": first wins" : g.outcome < 0 ? ": second wins" : ": draw");
-        if (!g.forfeit_by.empty()) progress << " (" << g.forfeit_by << " forfeits: " << g.reason << ")";
-        progress << "   elapsed " << seconds_text(elapsed) << ", left about " << seconds_text(eta) << std::endl;
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = pending.size();
-        return;
-      }
-    }
+  auto play = [&](int i, int slot) {
+    const ScheduledGame& s = pending[size_t(i)];
+    const LadderProgram& first = config.programs[size_t(s.first)];
+    const LadderProgram& second = config.programs[size_t(s.second)];
+    GameRecord g;
+    g.first = first.name, g.second = second.name, g.board = s.board;
+    g.board_seed = arena_board_seed(config.seed, s.board);
+    RefereeConfig rc = config.referee;
+    rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
+    const RefereeResult r = referee_game(first.command, second.command, random_board(g.board_seed, config.board_mode), rc);
+    g.first_score = r.log.score_first, g.second_score = r.log.score_second;
+    g.outcome = r.outcome();
+    if (r.log.aborted_by) g.forfeit_by = *r.log.aborted_by == kFirst ? first.name : second.name;
+    g.reason = r.log.abort_reason;
+    g.log = log_name(first.name, second.name, s.board);
+    write_file_atomic((fs::path(config.dir) / g.log).string(), format_game_log(r.log));
+    std::lock_guard<std::mutex> lock(mutex);
+    append_line_durably(games_path, format_game_record(g));
+    ++summary.played;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double eta = elapsed / summary.played * double(pending.size() - size_t(summary.played));
+    progress << log_time_stamp() << " [" << summary.played << "/" << pending.size() << "] board " << s.board << ": "
+             << first.name << " (first) " << r.log.score_first << " - " << r.log.score_second << " " << second.name
+             << (g.outcome > 0 ? ": first wins" : g.outcome < 0 ? ": second wins" : ": draw");
+    if (!g.forfeit_by.empty()) progress << " (" << g.forfeit_by << " forfeits: " << g.reason << ")";
+    progress << "   elapsed " << seconds_text(elapsed) << ", left about " << seconds_text(eta) << std::endl;
   };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::min<int>(config.parallel, int(pending.size())); ++t) threads.emplace_back(worker, t);
-  for (auto& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
+  // A game that cannot be recorded (the disk) stops the ladder: the error
+  // is rethrown once the games in progress end.
+  run_jobs(int(pending.size()), config.parallel, play);
   return summary;
 }
 

@@ -15,6 +15,7 @@
 #include "util/log_stamp.h"
 #include "util/rng.h"
 #include "util/text.h"
+#include "util/work_pool.h"
 
 namespace mushroom {
 
@@ -189,7 +190,6 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
                << std::endl;
   }
 
-  std::atomic<int> next_game{0};
   std::atomic<bool> stop{false};
   std::mutex mutex;
   int finished = report.resumed;
@@ -209,54 +209,48 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   }
 
   const int cores = std::max(1u, std::thread::hardware_concurrency());
-  auto worker = [&](int slot) {
-    while (!stop.load()) {
-      const int index = next_game.fetch_add(1);
-      if (index >= total) return;
-      ArenaGame& game = games[size_t(index)];
-      if (game.done) continue;  // read back from games.csv
-      game.board = index / 2;
-      game.a_first = index % 2 == 0;
-      game.board_seed = board_seed_of(config, game.board);
-      const Position start = board_start(config, game.board);
-      RefereeConfig rc = config.referee;
-      const int first = game.a_first ? 0 : 1;  // index of the program moving first
-      rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
-      std::string stderr_files[2];
-      if (!config.log_dir.empty()) {
-        for (int side = 0; side < 2; ++side) {
-          stderr_files[side] = game_file(config.log_dir, index, side == 0 ? ".first.stderr" : ".second.stderr");
-          rc.stderr_path[side] = stderr_files[side];
-        }
+  auto play = [&](int index, int slot) {
+    ArenaGame& game = games[size_t(index)];
+    if (game.done) return;  // read back from games.csv
+    game.board = index / 2;
+    game.a_first = index % 2 == 0;
+    game.board_seed = board_seed_of(config, game.board);
+    const Position start = board_start(config, game.board);
+    RefereeConfig rc = config.referee;
+    const int first = game.a_first ? 0 : 1;  // index of the program moving first
+    rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
+    std::string stderr_files[2];
+    if (!config.log_dir.empty()) {
+      for (int side = 0; side < 2; ++side) {
+        stderr_files[side] = game_file(config.log_dir, index, side == 0 ? ".first.stderr" : ".second.stderr");
+        rc.stderr_path[side] = stderr_files[side];
       }
-      game.result = referee_game(config.command[first], config.command[1 - first], start, rc);
-      if (!config.log_dir.empty()) {
-        write_file_atomic(game_file(config.log_dir, index, ".log"), format_game_log(game.result.log));
-        for (const auto& f : stderr_files) remove_if_empty(f);
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!games_path.empty()) append_line_durably(games_path, format_game_record(record_of(config, game, index)));
-      game.done = true;  // under the lock: other threads read finished games
-      ++finished;
-      std::vector<ArenaGame> done;
-      for (const ArenaGame& g : games)
-        if (g.done) done.push_back(g);
-      const int outcome = game.a_outcome();
-      const Player a_side = game.a_first ? kFirst : kSecond;
-      progress << log_time_stamp() << " [" << finished << "/" << total << "] board " << game.board << ", " << config.label[0]
-               << (game.a_first ? " first" : " second") << ": "
-               << (outcome > 0 ? config.label[0] + " wins" : outcome < 0 ? config.label[1] + " wins" : std::string("draw"))
-               << ", cells " << config.label[0] << " " << game.result.score(a_side) << " - " << config.label[1] << " "
-               << game.result.score(Player(1 - a_side));
-      if (game.forfeiter() >= 0)
-        progress << " (" << config.label[game.forfeiter()] << " forfeits: " << game.result.log.abort_reason << ")";
-      progress << "   " << match_summary(config, done) << std::endl;
-      decide_sprt(pair_scores(done));  // complete pairs only
     }
+    game.result = referee_game(config.command[first], config.command[1 - first], start, rc);
+    if (!config.log_dir.empty()) {
+      write_file_atomic(game_file(config.log_dir, index, ".log"), format_game_log(game.result.log));
+      for (const auto& f : stderr_files) remove_if_empty(f);
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!games_path.empty()) append_line_durably(games_path, format_game_record(record_of(config, game, index)));
+    game.done = true;  // under the lock: other threads read finished games
+    ++finished;
+    std::vector<ArenaGame> done;
+    for (const ArenaGame& g : games)
+      if (g.done) done.push_back(g);
+    const int outcome = game.a_outcome();
+    const Player a_side = game.a_first ? kFirst : kSecond;
+    progress << log_time_stamp() << " [" << finished << "/" << total << "] board " << game.board << ", " << config.label[0]
+             << (game.a_first ? " first" : " second") << ": "
+             << (outcome > 0 ? config.label[0] + " wins" : outcome < 0 ? config.label[1] + " wins" : std::string("draw"))
+             << ", cells " << config.label[0] << " " << game.result.score(a_side) << " - " << config.label[1] << " "
+             << game.result.score(Player(1 - a_side));
+    if (game.forfeiter() >= 0)
+      progress << " (" << config.label[game.forfeiter()] << " forfeits: " << game.result.log.abort_reason << ")";
+    progress << "   " << match_summary(config, done) << std::endl;
+    decide_sprt(pair_scores(done));  // complete pairs only
   };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::min(config.parallel, total - report.resumed); ++t) threads.emplace_back(worker, t);
-  for (auto& t : threads) t.join();
+  run_jobs(total, config.parallel, play, [&] { return stop.load(); });
 
   for (const ArenaGame& g : games)
     if (g.done) report.games.push_back(g);
