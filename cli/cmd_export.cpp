@@ -9,6 +9,7 @@
 #include "mushroom/learned_eval_model.h"
 #include "nn/model_file.h"
 #include "util/text.h"
+#include "view/run_records.h"
 
 namespace mushroom::cli {
 
@@ -22,8 +23,10 @@ int cmd_export_bot(int argc, char** argv) {
                         "management and protocol. The weights are embedded when the source stays under --max-bytes, "
                         "else written to data.bin beside --out (the bot reads it from its working directory, else from beside "
                         "its executable).");
-  opts.add_options()("model", "conv-net model file (HDF5), e.g. models/student.h5", cxxopts::value<std::string>())(
-      "eval", "learned-evaluation file, e.g. models/eval.bin", cxxopts::value<std::string>())(
+  opts.add_options()("model", "conv-net model file (HDF5), e.g. models/student.h5, or a run directory: its promoted "
+                     "model (models/promoted.txt)", cxxopts::value<std::string>())(
+      "eval", "learned-evaluation file, e.g. models/eval.bin, or a run directory (runs/NAME): its promoted evaluation "
+      "(models/promoted.txt)", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(
       "max-bytes", "largest source file to write (the judge's limit is 1 MiB)",
       cxxopts::value<size_t>()->default_value(std::to_string(exporter::kMaxSourceBytes)))(
@@ -38,13 +41,23 @@ int cmd_export_bot(int argc, char** argv) {
   exporter::ExportOptions options;
   options.data_bin = args.count("data-bin") > 0;
   std::function<exporter::ExportedBot()> make;
+  // A run directory stands for the model its training promoted last.
+  auto weights_path = [](const std::string& given) {
+    if (!std::filesystem::is_directory(given)) return given;
+    const std::string promoted = view::promoted_model_of_run(given);
+    if (promoted.empty())
+      throw std::invalid_argument(given + " is a directory without models/promoted.txt: not a run that has promoted "
+                                  "a model yet (name the model file instead)");
+    std::printf("exporting %s (promoted by the run in %s)\n", promoted.c_str(), given.c_str());
+    return promoted;
+  };
   if (args.count("model")) {
-    const std::string model_path = args["model"].as<std::string>();
+    const std::string model_path = weights_path(args["model"].as<std::string>());
     const auto model = std::make_shared<nn::Model>(nn::load_model(model_path));
     options.model_label = exporter::model_label(*model, model_path);
     make = [model, &options] { return exporter::export_bot(*model, options); };
   } else {
-    const std::string eval_path = args["eval"].as<std::string>();
+    const std::string eval_path = weights_path(args["eval"].as<std::string>());
     const auto bytes = std::make_shared<std::string>(read_file(eval_path));
     options.model_label = eval_path.substr(eval_path.find_last_of('/') + 1);
     parse_learned_eval(*bytes, eval_path);  // names the file when it is not usable

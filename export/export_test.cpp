@@ -351,6 +351,21 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   EXPECT_EQ(small.exit_code, 0) << small.output;
   EXPECT_NE(small.output.find("writing them to data.bin"), std::string::npos) << small.output;
   EXPECT_EQ(read_file((d / "data.bin").string()), weights);
+
+  // A run directory stands for its promoted model (models/promoted.txt).
+  fs::create_directories(d / "run" / "models");
+  const ShellResult not_yet = run_shell("'" + bin + "' export-bot --eval " + (d / "run").string() + " --out " +
+                                        (d / "r.cpp").string());
+  EXPECT_NE(not_yet.exit_code, 0);
+  EXPECT_NE(not_yet.output.find("without models/promoted.txt"), std::string::npos) << not_yet.output;
+  write_file_atomic((d / "run" / "models" / "gen-0002.eval").string(), weights);
+  write_file_atomic((d / "run" / "models" / "promoted.txt").string(), "gen-0002.eval\n");
+  const ShellResult from_run = run_shell("'" + bin + "' export-bot --eval " + (d / "run").string() + " --out " +
+                                         (d / "r.cpp").string());
+  EXPECT_EQ(from_run.exit_code, 0) << from_run.output;
+  EXPECT_NE(from_run.output.find("exporting " + (d / "run" / "models" / "gen-0002.eval").string()), std::string::npos)
+      << from_run.output;
+  EXPECT_NE(read_file((d / "r.cpp").string()).find("gen-0002.eval"), std::string::npos);
   fs::remove_all(d);
 }
 

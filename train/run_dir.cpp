@@ -37,14 +37,6 @@ void write_promoted_pointer(const RunDir& run, const std::string& model) {
   write_file_atomic(run.promoted_pointer().string(), fs::path(model).filename().string() + "\n");
 }
 
-std::string read_promoted_pointer(const RunDir& run) {
-  const fs::path pointer = run.promoted_pointer();
-  if (!fs::exists(pointer)) return "";
-  std::string name = read_file(pointer.string());
-  while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
-  if (name.empty() || name.find_first_of("/\n") != std::string::npos || name == "." || name == "..")
-    throw std::runtime_error(pointer.string() + ": expected one model file name, found \"" + name + "\"");
-  return (run.root / "models" / name).string();
-}
+std::string read_promoted_pointer(const RunDir& run) { return view::promoted_model_of_run(run.root.string()); }
 
 }  // namespace mushroom::train

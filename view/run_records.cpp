@@ -1,6 +1,7 @@
 #include "view/run_records.h"
 
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "util/text.h"
@@ -221,6 +222,16 @@ std::vector<TrainLine> read_train_lines(const std::string& path) {
     out.push_back(parse_train_line(line, path + ":" + std::to_string(number)));
   }
   return out;
+}
+
+std::string promoted_model_of_run(const std::string& run_dir) {
+  const std::filesystem::path pointer = std::filesystem::path(run_dir) / "models" / "promoted.txt";
+  if (!std::filesystem::exists(pointer)) return "";
+  std::string name = read_file(pointer.string());
+  while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
+  if (name.empty() || name.find_first_of("/\n") != std::string::npos || name == "." || name == "..")
+    throw RecordError(pointer.string() + ": expected one model file name, found \"" + name + "\"");
+  return (std::filesystem::path(run_dir) / "models" / name).string();
 }
 
 }  // namespace mushroom::view

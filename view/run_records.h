@@ -2,6 +2,7 @@
 // form (written and read with nlohmann/json, inside run_records.cpp only):
 //   metrics/gen-NNNN.json        one GenerationRecord per finished generation
 //   metrics/train-gen-NNNN.jsonl one TrainLine per logged training step
+//   models/promoted.txt          the promoted model's file name, one line
 // A number that is not finite is written as null and read back as NaN; a
 // field missing from an older record reads as NaN (or 0 for counts).
 #pragma once
@@ -96,5 +97,10 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
 // Reads one record file / every line of a .jsonl file (blank lines skipped).
 GenerationRecord read_generation_record(const std::string& path);
 std::vector<TrainLine> read_train_lines(const std::string& path);
+
+// The model a run directory's models/promoted.txt names, as a path ("" when
+// there is none yet); throws RecordError naming the file when it holds
+// anything but one file name.
+std::string promoted_model_of_run(const std::string& run_dir);
 
 }  // namespace mushroom::view
