@@ -155,12 +155,7 @@ TEST_F(JudgeExact, FinishEndsTheProcessPromptlyAndStdoutHoldsOnlyOkAndMoves) {
   ASSERT_EQ(bot.read_line(line, 3000), Subprocess::ReadStatus::kLine);
   ASSERT_EQ(line, "OK");
   Position pos = random_board(4302);
-  std::string init = "INIT";
-  for (int r = 0; r < kRows; ++r) {
-    init += ' ';
-    for (int c = 0; c < kCols; ++c) init += char('0' + pos.digit(r, c));
-  }
-  ASSERT_TRUE(bot.write_line(init));
+  ASSERT_TRUE(bot.write_line(format_init_line(pos)));
   int bank = 10000;
   while (!pos.game_over()) {
     if (pos.to_move() == kFirst) {
@@ -227,21 +222,12 @@ void expect_clean(const StreamOutcome& o, const std::string& what) {
   }
 }
 
-std::string init_line(const Position& pos) {
-  std::string init = "INIT";
-  for (int r = 0; r < kRows; ++r) {
-    init += ' ';
-    for (int c = 0; c < kCols; ++c) init += char('0' + pos.digit(r, c));
-  }
-  return init;
-}
-
 TEST_F(JudgeExact, HostileStreamsNeverCrashHangOrPrintStrayOutput) {
   ASSERT_EQ(build_->exit_code, 0) << build_->output;
   const fs::path d = dir_ / "streams";
   fs::create_directories(d);
   const Position start = random_board(4303);
-  const std::string init = init_line(start);
+  const std::string init = format_init_line(start);
   // A valid game prefix: we move second, and the opponent only passes (never
   // two passes in a row, since we do not pass with rectangles left).
   const std::string pass = "OPP -1 -1 -1 -1 0";
@@ -312,7 +298,7 @@ TEST_F(JudgeExact, MissingOrCorruptWeightsAreFatalWhenRequired) {
   const fs::path lone = dir_ / "lone";
   fs::create_directories(lone);
   fs::copy_file(dir_ / "main", lone / "main");
-  write_file_atomic((lone / "in.txt").string(), "READY FIRST\n" + init_line(random_board(4305)) + "\nTIME 1000 1000\nFINISH\n");
+  write_file_atomic((lone / "in.txt").string(), "READY FIRST\n" + format_init_line(random_board(4305)) + "\nTIME 1000 1000\nFINISH\n");
   const std::string run = "cd " + quoted(lone) + " && ";
 
   const ShellResult required = run_shell(run + "./main NYPC --require-weights < in.txt");

@@ -818,6 +818,8 @@ std::vector<Position> parse_position_list(std::string_view text, const std::stri
 
 // The protocol's INIT arguments: 10 words of 17 digits each.
 Position parse_init_rows(const std::vector<std::string_view>& rows);
+// The protocol's INIT line for pos's digits: "INIT" and the 10 rows.
+std::string format_init_line(const Position& pos);
 
 // Digits block, then a blank line and the owner block when anyone owns a cell.
 std::string format_position(const Position& pos, bool always_owners = false);
@@ -2693,7 +2695,8 @@ template <>
 bool parse_whole_word<double>(std::string_view word, double& out) {
   if (word.empty()) return false;
   if (word[0] == '+') word.remove_prefix(1);
-  if (word.empty() || word.find_first_of(" \t\n\r\f\vxX+") == 0 || word.find_first_of("xX") != std::string_view::npos)
+  // strtod skips leading spaces and reads a second sign or hex; from_chars does not.
+  if (word.empty() || word.find_first_of(" \t\n\r\f\v+") == 0 || word.find_first_of("xX") != std::string_view::npos)
     return false;
   const std::string copy(word);
   char* end = nullptr;
@@ -3461,6 +3464,15 @@ std::vector<Position> parse_position_list(std::string_view text, const std::stri
     positions.push_back(pos);
   }
   return positions;
+}
+
+std::string format_init_line(const Position& pos) {
+  std::string line = "INIT";
+  for (int r = 0; r < kRows; ++r) {
+    line += ' ';
+    for (int c = 0; c < kCols; ++c) line += char('0' + pos.digit(r, c));
+  }
+  return line;
 }
 
 Position parse_init_rows(const std::vector<std::string_view>& rows) {

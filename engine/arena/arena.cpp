@@ -108,7 +108,6 @@ std::string format_arena_settings(const ArenaConfig& c) {
          "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
 }
 
-
 GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
   const int first = g.a_first ? 0 : 1;
   GameRecord r;
@@ -118,7 +117,7 @@ GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
   r.outcome = g.result.outcome();
   if (g.forfeiter() >= 0) r.forfeit_by = config.label[g.forfeiter()];
   r.reason = g.result.log.abort_reason;
-  r.log = std::filesystem::path(game_file("", index, ".log")).filename().string();
+  r.log = game_file("", index, ".log");  // relative to the folder
   return r;
 }
 
@@ -185,9 +184,9 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     }
     start_games_file(games_path);
     if (report.resumed || beyond)
-      progress << log_time_stamp() << " resuming the match in " << config.log_dir << ": " << report.resumed << " of " << total
-               << " games already played" << (beyond ? ", " + std::to_string(beyond) + " more beyond --boards left out" : "")
-               << std::endl;
+      progress << log_time_stamp() << " resuming the match in " << config.log_dir << ": " << report.resumed << " of "
+               << total << " games already played"
+               << (beyond ? ", " + std::to_string(beyond) + " more beyond --boards left out" : "") << std::endl;
   }
 
   std::atomic<bool> stop{false};
@@ -240,8 +239,8 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
       if (g.done) done.push_back(g);
     const int outcome = game.a_outcome();
     const Player a_side = game.a_first ? kFirst : kSecond;
-    progress << log_time_stamp() << " [" << finished << "/" << total << "] board " << game.board << ", " << config.label[0]
-             << (game.a_first ? " first" : " second") << ": "
+    progress << log_time_stamp() << " [" << finished << "/" << total << "] board " << game.board << ", "
+             << config.label[0] << (game.a_first ? " first" : " second") << ": "
              << (outcome > 0 ? config.label[0] + " wins" : outcome < 0 ? config.label[1] + " wins" : std::string("draw"))
              << ", cells " << config.label[0] << " " << game.result.score(a_side) << " - " << config.label[1] << " "
              << game.result.score(Player(1 - a_side));

@@ -9,6 +9,7 @@
 
 #include "arena/cpu_clock.h"
 #include "arena/subprocess.h"
+#include "mushroom/position_io.h"
 #include "protocol/bot_session.h"
 #include "util/text.h"
 
@@ -61,7 +62,8 @@ std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, cons
     default: {
       proc.finish(200);
       const std::string said = last_stderr_line(stderr_path);
-      return "crashed (" + proc.exit_description() + ") before " + waiting_for + (said.empty() ? "" : "; its stderr: " + said);
+      return "crashed (" + proc.exit_description() + ") before " + waiting_for +
+             (said.empty() ? "" : "; its stderr: " + said);
     }
   }
 }
@@ -128,14 +130,11 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     if (!procs[p]->write_line(std::string("READY ") + player_name(p))) return abort_game(p, "crashed before READY");
     std::string line;
     const auto status = procs[p]->read_line(line, config.ready_timeout_ms);
-    if (status != Subprocess::ReadStatus::kLine) return abort_game(p, failure_reason(*procs[p], status, "OK", config.stderr_path[p]));
+    if (status != Subprocess::ReadStatus::kLine)
+      return abort_game(p, failure_reason(*procs[p], status, "OK", config.stderr_path[p]));
     if (trim(line) != "OK") return abort_game(p, "expected OK, got " + in_quotes(line));
   }
-  std::string init = "INIT";
-  for (int r = 0; r < kRows; ++r) {
-    init += ' ';
-    for (int c = 0; c < kCols; ++c) init += char('0' + start.digit(r, c));
-  }
+  const std::string init = format_init_line(start);
   for (Player p : {kFirst, kSecond})
     if (!procs[p]->write_line(init)) return abort_game(p, "crashed before INIT");
 

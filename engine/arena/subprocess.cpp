@@ -25,9 +25,7 @@ void ignore_sigpipe_once() {
   }();
   (void)done;
 }
-}  // namespace
 
-namespace {
 // The parent's environment with `extra` added or replacing, built before
 // fork because the child may only make async-signal-safe calls.
 std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
@@ -161,11 +159,10 @@ bool Subprocess::wait_exit(int timeout_ms) {
   return reap(false);
 }
 
-bool Subprocess::finish(int timeout_ms) {
+void Subprocess::finish(int timeout_ms) {
   if (to_child_ >= 0) close(to_child_), to_child_ = -1;
-  const bool by_itself = wait_exit(timeout_ms);
+  wait_exit(timeout_ms);
   kill_all();
-  return by_itself;
 }
 
 std::string Subprocess::exit_description() {

@@ -31,9 +31,9 @@ class Subprocess {
   // Waits up to timeout_ms for the child to exit by itself, its stdin left
   // open; true when it has.
   bool wait_exit(int timeout_ms);
-  // Closes the child's stdin and waits up to timeout_ms for it to exit by
-  // itself (true); then kills it (false).
-  bool finish(int timeout_ms);
+  // Closes the child's stdin, waits up to timeout_ms for it to exit by
+  // itself, then kills it.
+  void finish(int timeout_ms);
   // A description of how the child ended ("exit 3", "signal 11"), or "running".
   std::string exit_description();
   // The child's pid, which is also its process group's id.

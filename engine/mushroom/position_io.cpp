@@ -117,6 +117,15 @@ std::vector<Position> parse_position_list(std::string_view text, const std::stri
   return positions;
 }
 
+std::string format_init_line(const Position& pos) {
+  std::string line = "INIT";
+  for (int r = 0; r < kRows; ++r) {
+    line += ' ';
+    for (int c = 0; c < kCols; ++c) line += char('0' + pos.digit(r, c));
+  }
+  return line;
+}
+
 Position parse_init_rows(const std::vector<std::string_view>& rows) {
   if (rows.size() != size_t(kRows))
     throw ParseError("INIT: expected 10 rows of 17 digits, got " + std::to_string(rows.size()) + " words");

@@ -28,6 +28,8 @@ std::vector<Position> parse_position_list(std::string_view text, const std::stri
 
 // The protocol's INIT arguments: 10 words of 17 digits each.
 Position parse_init_rows(const std::vector<std::string_view>& rows);
+// The protocol's INIT line for pos's digits: "INIT" and the 10 rows.
+std::string format_init_line(const Position& pos);
 
 // Digits block, then a blank line and the owner block when anyone owns a cell.
 std::string format_position(const Position& pos, bool always_owners = false);

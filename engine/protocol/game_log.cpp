@@ -18,12 +18,7 @@ Position GameLog::final_position() const {
 }
 
 std::string format_game_log(const GameLog& log) {
-  std::string out = "INIT";
-  for (int r = 0; r < kRows; ++r) {
-    out += ' ';
-    for (int c = 0; c < kCols; ++c) out += char('0' + log.start.digit(r, c));
-  }
-  out += '\n';
+  std::string out = format_init_line(log.start) + "\n";
   for (const LoggedMove& m : log.moves) {
     out += std::string(player_name(m.player)) + " " + to_string(m.move) + " " + std::to_string(m.ms) + "\n";
     if (m.search) {

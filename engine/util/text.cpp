@@ -55,7 +55,8 @@ template <>
 bool parse_whole_word<double>(std::string_view word, double& out) {
   if (word.empty()) return false;
   if (word[0] == '+') word.remove_prefix(1);
-  if (word.empty() || word.find_first_of(" \t\n\r\f\vxX+") == 0 || word.find_first_of("xX") != std::string_view::npos)
+  // strtod skips leading spaces and reads a second sign or hex; from_chars does not.
+  if (word.empty() || word.find_first_of(" \t\n\r\f\v+") == 0 || word.find_first_of("xX") != std::string_view::npos)
     return false;
   const std::string copy(word);
   char* end = nullptr;
