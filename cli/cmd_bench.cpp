@@ -94,6 +94,15 @@ int cmd_bench(int argc, char** argv) {
     argv[1] = program.data();
     return cmd_bench_eval(argc - 1, argv + 1);
   }
+  if (argc >= 2 && std::string(argv[1]) == "labels") {
+#ifdef MUSHROOM_WITH_TORCH
+    std::string program = "mushroom bench labels";
+    argv[1] = program.data();
+    return cmd_bench_labels(argc - 1, argv + 1);
+#else
+    throw std::invalid_argument("'bench labels' needs a build with LibTorch (-DMUSHROOM_WITH_TORCH=ON)");
+#endif
+  }
   if (argc >= 2 && std::string(argv[1]) == "nn") {
 #ifdef MUSHROOM_WITH_TORCH
     std::string program = "mushroom bench nn";
@@ -110,9 +119,9 @@ int cmd_bench(int argc, char** argv) {
                         "generator, in one run. The last line is ns_per_position=<float> for the fast one. "
                         "'mushroom bench search --positions FILE [--seconds S]' measures MCTS simulations per "
                         "second with each no-net evaluator and alpha-beta nodes per second, S seconds per "
-                        "position. 'mushroom bench eval --help' and 'mushroom bench nn --help' describe the "
-                        "evaluation and network benchmarks.");
-  opts.add_options()("what", "what to benchmark: movegen | search | eval | nn", cxxopts::value<std::string>())(
+                        "position. 'mushroom bench eval --help', 'mushroom bench labels --help' and 'mushroom bench nn "
+                        "--help' describe the evaluation, evaluation-data and network benchmarks.");
+  opts.add_options()("what", "what to benchmark: movegen | search | eval | labels | nn", cxxopts::value<std::string>())(
       "positions", "position set file", cxxopts::value<std::string>())(
       "seconds", "minimum seconds per timed generator", cxxopts::value<double>()->default_value("1.0"))(
       "skip-naive", "do not time the (slow) naive generator")(
@@ -125,7 +134,7 @@ int cmd_bench(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string what = args.count("what") ? args["what"].as<std::string>() : "";
   if (what != "movegen" && what != "search")
-    throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen, search, eval, nn)");
+    throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen, search, eval, labels, nn)");
   const std::string path = required(args, "positions");
   const auto positions = parse_position_list(read_file(path), path);
   if (positions.empty()) throw std::invalid_argument("no positions in '" + path + "'");

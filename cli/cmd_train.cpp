@@ -6,6 +6,9 @@
 #include "cli/command.h"
 #include "nn/model_file.h"
 #include "selfplay/selfplay_runner.h"
+#include "mushroom/learned_eval_model.h"
+#include "train/eval_net.h"
+#include "train/eval_pipeline.h"
 #include "train/run_config.h"
 #include "train/run_loop.h"
 #include "train/trainer.h"
@@ -13,22 +16,56 @@
 
 namespace mushroom::cli {
 
+namespace {
+
+// `mushroom train` for run.model = "eval".
+int train_eval_model(const train::RunConfig& config, const cxxopts::ParseResult& args,
+                     const std::filesystem::path& out) {
+  const std::string model_path = (out / "eval.bin").string();
+  LearnedEvalModel start;
+  if (args.count("init")) start = read_learned_eval(args["init"].as<std::string>());
+  else if (std::filesystem::exists(model_path)) start = read_learned_eval(model_path);
+  else start = train::initial_eval_model(config.evalnet, config.seed());
+  const train::EvalTraining trained =
+      train::train_eval(config, train::find_shards(required(args, "data")), start, 0, 0,
+                        (out / "optimizer.pt").string(), [](const std::string& line) { print_line(line); },
+                        args.count("steps") ? args["steps"].as<int>() : 0);
+  const std::string metrics_path = (out / "metrics.jsonl").string();
+  const std::string previous = std::filesystem::exists(metrics_path) ? read_file(metrics_path) : "";
+  write_file_atomic(metrics_path, previous + trained.metrics);
+  write_file_atomic(model_path, serialize_learned_eval(trained.model));
+  std::printf("train: %d steps in %.0f s (%.1f steps/s); wrote %s\n", trained.stats.steps, trained.stats.seconds,
+              trained.stats.steps / std::max(1e-9, trained.stats.seconds), model_path.c_str());
+  return 0;
+}
+
+}  // namespace
+
 int cmd_train(int argc, char** argv) {
   cxxopts::Options opts("mushroom train",
                         "Trains on the newest train.window_samples samples of the shards under --data (a shard that "
                         "fails its check is named and skipped) and writes --out/model.h5, --out/optimizer.pt and "
                         "--out/metrics.jsonl. Starts from --init, or from --out/model.h5 when it exists (so a second "
-                        "call continues), or from random weights of the [net] size.");
+                        "call continues), or from random weights of the [net] size. With run.model = \"eval\" it "
+                        "trains the learned alpha-beta evaluation instead ([evalnet]; mushroom-eval shards, e.g. a "
+                        "run's data/) and writes --out/eval.bin, starting from --init, --out/eval.bin or fresh "
+                        "weights; evalnet.epochs sets the steps when --steps is not given.");
   opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
       "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
       "out", "output directory", cxxopts::value<std::string>())(
       "init", "model to start from", cxxopts::value<std::string>())(
-      "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())("h,help", "show this help");
+      "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())(
+      "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
+      cxxopts::value<std::vector<std::string>>())("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const train::RunConfig config = train::load_run_config(required(args, "config"));
+  std::vector<std::string> overrides;
+  if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
+  const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
   const std::filesystem::path out = required(args, "out");
   std::filesystem::create_directories(out);
+  if (args.count("steps") && args["steps"].as<int>() < 1) throw std::invalid_argument("--steps must be positive");
+  if (config.learns_eval()) return train_eval_model(config, args, out);
   const std::string model_path = (out / "model.h5").string();
   nn::Model start;
   if (args.count("init")) start = nn::load_model(args["init"].as<std::string>());
@@ -37,7 +74,6 @@ int cmd_train(int argc, char** argv) {
   const auto window = train::load_window(train::find_shards(required(args, "data")), config.train.window_samples,
                                          [](const std::string& w) { print_line("train: " + w); }, config.game());
   const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
-  if (steps < 1) throw std::invalid_argument("--steps must be positive");
   print_line("train: " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
              " shards, " + std::to_string(steps) + " steps, net " + nn::describe(start.config));
   train::Trainer trainer(config.train, start, (out / "optimizer.pt").string());

@@ -50,6 +50,7 @@ int cmd_view(int argc, char** argv);
 int cmd_dashboard(int argc, char** argv);
 // LibTorch builds only:
 int cmd_bench_nn(int argc, char** argv);
+int cmd_bench_labels(int argc, char** argv);
 int cmd_selfplay(int argc, char** argv);
 int cmd_train(int argc, char** argv);
 int cmd_run(int argc, char** argv);

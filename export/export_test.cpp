@@ -249,8 +249,8 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
 }
 
 // A learned evaluation inside the weights' ranges (learned_eval_model.h).
-std::string random_eval_file(uint64_t seed) {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(16, 8, 8);
+std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(16, 8, 8, phase_buckets, seat_buckets);
   Rng rng(seed);
   for (auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.05 * (2 * rng.uniform_double() - 1));
@@ -283,15 +283,20 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
   std::vector<Position> positions;
   parity_positions(lines, positions);
   write_file_atomic((d / "positions.txt").string(), lines);
-  const ShellResult out = stdout_of("cd " + d.string() + " && ./bot --eval-positions positions.txt");
-  ASSERT_EQ(out.exit_code, 0) << out.output;
-  LearnedEvaluator engine(parse_learned_eval(weights, "test"));
-  std::istringstream values(out.output);
-  for (const Position& p : positions) {
-    int value = 0;
-    ASSERT_TRUE(values >> value);
-    engine.set_root(p);
-    EXPECT_EQ(value, engine.evaluate(p, best_margin_gain(p)));
+  // The same bot reads an evaluation with output buckets (MSHEVAL3) from data.bin.
+  const std::string bucketed = random_eval_file(5, 4, 2);
+  for (const std::string& file : {weights, bucketed}) {
+    write_file_atomic((d / "data.bin").string(), file);
+    const ShellResult out = stdout_of("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+    ASSERT_EQ(out.exit_code, 0) << out.output;
+    LearnedEvaluator engine(parse_learned_eval(file, "test"));
+    std::istringstream values(out.output);
+    for (const Position& p : positions) {
+      int value = 0;
+      ASSERT_TRUE(values >> value);
+      engine.set_root(p);
+      EXPECT_EQ(value, engine.evaluate(p, best_margin_gain(p)));
+    }
   }
 
   std::string corrupt = weights;

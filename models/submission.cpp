@@ -1949,6 +1949,14 @@ class AlphaBeta {
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
 //                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1)
 //   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
+//   buckets      the dense layers (l1, l2, out) come in phase_buckets x
+//                seat_buckets stacks, and the position picks one, as
+//                Stockfish's output buckets do: the phase by the
+//                mushrooms taken so far (equal bands of the first 112,
+//                the last band holding the rest: games end with 40 to 100
+//                of the 170 left), the seat by whether the side to move
+//                moved first (seat_buckets 2).
+//                Stack s = seat * phase_buckets + phase. 1 x 1: no buckets.
 //   output       y = out.weight . h2 + out.bias, in cells, plus the skip
 //                terms skip_margin * margin + skip_gain * best_gain, where
 //                margin is the mover's cells minus the opponent's and
@@ -1957,8 +1965,10 @@ class AlphaBeta {
 //   The evaluation is 16 * (output) in the search's units (1/16 cells).
 //
 // The file (little-endian): the magic "MSHEVAL2", u32 H, u32 L1, u32 L2,
-// then float32 tensors in the order of tensor_names(), then a u64 FNV-1a
-// hash of every preceding byte. Reading checks the size, magic, shape
+// then float32 tensors in the order of tensors(), then a u64 FNV-1a hash
+// of every preceding byte. A model with buckets is "MSHEVAL3", with u32
+// phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
+// every stack, stack by stack); one without is written as MSHEVAL2. Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #include <cstdint>
@@ -1977,6 +1987,17 @@ constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
 // Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
 constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
 constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
+constexpr int kEvalMaxPhaseBuckets = 8;
+constexpr int kEvalPhaseSpan = 112;  // mushrooms taken over which the phase bands lie
+
+// The dense stack a position uses (learned_eval_model.h, "buckets").
+inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushrooms_left, bool mover_moved_first) {
+  const int taken = 170 - mushrooms_left;
+  int phase = taken * phase_buckets / kEvalPhaseSpan;  // equal bands of the first kEvalPhaseSpan taken
+  if (phase >= phase_buckets) phase = phase_buckets - 1;
+  if (phase < 0) phase = 0;
+  return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
+}
 
 // A weights file that cannot be used; the message names the source and the problem.
 class LearnedEvalError : public std::runtime_error {
@@ -1988,14 +2009,16 @@ struct LearnedEvalModel {
   int hidden = 64;  // H: a multiple of 16, 16..512
   int l1 = 16;      // 1..64
   int l2 = 16;      // 1..64
+  int phase_buckets = 1;  // 1..kEvalMaxPhaseBuckets
+  int seat_buckets = 1;   // 1 or 2
   std::vector<float> ft_weight;   // [kEvalFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [L1][2H + kEvalFlags]
-  std::vector<float> l1_bias;     // [L1]
-  std::vector<float> l2_weight;   // [L2][L1]
-  std::vector<float> l2_bias;     // [L2]
-  std::vector<float> out_weight;  // [L2]
-  float out_bias = 0;
+  std::vector<float> l1_weight;   // [S][L1][2H + kEvalFlags], S = stacks()
+  std::vector<float> l1_bias;     // [S][L1]
+  std::vector<float> l2_weight;   // [S][L2][L1]
+  std::vector<float> l2_bias;     // [S][L2]
+  std::vector<float> out_weight;  // [S][L2]
+  std::vector<float> out_bias = {0.0f};  // [S]
   float skip_margin = 1, skip_gain = 0.5f;
 
   // The tensors in file order, with their sizes (a scalar has size 1).
@@ -2005,9 +2028,16 @@ struct LearnedEvalModel {
     size_t size;
   };
   std::vector<TensorRef> tensors();
+  int stacks() const { return phase_buckets * seat_buckets; }
+  int bucket(int mushrooms_left, bool mover_moved_first) const {
+    return learned_eval_bucket(phase_buckets, seat_buckets, mushrooms_left, mover_moved_first);
+  }
   // All zeros but the skips (1, 0.5): the hand evaluation, at these sizes.
-  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2);
+  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1);
 };
+
+// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them.
+std::string learned_eval_architecture(const LearnedEvalModel& model);
 
 // The file's bytes; throws LearnedEvalError naming `source` on any problem.
 LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source);
@@ -2069,13 +2099,15 @@ class LearnedEvaluator final : public StaticEvaluator {
                      int n_added) const;
 
   int hidden_, l1_, l2_;
+  int phase_buckets_, seat_buckets_;
   int input_padded_;    // 2H + kEvalFlags rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
   std::vector<int32_t> l1_bias_, l2_bias_;
-  int32_t out_bias_ = 0, skip_margin_ = 0, skip_gain_ = 0;
+  std::vector<int32_t> out_bias_;  // per stack
+  int32_t skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
   int depth_ = 0;
   uint64_t node_ = 0;                  // changes with every set_root, push and pop
@@ -3957,6 +3989,7 @@ namespace mushroom {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
+constexpr char kBucketMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '3'};
 constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
 template <typename T>
@@ -3977,11 +4010,13 @@ T get(const std::string& in, size_t& at) {
 void resize_for(LearnedEvalModel& m) {
   m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
   m.ft_bias.assign(size_t(m.hidden), 0.0f);
-  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + kEvalFlags), 0.0f);
-  m.l1_bias.assign(size_t(m.l1), 0.0f);
-  m.l2_weight.assign(size_t(m.l2) * m.l1, 0.0f);
-  m.l2_bias.assign(size_t(m.l2), 0.0f);
-  m.out_weight.assign(size_t(m.l2), 0.0f);
+  const size_t S = size_t(m.stacks());
+  m.l1_weight.assign(S * m.l1 * (2 * m.hidden + kEvalFlags), 0.0f);
+  m.l1_bias.assign(S * m.l1, 0.0f);
+  m.l2_weight.assign(S * m.l2 * m.l1, 0.0f);
+  m.l2_bias.assign(S * m.l2, 0.0f);
+  m.out_weight.assign(S * m.l2, 0.0f);
+  m.out_bias.assign(S, 0.0f);
 }
 
 // Every value must survive the integer runtime's scaling (the names and
@@ -4027,48 +4062,71 @@ std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
   return {{"ft.weight", ft_weight.data(), ft_weight.size()},    {"ft.bias", ft_bias.data(), ft_bias.size()},
           {"l1.weight", l1_weight.data(), l1_weight.size()},    {"l1.bias", l1_bias.data(), l1_bias.size()},
           {"l2.weight", l2_weight.data(), l2_weight.size()},    {"l2.bias", l2_bias.data(), l2_bias.size()},
-          {"out.weight", out_weight.data(), out_weight.size()}, {"out.bias", &out_bias, 1},
+          {"out.weight", out_weight.data(), out_weight.size()}, {"out.bias", out_bias.data(), out_bias.size()},
           {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
 }
 
-LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2) {
+LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
   LearnedEvalModel m;
   m.hidden = hidden;
   m.l1 = l1;
   m.l2 = l2;
+  m.phase_buckets = phase_buckets;
+  m.seat_buckets = seat_buckets;
   resize_for(m);
   return m;
 }
 
+std::string learned_eval_architecture(const LearnedEvalModel& m) {
+  std::string s = "H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2);
+  if (m.stacks() > 1)
+    s += ", " + std::to_string(m.phase_buckets) + " phase x " + std::to_string(m.seat_buckets) + " seat buckets";
+  return s;
+}
+
 std::string serialize_learned_eval(const LearnedEvalModel& model) {
   LearnedEvalModel m = model;  // tensors() hands out pointers
-  std::string out(kMagic, sizeof kMagic);
+  const bool buckets = m.stacks() > 1;
+  std::string out(buckets ? kBucketMagic : kMagic, sizeof kMagic);
   put<uint32_t>(out, uint32_t(m.hidden));
   put<uint32_t>(out, uint32_t(m.l1));
   put<uint32_t>(out, uint32_t(m.l2));
+  if (buckets) {
+    put<uint32_t>(out, uint32_t(m.phase_buckets));
+    put<uint32_t>(out, uint32_t(m.seat_buckets));
+  }
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
 }
 
 LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source) {
-  const size_t header = sizeof kMagic + 3 * sizeof(uint32_t);
-  if (bytes.size() < header + sizeof(uint64_t))
-    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
-  if (std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
+  if (bytes.size() >= sizeof kOldMagic && std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
     throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
                                     "runs: retrain it (MSHEVAL2 adds the row and column triples)");
-  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 magic)");
+  const bool buckets = bytes.size() >= sizeof kBucketMagic && std::memcmp(bytes.data(), kBucketMagic, sizeof kBucketMagic) == 0;
+  if (!buckets && (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0))
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 or MSHEVAL3 magic)");
+  const size_t header = sizeof kMagic + (buckets ? 5 : 3) * sizeof(uint32_t);
+  if (bytes.size() < header + sizeof(uint64_t))
+    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
   LearnedEvalModel m;
   m.hidden = int(get<uint32_t>(bytes, at));
   m.l1 = int(get<uint32_t>(bytes, at));
   m.l2 = int(get<uint32_t>(bytes, at));
+  if (buckets) {
+    m.phase_buckets = int(get<uint32_t>(bytes, at));
+    m.seat_buckets = int(get<uint32_t>(bytes, at));
+  }
   if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
     throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +
                            " L2=" + std::to_string(m.l2) +
                            " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+  if (m.phase_buckets < 1 || m.phase_buckets > kEvalMaxPhaseBuckets || m.seat_buckets < 1 || m.seat_buckets > 2)
+    throw LearnedEvalError(source + ": " + std::to_string(m.phase_buckets) + " phase buckets and " +
+                           std::to_string(m.seat_buckets) + " seat buckets, where this build runs 1.." +
+                           std::to_string(kEvalMaxPhaseBuckets) + " and 1..2");
   resize_for(m);
   size_t floats = 0;
   for (const auto& t : m.tensors()) floats += t.size;
@@ -4076,7 +4134,7 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   if (bytes.size() != expected)
     throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
                            std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2) +
-                           " evaluation has " + std::to_string(expected) + " (truncated, or another architecture)");
+                           " evaluation with " + std::to_string(m.stacks()) + " dense stacks has " + std::to_string(expected) + " (truncated, or another architecture)");
   for (const auto& t : m.tensors()) {
     std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
     at += t.size * sizeof(float);
@@ -4258,29 +4316,32 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
 }
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
-    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32),
-      hidden1_padded_((m.l1 + 31) / 32 * 32),
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
+      input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
   const int inputs = 2 * hidden_ + kEvalFlags;
-  l1_weight_.assign(size_t(l1_) * input_padded_, 0);
-  for (int j = 0; j < l1_; ++j)
+  const size_t S = size_t(m.stacks());
+  // Each stack's rows one after another, padded like a single stack's.
+  l1_weight_.assign(S * l1_ * input_padded_, 0);
+  for (size_t j = 0; j < S * l1_; ++j)
     for (int i = 0; i < inputs; ++i)
-      l1_weight_[size_t(j) * input_padded_ + i] = to_int8(m.l1_weight[size_t(j) * inputs + i], kDenseScale);
-  l1_bias_.resize(size_t(l1_));
-  for (int j = 0; j < l1_; ++j) l1_bias_[size_t(j)] = to_int32(m.l1_bias[size_t(j)], float(kSumScale));
-  l2_weight_.assign(size_t(l2_) * hidden1_padded_, 0);
-  for (int j = 0; j < l2_; ++j)
+      l1_weight_[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
+  l1_bias_.resize(S * l1_);
+  for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
+  l2_weight_.assign(S * l2_ * hidden1_padded_, 0);
+  for (size_t j = 0; j < S * l2_; ++j)
     for (int i = 0; i < l1_; ++i)
-      l2_weight_[size_t(j) * hidden1_padded_ + i] = to_int8(m.l2_weight[size_t(j) * l1_ + i], kDenseScale);
-  l2_bias_.resize(size_t(l2_));
-  for (int j = 0; j < l2_; ++j) l2_bias_[size_t(j)] = to_int32(m.l2_bias[size_t(j)], float(kSumScale));
+      l2_weight_[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
+  l2_bias_.resize(S * l2_);
+  for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
   for (size_t i = 0; i < m.out_weight.size(); ++i) out_weight_[i] = to_int8(m.out_weight[i], kDenseScale);
-  out_bias_ = to_int32(m.out_bias, float(kSumScale));
+  out_bias_.resize(S);
+  for (size_t k = 0; k < S; ++k) out_bias_[k] = to_int32(m.out_bias[k], float(kSumScale));
   skip_margin_ = to_int32(m.skip_margin, kSkipScale);
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
@@ -4413,14 +4474,16 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
+  const size_t k = size_t(
+      learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
-  dense(simd_, input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
-  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
+  dense(simd_, input_.data(), l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_, sums);
+  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[k * l1_ + j] + sums[j]));
   // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
-  dense(simd_, hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
-  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
+  dense(simd_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
+  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[k * l2_ + j] + sums[j]));
   cached_node_ = node_;
-  return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
+  return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
 }
 
 float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {
@@ -4445,19 +4508,22 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
+  const size_t k = size_t(m.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {
-    float s = m.l1_bias[size_t(j)];
-    for (int i = 0; i < inputs; ++i) s += m.l1_weight[size_t(j) * inputs + i] * x[size_t(i)];
+    const size_t row = k * m.l1 + j;
+    float s = m.l1_bias[row];
+    for (int i = 0; i < inputs; ++i) s += m.l1_weight[row * inputs + i] * x[size_t(i)];
     h1[size_t(j)] = clip(s);
   }
   for (int j = 0; j < m.l2; ++j) {
-    float s = m.l2_bias[size_t(j)];
-    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[size_t(j) * m.l1 + i] * h1[size_t(i)];
+    const size_t row = k * m.l2 + j;
+    float s = m.l2_bias[row];
+    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[row * m.l1 + i] * h1[size_t(i)];
     h2[size_t(j)] = clip(s);
   }
-  float y = m.out_bias;
-  for (int j = 0; j < m.l2; ++j) y += m.out_weight[size_t(j)] * h2[size_t(j)];
+  float y = m.out_bias[k];
+  for (int j = 0; j < m.l2; ++j) y += m.out_weight[k * m.l2 + j] * h2[size_t(j)];
   return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(best_gain);
 }
 

@@ -19,6 +19,13 @@ const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings() {
   static const SettingsTable<EvalSelfplayConfig> table =
       SettingsTable<EvalSelfplayConfig>("evalplay")
           .integer("label_depth", FIELD(label_depth), 1, 12, "alpha-beta depth of every labelled search")
+          .integer("label_nodes", FIELD(label_nodes), 0, 1'000'000'000,
+                   "node budget of each labelled search: the deepest iteration finished within it gives the label "
+                   "and the move (0: label_depth alone bounds the search)")
+          .integer("exact_mushrooms", FIELD(exact_mushrooms), 0, 170,
+                   "at or below this many mushrooms left, the endgame solver is tried first: a position it proves "
+                   "is labelled with the proven final margin and its move is played (0: never)")
+          .integer("exact_nodes", FIELD(exact_nodes), 1, 1'000'000'000, "node budget of each exact solve")
           .real("random_move_fraction", FIELD(random_move_fraction), 0.0, 1.0,
                 "moves after the opening played uniformly at random (their positions still labelled)")
           .text("teacher", FIELD(teacher), "conv-net model file whose value labels every sample (empty: none)")
@@ -38,6 +45,7 @@ class Worker {
       : counters_(counters), job_(job), index_(index) {
     if (job.evaluation) evaluator_ = std::make_unique<LearnedEvaluator>(*job.evaluation);
     search_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 18}, evaluator_.get());
+    if (job.eval.exact_mushrooms > 0) solver_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 20});
     if (job.teacher) teacher_ = std::make_unique<nn::CpuNet>(*job.teacher);
   }
 
@@ -61,12 +69,26 @@ class Worker {
     if (pos.game_over()) pos = random_board(seed);
     std::vector<Sample> samples;
     const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
+    bool proven = false;  // once the solver proves a position, the rest of the game is its line
     while (!pos.game_over() && pos.ply() < kMaxTurns) {
-      search_->clear();
-      const AlphaBetaResult r = search_->search(pos, far, job_.eval.label_depth);
-      counters_.nn_positions += int64_t(r.nodes);
       EvalLabels labels;
-      labels.search_score = r.score;
+      Move best = Move::pass();
+      if (proven || (solver_ && pos.mushrooms_left() <= job_.eval.exact_mushrooms)) {
+        if (!proven) solver_->clear();
+        const std::optional<int> margin = solver_->solve_exact(pos, uint64_t(job_.eval.exact_nodes), &best);
+        proven = margin.has_value();
+        if (proven) {
+          labels.search_score = *margin * kEvalScale;
+          labels.exact = true;
+        }
+      }
+      if (!labels.exact) {
+        search_->clear();
+        const AlphaBetaResult r = search_->search(pos, far, job_.eval.label_depth, uint64_t(job_.eval.label_nodes));
+        counters_.nn_positions += int64_t(r.nodes);
+        labels.search_score = r.score;
+        best = r.best;
+      }
       if (teacher_) {
         nn::NetEval e;
         teacher_->evaluate(pos, nullptr, 0, e);
@@ -75,10 +97,10 @@ class Worker {
       }
       Sample s = eval_sample(pos, labels);
       s.game_id = id;
-      s.search_value = float(r.score) / float(kEvalScale);
+      s.search_value = float(labels.search_score) / float(kEvalScale);
       samples.push_back(std::move(s));
-      Move move = r.best;
-      if (rng.uniform_double() < job_.eval.random_move_fraction) {
+      Move move = best;
+      if (!labels.exact && rng.uniform_double() < job_.eval.random_move_fraction) {
         const int n = generate_moves(pos, list);
         if (n > 0) move = list[rng.uniform(uint32_t(n))];
       }
@@ -103,8 +125,9 @@ class Worker {
   int index_;
   std::unique_ptr<LearnedEvaluator> evaluator_;
   std::unique_ptr<AlphaBeta> search_;
+  std::unique_ptr<AlphaBeta> solver_;  // exact_mushrooms > 0
   std::unique_ptr<nn::CpuNet> teacher_;
-  PendingShard pending_{"mushroom-eval", {}, 0};
+  PendingShard pending_{mushroom_eval_schema().game, {}, 0};
 };
 
 }  // namespace

@@ -3,9 +3,15 @@
 // far cheaper than MCTS self-play). Each game starts on a random board
 // after k uniformly random moves (k drawn from 0..random_opening_plies);
 // then both sides search every position at the label depth with the
-// current evaluation (the hand one before there is a learned one). Every
-// searched position is a sample labelled with the search's score; when the
-// game ends each gets its side's final margin and outcome. A fraction of
+// current evaluation (the hand one before there is a learned one), within
+// a node budget when one is set (the deepest iteration finished within it
+// counts). Every searched position is a sample labelled with the search's
+// score; when the game ends each gets its side's final margin and outcome.
+// The random opening's positions are not samples. Once few enough
+// mushrooms are left (exact_mushrooms), each position is first given to
+// the endgame solver: a position it proves within exact_nodes is labelled
+// with the proven final margin (exact) and the solver's move is played,
+// so the rest of the game is perfect play. A fraction of
 // the moves after the opening are played uniformly at random (their
 // positions still labelled), so that the games do not repeat one line.
 // With a teacher (a conv-net model file) each sample also gets the net's
@@ -24,6 +30,9 @@ namespace mushroom::selfplay {
 
 struct EvalSelfplayConfig {
   int label_depth = 4;              // alpha-beta depth of every labelled search
+  int64_t label_nodes = 0;          // node budget of each labelled search (0: the depth alone bounds it)
+  int exact_mushrooms = 0;          // solve exactly at or below this many mushrooms left (0: never)
+  int64_t exact_nodes = 2'000'000;  // node budget of each exact solve
   double random_move_fraction = 0.1;  // moves after the opening played at random
   std::string teacher;              // conv-net model file for the teacher label ("": none)
   int heldout_games = 40;           // games kept apart to measure the evaluations' fit (eval runs)

@@ -32,7 +32,7 @@ std::vector<Sample> read_all(const std::string& dir, int64_t* games) {
   std::vector<Sample> out;
   *games = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
-    const Shard shard = read_shard(e.path().string(), "mushroom-eval");
+    const Shard shard = read_shard(e.path().string(), mushroom_eval_schema().game);
     *games += shard.meta.games;
     out.insert(out.end(), shard.samples.begin(), shard.samples.end());
   }
@@ -61,7 +61,7 @@ TEST(EvalSelfplay, SamplesCarryTheSearchScoreAndTheGamesResult) {
     EXPECT_EQ(s.outcome, (labels.margin > 0) - (labels.margin < 0));
     margin_by_side[s.game_id][s.to_move] = labels.margin;
     if (i % 7 == 0) {  // the label is the depth-2 search of this very position
-      const Position pos = position_of(s, mushroom_eval_schema());
+      const Position pos = eval_position_of(s);
       EXPECT_EQ(AlphaBeta(AlphaBetaConfig{.tt_bits = 18}).search(pos, far, 2).score, labels.search_score);
     }
   }
@@ -72,6 +72,59 @@ TEST(EvalSelfplay, SamplesCarryTheSearchScoreAndTheGamesResult) {
     }
   }
   EXPECT_THROW(read_shard(fs::directory_iterator(dir)->path().string(), "mushroom"), ShardError);
+  fs::remove_all(dir);
+}
+
+// With a node budget, each label is the deepest iteration finished within
+// it: the same search as the label's, run again.
+TEST(EvalSelfplay, ANodeBudgetBoundsEveryLabelledSearch) {
+  const std::string dir = (fs::temp_directory_path() / ("eval_nodes_" + std::to_string(getpid()))).string();
+  fs::remove_all(dir);
+  EvalSelfplayJob job = tiny_job(dir);
+  job.job.games = 2;
+  job.eval.label_depth = 8;
+  job.eval.label_nodes = 3000;
+  run_eval_selfplay(job);
+  int64_t games = 0;
+  const std::vector<Sample> samples = read_all(dir, &games);
+  ASSERT_GT(samples.size(), 20u);
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  int shallower = 0;
+  for (size_t i = 0; i < samples.size(); i += 5) {
+    const Position pos = eval_position_of(samples[i]);
+    const AlphaBetaResult r = AlphaBeta(AlphaBetaConfig{.tt_bits = 18}).search(pos, far, 8, 3000);
+    EXPECT_EQ(r.score, eval_labels_of(samples[i]).search_score);
+    shallower += r.depth < 8;
+  }
+  EXPECT_GT(shallower, 0);  // the budget, not the depth, stopped some searches
+  fs::remove_all(dir);
+}
+
+// Near the end the solver labels and plays: once a position is proven, both
+// sides play perfectly, so the game ends with exactly the proven margin.
+TEST(EvalSelfplay, ProvenPositionsCarryTheMarginTheGameThenEndsWith) {
+  const std::string dir = (fs::temp_directory_path() / ("eval_exact_" + std::to_string(getpid()))).string();
+  fs::remove_all(dir);
+  EvalSelfplayJob job = tiny_job(dir);
+  job.job.games = 8;
+  job.eval.exact_mushrooms = 80;
+  job.eval.random_move_fraction = 0.3;  // random moves stop once the solver plays
+  run_eval_selfplay(job);
+  int64_t games = 0;
+  const std::vector<Sample> samples = read_all(dir, &games);
+  std::map<int64_t, int> exact_by_game;
+  for (const Sample& s : samples) {
+    const EvalLabels labels = eval_labels_of(s);
+    const Position pos = eval_position_of(s);
+    if (!labels.exact) {
+      EXPECT_EQ(exact_by_game.count(s.game_id), 0u) << "a heuristic label after a proven one";
+      continue;
+    }
+    EXPECT_LE(pos.mushrooms_left(), 80);
+    EXPECT_EQ(labels.search_score, 16 * labels.margin) << "game " << s.game_id << " ply " << s.ply;
+    ++exact_by_game[s.game_id];
+  }
+  EXPECT_GE(exact_by_game.size(), 2u);  // games end with 40 to 100 mushrooms left
   fs::remove_all(dir);
 }
 
@@ -92,7 +145,7 @@ TEST(EvalSelfplay, ATeacherLabelsEverySampleWithItsValue) {
     const EvalLabels labels = eval_labels_of(s);
     ASSERT_TRUE(labels.has_teacher);
     nn::NetEval e;
-    net.evaluate(position_of(s, mushroom_eval_schema()), nullptr, 0, e);
+    net.evaluate(eval_position_of(s), nullptr, 0, e);
     EXPECT_EQ(labels.teacher, int(std::lround(1000 * e.value())));
   }
   fs::remove_all(dir);

@@ -148,7 +148,7 @@ void set_final_result(Sample& s, int margin, const int8_t* ownership) {
 
 // ---- the learned alpha-beta evaluation ----
 
-const SampleSchema& mushroom_eval_schema() {
+const SampleSchema& mushroom_eval_v1_schema() {
   static const SampleSchema schema("mushroom-eval",
                                    {{"digits", FieldType::kU8, kCells, 0, 9},
                                     {"owners", FieldType::kU8, kCells, 0, 2},
@@ -161,9 +161,31 @@ const SampleSchema& mushroom_eval_schema() {
   return schema;
 }
 
+const SampleSchema& mushroom_eval_schema() {
+  static const SampleSchema schema("mushroom-eval2",
+                                   {{"cells", FieldType::kU8, kCells, 0, 11},
+                                    {"last_pass", FieldType::kU8, 1, 0, 1},
+                                    {"search_score", FieldType::kI16, 1, -32000, 32000},
+                                    {"exact", FieldType::kU8, 1, 0, 1},
+                                    {"margin", FieldType::kI16, 1, -kCells, kCells},
+                                    {"teacher", FieldType::kI16, 1, -1000, 1000},
+                                    {"has_teacher", FieldType::kU8, 1, 0, 1}},
+                                   0, true);
+  return schema;
+}
+
+bool is_eval_schema(const std::string& game) {
+  return game == mushroom_eval_schema().game || game == mushroom_eval_v1_schema().game;
+}
+
 namespace {
+constexpr int kFirstOwnedCode = 10, kSecondOwnedCode = 11;
+
 struct EvalFields {
+  const SampleField& cells = mushroom_eval_schema().field("cells");
+  const SampleField& last_pass = mushroom_eval_schema().field("last_pass");
   const SampleField& search_score = mushroom_eval_schema().field("search_score");
+  const SampleField& exact = mushroom_eval_schema().field("exact");
   const SampleField& margin = mushroom_eval_schema().field("margin");
   const SampleField& teacher = mushroom_eval_schema().field("teacher");
   const SampleField& has_teacher = mushroom_eval_schema().field("has_teacher");
@@ -172,21 +194,62 @@ const EvalFields& eval_fields() {
   static const EvalFields f;
   return f;
 }
+
+bool is_v1(const SampleSchema& schema) { return &schema == &mushroom_eval_v1_schema(); }
+void check_eval_schema(const SampleSchema& schema) {
+  if (&schema != &mushroom_eval_schema() && !is_v1(schema))
+    throw std::invalid_argument("a " + schema.game + " sample is not a learned-evaluation sample");
+}
 }  // namespace
 
+int eval_cell_code(const Position& pos, int r, int c) {
+  const int d = pos.digit(r, c);
+  if (d) return d;
+  const Owner o = pos.owner(r, c);
+  return o == Owner::kNone ? 0 : o == Owner::kFirst ? kFirstOwnedCode : kSecondOwnedCode;
+}
+
 Sample eval_sample(const Position& pos, const EvalLabels& labels) {
-  Sample s = sample_from_position(pos, mushroom_eval_schema());
   const EvalFields& f = eval_fields();
+  Sample s = empty_sample(mushroom_eval_schema());
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) s.set(f.cells, r * kCols + c, eval_cell_code(pos, r, c));
+  s.set(f.last_pass, 0, pos.last_move_was_pass() ? 1 : 0);
+  s.to_move = uint8_t(pos.to_move());
+  s.ply = int16_t(pos.ply());
   s.set(f.search_score, 0, std::clamp(labels.search_score, -32000, 32000));
+  s.set(f.exact, 0, labels.exact ? 1 : 0);
   s.set(f.margin, 0, labels.margin);
   s.set(f.teacher, 0, labels.has_teacher ? std::clamp(labels.teacher, -1000, 1000) : 0);
   s.set(f.has_teacher, 0, labels.has_teacher ? 1 : 0);
   return s;
 }
 
-EvalLabels eval_labels_of(const Sample& s) {
+EvalLabels eval_labels_of(const Sample& s, const SampleSchema& schema) {
+  check_eval_schema(schema);
+  if (is_v1(schema))
+    return {s.get(schema.field("search_score")), s.get(schema.field("margin")),
+            s.get(schema.field("has_teacher")) != 0, s.get(schema.field("teacher")), false};
   const EvalFields& f = eval_fields();
-  return {s.get(f.search_score), s.get(f.margin), s.get(f.has_teacher) != 0, s.get(f.teacher)};
+  return {s.get(f.search_score), s.get(f.margin), s.get(f.has_teacher) != 0, s.get(f.teacher), s.get(f.exact) != 0};
+}
+
+Position eval_position_of(const Sample& s, const SampleSchema& schema) {
+  check_eval_schema(schema);
+  if (is_v1(schema)) return position_of(s, schema);
+  const EvalFields& f = eval_fields();
+  Position p;
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      const int code = s.get(f.cells, r * kCols + c);
+      if (code >= 1 && code <= 9) p.set_digit(r, c, code);
+      else if (code == kFirstOwnedCode) p.set_owner(r, c, Owner::kFirst);
+      else if (code == kSecondOwnedCode) p.set_owner(r, c, Owner::kSecond);
+    }
+  p.set_to_move(Player(s.to_move));
+  p.set_last_pass(s.get(f.last_pass) != 0);
+  p.set_ply(s.ply);
+  return p;
 }
 
 void set_eval_margin(Sample& s, int margin) { s.set(eval_fields().margin, 0, margin); }
@@ -212,6 +275,7 @@ const SampleSchema& sample_schema(const std::string& game) {
   static const SampleSchema* const schemas[] = {
       &mushroom_schema(),
       &mushroom_eval_schema(),
+      &mushroom_eval_v1_schema(),
       &learnable_schema<blockgame::BlockGame>("blockgame", /*draws=*/false),
       &learnable_schema<tictactoe::TicTacToe>("tictactoe", /*draws=*/true),
   };

@@ -26,21 +26,22 @@ std::vector<float> to_vector(const torch::Tensor& t) {
 }
 
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
-// Fills row b of the input tensors with pos.
-void fill_inputs(const Position& pos, int64_t b, int64_t* mover, int64_t* opponent, float* flags, float* margin,
-                 float* gain) {
+// Fills row b of the input tensors with pos (best_gain: its best immediate gain).
+void fill_inputs(const Position& pos, int best_gain, int64_t b, EvalBatch& batch) {
   const Player me = pos.to_move(), them = Player(1 - me);
+  int64_t* mover = batch.mover.data_ptr<int64_t>() + b * kEvalActiveFeatures;
+  int64_t* opponent = batch.opponent.data_ptr<int64_t>() + b * kEvalActiveFeatures;
   int features[kEvalActiveFeatures];
   learned_eval_features(pos, me, features);
-  std::copy(features, features + kEvalActiveFeatures, mover + b * kEvalActiveFeatures);
+  std::copy(features, features + kEvalActiveFeatures, mover);
   learned_eval_features(pos, them, features);
-  std::copy(features, features + kEvalActiveFeatures, opponent + b * kEvalActiveFeatures);
-  flags[b * kEvalFlags] = pos.last_move_was_pass() ? 1.0f : 0.0f;
-  flags[b * kEvalFlags + 1] = me == kFirst ? 1.0f : 0.0f;
-  margin[b] = float(pos.margin_for_side_to_move());
-  gain[b] = float(best_margin_gain(pos));
+  std::copy(features, features + kEvalActiveFeatures, opponent);
+  float* flags = batch.flags.data_ptr<float>() + b * kEvalFlags;
+  flags[0] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  flags[1] = me == kFirst ? 1.0f : 0.0f;
+  batch.margin.data_ptr<float>()[b] = float(pos.margin_for_side_to_move());
+  batch.gain.data_ptr<float>()[b] = float(best_gain);
+  batch.mushrooms_left.data_ptr<int64_t>()[b] = pos.mushrooms_left();
 }
 
 EvalBatch empty_batch(int64_t B) {
@@ -50,34 +51,34 @@ EvalBatch empty_batch(int64_t B) {
   batch.flags = torch::empty({B, kEvalFlags});
   batch.margin = torch::empty({B});
   batch.gain = torch::empty({B});
-  batch.target = torch::full({B}, 0.5f);
+  batch.mushrooms_left = torch::empty({B}, torch::kInt64);
+  batch.search = torch::zeros({B});
+  batch.result = torch::zeros({B});
+  batch.teacher = torch::zeros({B});
+  batch.has_teacher = torch::zeros({B});
   return batch;
 }
 
 }  // namespace
 
 EvalBatch EvalBatch::to(const torch::Device& device) const {
-  return {mover.to(device), opponent.to(device), flags.to(device), margin.to(device), gain.to(device),
-          target.to(device)};
+  return {mover.to(device),  opponent.to(device), flags.to(device),   margin.to(device),
+          gain.to(device),   mushrooms_left.to(device), search.to(device), result.to(device),
+          teacher.to(device), has_teacher.to(device)};
 }
 
-EvalBatch make_eval_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng,
-                          const EvalNetConfig& config) {
+EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vector<int>& indices, Rng& rng) {
   const int64_t B = int64_t(indices.size());
   EvalBatch batch = empty_batch(B);
-  float* target = batch.target.data_ptr<float>();
   for (int64_t b = 0; b < B; ++b) {
-    const selfplay::Sample& s = samples[size_t(indices[size_t(b)])];
-    const Position pos = transform(Symmetry(rng.uniform(4)), selfplay::position_of(s, selfplay::mushroom_eval_schema()));
-    fill_inputs(pos, b, batch.mover.data_ptr<int64_t>(), batch.opponent.data_ptr<int64_t>(),
-                batch.flags.data_ptr<float>(), batch.margin.data_ptr<float>(), batch.gain.data_ptr<float>());
-    const selfplay::EvalLabels labels = selfplay::eval_labels_of(s);
-    const double search = sigmoid(labels.search_score / double(kEvalScale) / config.scale);
-    const double result = sigmoid(labels.margin / config.scale);
-    double t = config.search_weight * search + (1 - config.search_weight) * result;
-    if (labels.has_teacher)
-      t = (1 - config.teacher_weight) * t + config.teacher_weight * (labels.teacher / 1000.0 + 1) / 2;
-    target[b] = float(t);
+    const EvalRecord& r = window[size_t(indices[size_t(b)])];
+    fill_inputs(transform(Symmetry(rng.uniform(4)), position_of(r)), r.gain, b, batch);
+    batch.search.data_ptr<float>()[b] = float(r.search_score) / float(kEvalScale);
+    batch.result.data_ptr<float>()[b] = float(r.margin);
+    if (r.flags & EvalRecord::kHasTeacher) {
+      batch.teacher.data_ptr<float>()[b] = float(r.teacher) / 1000.0f;
+      batch.has_teacher.data_ptr<float>()[b] = 1.0f;
+    }
   }
   return batch;
 }
@@ -85,21 +86,30 @@ EvalBatch make_eval_batch(const std::vector<selfplay::Sample>& samples, const st
 EvalBatch eval_inputs(const std::vector<Position>& positions) {
   EvalBatch batch = empty_batch(int64_t(positions.size()));
   for (size_t b = 0; b < positions.size(); ++b)
-    fill_inputs(positions[b], int64_t(b), batch.mover.data_ptr<int64_t>(), batch.opponent.data_ptr<int64_t>(),
-                batch.flags.data_ptr<float>(), batch.margin.data_ptr<float>(), batch.gain.data_ptr<float>());
+    fill_inputs(positions[b], best_margin_gain(positions[b]), int64_t(b), batch);
   return batch;
 }
 
-EvalNetImpl::EvalNetImpl(const LearnedEvalModel& m) : hidden_(m.hidden), l1_(m.l1), l2_(m.l2) {
+EvalNetImpl::EvalNetImpl(const LearnedEvalModel& m)
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets) {
+  const int64_t S = m.stacks();
   ft_weight = register_parameter("ft_weight", from_vector(m.ft_weight, {kEvalFeatures, m.hidden}));
   ft_bias = register_parameter("ft_bias", from_vector(m.ft_bias, {m.hidden}));
-  l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {m.l1, 2 * m.hidden + kEvalFlags}));
-  l1_bias = register_parameter("l1_bias", from_vector(m.l1_bias, {m.l1}));
-  l2_weight = register_parameter("l2_weight", from_vector(m.l2_weight, {m.l2, m.l1}));
-  l2_bias = register_parameter("l2_bias", from_vector(m.l2_bias, {m.l2}));
-  out_weight = register_parameter("out_weight", from_vector(m.out_weight, {1, m.l2}));
-  out_bias = register_parameter("out_bias", torch::full({1}, m.out_bias));
+  l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {S * m.l1, 2 * m.hidden + kEvalFlags}));
+  l1_bias = register_parameter("l1_bias", from_vector(m.l1_bias, {S * m.l1}));
+  l2_weight = register_parameter("l2_weight", from_vector(m.l2_weight, {S, m.l2, m.l1}));
+  l2_bias = register_parameter("l2_bias", from_vector(m.l2_bias, {S, m.l2}));
+  out_weight = register_parameter("out_weight", from_vector(m.out_weight, {S, m.l2}));
+  out_bias = register_parameter("out_bias", from_vector(m.out_bias, {S}));
   skips = register_parameter("skips", torch::tensor({m.skip_margin, m.skip_gain}));
+}
+
+torch::Tensor EvalNetImpl::buckets(const EvalBatch& batch) const {
+  // learned_eval_bucket() on tensors: equal bands of the mushrooms taken, then the seat.
+  torch::Tensor phase =
+      ((170 - batch.mushrooms_left) * phase_buckets_).div(kEvalPhaseSpan, "floor").clamp(0, phase_buckets_ - 1);
+  if (seat_buckets_ == 2) phase = phase + (1 - batch.flags.select(1, 1).to(torch::kInt64)) * phase_buckets_;
+  return phase;
 }
 
 torch::Tensor EvalNetImpl::forward(const EvalBatch& batch) {
@@ -108,9 +118,15 @@ torch::Tensor EvalNetImpl::forward(const EvalBatch& batch) {
   const torch::Tensor mine = (F::embedding_bag(batch.mover, ft_weight, bag) + ft_bias).clamp(0, 1);
   const torch::Tensor theirs = (F::embedding_bag(batch.opponent, ft_weight, bag) + ft_bias).clamp(0, 1);
   const torch::Tensor x = torch::cat({mine, theirs, batch.flags}, 1);
-  const torch::Tensor h1 = F::linear(x, l1_weight, l1_bias).clamp(0, 1);
-  const torch::Tensor h2 = F::linear(h1, l2_weight, l2_bias).clamp(0, 1);
-  const torch::Tensor y = F::linear(h2, out_weight, out_bias).squeeze(1);
+  const int64_t B = x.size(0), S = out_bias.size(0);
+  const torch::Tensor k = buckets(batch);
+  // Every stack's first layer at once, then each position's own; the
+  // later layers by gathering each position's stack.
+  const torch::Tensor all1 = F::linear(x, l1_weight, l1_bias).view({B, S, l1_});
+  const torch::Tensor h1 = all1.gather(1, k.view({B, 1, 1}).expand({B, 1, l1_})).squeeze(1).clamp(0, 1);
+  const torch::Tensor h2 =
+      (torch::bmm(l2_weight.index_select(0, k), h1.unsqueeze(2)).squeeze(2) + l2_bias.index_select(0, k)).clamp(0, 1);
+  const torch::Tensor y = (out_weight.index_select(0, k) * h2).sum(1) + out_bias.index_select(0, k);
   return y + skips[0] * batch.margin + skips[1] * batch.gain;
 }
 
@@ -123,7 +139,7 @@ void EvalNetImpl::clip_to_runtime_ranges() {
 }
 
 LearnedEvalModel EvalNetImpl::to_model() const {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden_, l1_, l2_);
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden_, l1_, l2_, phase_buckets_, seat_buckets_);
   m.ft_weight = to_vector(ft_weight);
   m.ft_bias = to_vector(ft_bias);
   m.l1_weight = to_vector(l1_weight);
@@ -131,7 +147,7 @@ LearnedEvalModel EvalNetImpl::to_model() const {
   m.l2_weight = to_vector(l2_weight);
   m.l2_bias = to_vector(l2_bias);
   m.out_weight = to_vector(out_weight);
-  m.out_bias = to_vector(out_bias)[0];
+  m.out_bias = to_vector(out_bias);
   const std::vector<float> s = to_vector(skips);
   m.skip_margin = s[0];
   m.skip_gain = s[1];
@@ -141,7 +157,8 @@ LearnedEvalModel EvalNetImpl::to_model() const {
 LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed) {
   if (config.hidden % 16 != 0)
     throw std::invalid_argument("evalnet.hidden = " + std::to_string(config.hidden) + " is not a multiple of 16");
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(config.hidden, config.l1, config.l2);
+  LearnedEvalModel m =
+      LearnedEvalModel::hand_equivalent(config.hidden, config.l1, config.l2, config.phase_buckets, config.seat_buckets);
   Rng rng(seed);
   const auto fill = [&](std::vector<float>& v, double scale) {
     for (float& x : v) x = float(scale * (2 * rng.uniform_double() - 1));
@@ -156,8 +173,17 @@ LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed) 
   return m;
 }
 
-torch::Tensor eval_loss(const torch::Tensor& output, const torch::Tensor& target, double scale) {
-  return (torch::sigmoid(output / scale) - target).pow(2).mean();
+torch::Tensor eval_loss(const torch::Tensor& output, const EvalBatch& batch, const EvalNetConfig& config) {
+  const double w = config.search_weight;
+  if (config.target == "margin")
+    return torch::nn::functional::huber_loss(
+        output, w * batch.search + (1 - w) * batch.result,
+        torch::nn::functional::HuberLossFuncOptions().delta(config.huber_delta));
+  const double s = config.scale;
+  torch::Tensor target = w * torch::sigmoid(batch.search / s) + (1 - w) * torch::sigmoid(batch.result / s);
+  const torch::Tensor mix = config.teacher_weight * batch.has_teacher;
+  target = (1 - mix) * target + mix * (batch.teacher + 1) / 2;
+  return (torch::sigmoid(output / s) - target).pow(2).mean();
 }
 
 }  // namespace mushroom::train

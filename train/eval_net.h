@@ -1,20 +1,24 @@
 // The learned evaluation (mushroom/learned_eval_model.h) as a LibTorch
 // module for training: the same arithmetic as
 // LearnedEvaluator::reference_output, in float, on batches. The transformer
-// is an embedding bag (the sum of each position's active rows).
-// Targets live in win-probability space, as Stockfish trains NNUE: the
-// output y (cells) is compared through sigmoid(y / scale) with a blend of
-//   search  sigmoid(search score / scale)       weight search_weight (default 1)
-//   result  sigmoid(final margin / scale)        the rest
-// and, for samples with a teacher, (teacher value + 1) / 2 mixed in with
-// weight teacher_weight. The loss is the mean squared difference.
+// is an embedding bag (the sum of each position's active rows); with output
+// buckets each position's dense stack is picked by its phase and seat.
+// Two targets ([evalnet] target):
+//  - "probability" (Stockfish's NNUE way): sigmoid(output / scale) against
+//      search_weight * sigmoid(search score / scale)
+//      + (1 - search_weight) * sigmoid(final margin / scale),
+//    and for samples with a teacher, (teacher value + 1) / 2 mixed in with
+//    weight teacher_weight; the loss is the mean squared difference;
+//  - "margin": the output against
+//      search_weight * search score + (1 - search_weight) * final margin
+//    in cells, by the Huber loss with huber_delta (no teacher).
 #pragma once
 #include <torch/torch.h>
 
 #include <vector>
 
 #include "mushroom/learned_eval_model.h"
-#include "selfplay/sample.h"
+#include "train/eval_window.h"
 #include "util/rng.h"
 #include "train/eval_net_config.h"
 
@@ -24,28 +28,31 @@ struct EvalBatch {
   torch::Tensor mover, opponent;  // [B, kEvalActiveFeatures] int64 active features of each perspective
   torch::Tensor flags;            // [B, kEvalFlags] float: last move was a pass, the mover moved first
   torch::Tensor margin, gain;     // [B] float, cells: the mover's margin and best immediate gain
-  torch::Tensor target;           // [B] float in [0, 1]
+  torch::Tensor mushrooms_left;   // [B] int64: the phase, for the buckets
+  torch::Tensor search, result;   // [B] float, cells: the search score and the final margin
+  torch::Tensor teacher;          // [B] float: the teacher's value in [-1, 1] (0 where there is none)
+  torch::Tensor has_teacher;      // [B] float: 1 where there is a teacher's value
   int64_t size() const { return mover.size(0); }
   EvalBatch to(const torch::Device& device) const;
 };
 
-// samples[indices] (mushroom-eval samples), each under a random board symmetry.
-EvalBatch make_eval_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng,
-                          const EvalNetConfig& config);
-// One position's inputs (target 0.5): for checks against the runtimes.
+// window[indices], each under a random board symmetry.
+EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vector<int>& indices, Rng& rng);
+// Positions' inputs (no labels): for checks against the runtimes.
 EvalBatch eval_inputs(const std::vector<Position>& positions);
 
 class EvalNetImpl : public torch::nn::Module {
  public:
   explicit EvalNetImpl(const LearnedEvalModel& start);
   torch::Tensor forward(const EvalBatch& batch);  // [B] output in cells
+  torch::Tensor buckets(const EvalBatch& batch) const;  // [B] int64: each position's dense stack
   // Clamps every weight into the integer runtime's ranges (after each step).
   void clip_to_runtime_ranges();
   LearnedEvalModel to_model() const;
   int hidden() const { return hidden_; }
 
  private:
-  int hidden_, l1_, l2_;
+  int hidden_, l1_, l2_, phase_buckets_, seat_buckets_;
   torch::Tensor ft_weight, ft_bias, l1_weight, l1_bias, l2_weight, l2_bias, out_weight, out_bias, skips;
 };
 TORCH_MODULE(EvalNet);
@@ -55,7 +62,7 @@ TORCH_MODULE(EvalNet);
 // so a fresh net plays about like the hand evaluation.
 LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed);
 
-// The batch's loss: mean squared difference in win-probability space.
-torch::Tensor eval_loss(const torch::Tensor& output, const torch::Tensor& target, double scale);
+// The batch's loss under config's target (see the top of this file).
+torch::Tensor eval_loss(const torch::Tensor& output, const EvalBatch& batch, const EvalNetConfig& config);
 
 }  // namespace mushroom::train

@@ -15,6 +15,29 @@ const SettingsTable<EvalNetConfig>& eval_net_settings() {
           .real("teacher_weight", FIELD(teacher_weight), 0.0, 1.0,
                 "weight of the teacher net's value in the target, on samples that have one")
           .real("scale", FIELD(scale), 0.5, 100.0, "cells: sigmoid(cells / scale) is read as a win probability")
+          .choice("target", FIELD(target), {"probability", "margin"},
+                  "what the output learns: \"probability\" (squared error of sigmoid(output / scale) against the "
+                  "targets' win probabilities) or \"margin\" (Huber loss against the targets in cells)")
+          .real("huber_delta", FIELD(huber_delta), 0.1, 100.0,
+                "cells: the margin target's loss is quadratic within this error, linear beyond")
+          .integer("phase_buckets", FIELD(phase_buckets), 1, 8,
+                   "dense stacks by game phase: equal bands of the first 112 mushrooms taken, the last band holding the rest "
+                   "(1: one stack)")
+          .integer("seat_buckets", FIELD(seat_buckets), 1, 2,
+                   "dense stacks by seat: 2 gives the side that moved first and the other their own (1: shared)")
+          .integer("skip_gain_at_least", FIELD(skip_gain_at_least), 0, 170,
+                   "cells: positions where the side to move has an immediate margin gain this big waiting are left "
+                   "out of training (0: none are)")
+          .integer("drop_contradicting", FIELD(drop_contradicting), 0, 170,
+                   "cells: positions whose search score is this far ahead while the game was lost, or this far behind "
+                   "while it was won, are left out (0: none are)")
+          .flag("phase_balance", FIELD(phase_balance),
+                "batches draw each phase band (four bands of the mushrooms taken, as phase_buckets = 4) equally often, "
+                "instead of as the games "
+                "made them")
+          .real("epochs", FIELD(epochs), 0.0, 1000.0,
+                "passes over the window's kept positions per generation, up to train.steps: the steps are "
+                "min(train.steps, epochs * kept / train.batch_size) (0: train.steps)")
           .integer("match_depth", FIELD(match_depth), 1, 12, "alpha-beta depth of gating and evaluation matches")
           .flag("fresh_start", FIELD(fresh_start),
                 "each generation trains new weights (and a new optimizer) on the window, instead of going on from the "

@@ -21,11 +21,13 @@ namespace fs = std::filesystem;
 
 // Starting weights pushed well away from the hand evaluation, so the net's
 // part of the output is large.
-LearnedEvalModel lively_model(uint64_t seed) {
+LearnedEvalModel lively_model(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
   EvalNetConfig c;
   c.hidden = 32;
   c.l1 = 8;
   c.l2 = 8;
+  c.phase_buckets = phase_buckets;
+  c.seat_buckets = seat_buckets;
   LearnedEvalModel m = initial_eval_model(c, seed);
   Rng rng(seed + 1);
   for (float& w : m.ft_weight) w *= 4;
@@ -38,8 +40,7 @@ LearnedEvalModel lively_model(uint64_t seed) {
 // the integer runtime stays within the documented quantization tolerance of
 // it: 3 units (3/16 cell) at worst and 1 unit on average on these 300
 // positions; the measured figures are printed.
-TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModel) {
-  const LearnedEvalModel model = lively_model(3);
+void expect_runtime_matches_torch(const LearnedEvalModel& model) {
   EvalNet net(model);
   const std::vector<Position> positions = playout_positions(300, 19);
   torch::NoGradGuard no_grad;
@@ -65,39 +66,61 @@ TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModel) {
   EXPECT_GT(spread, 0.5);  // the net's part is not negligible
 }
 
+TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModel) { expect_runtime_matches_torch(lively_model(3)); }
+
+// With phase and seat buckets, each position's stack is the same in the
+// module as in the runtimes.
+TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModelWithBuckets) {
+  LearnedEvalModel model = lively_model(4, 4, 2);
+  Rng rng(9);
+  for (float& w : model.out_weight) w = float(1.5 * (2 * rng.uniform_double() - 1));  // stacks that differ
+  for (float& b : model.out_bias) b = float(2 * rng.uniform_double() - 1);
+  expect_runtime_matches_torch(model);
+  EvalNet net(model);
+  const std::vector<Position> positions = playout_positions(100, 23);
+  const torch::Tensor k = net->buckets(eval_inputs(positions));
+  for (size_t i = 0; i < positions.size(); ++i)
+    ASSERT_EQ(k[int64_t(i)].item<int64_t>(),
+              model.bucket(positions[i].mushrooms_left(), positions[i].to_move() == kFirst));
+}
+
 TEST(EvalNet, WeightsRoundTripThroughTheFileAndTheModule) {
-  const LearnedEvalModel model = lively_model(5);
+  const LearnedEvalModel model = lively_model(5, 3, 2);
   EvalNet net(model);
   const LearnedEvalModel back =
       parse_learned_eval(serialize_learned_eval(net->to_model()), "round trip");
   EXPECT_EQ(back.ft_weight, model.ft_weight);
   EXPECT_EQ(back.l1_weight, model.l1_weight);
   EXPECT_EQ(back.out_weight, model.out_weight);
+  EXPECT_EQ(back.out_bias, model.out_bias);
+  EXPECT_EQ(back.l2_weight, model.l2_weight);
   EXPECT_EQ(back.skip_margin, model.skip_margin);
+  EXPECT_EQ(back.phase_buckets, 3);
+  EXPECT_EQ(back.seat_buckets, 2);
 }
 
-// A short training on alpha-beta self-play lowers the loss on the samples it
-// trained on, and every weight stays inside the runtime's ranges (the file
-// loads).
-TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
-  const fs::path dir = fs::temp_directory_path() / ("eval_net_test_" + std::to_string(getpid()));
+// Alpha-beta self-play at depth 2 into dir, read back as a packed window.
+EvalWindow selfplay_window(const fs::path& dir, int games) {
   fs::remove_all(dir);
   selfplay::EvalSelfplayJob job;
   job.job.config.workers = 2;
   job.job.config.random_opening_plies = 10;
   job.job.out_dir = dir.string();
-  job.job.games = 16;
+  job.job.games = games;
   job.eval.label_depth = 2;
   selfplay::run_eval_selfplay(job);
-  TrainingWindow window =
-      load_window(find_shards(dir.string()), 100000, [](const std::string& w) { ADD_FAILURE() << w; }, "mushroom-eval");
-  ASSERT_GT(window.size(), 500u);
+  return load_eval_window(find_shards(dir.string()), 100000, [](const std::string& w) { ADD_FAILURE() << w; }, 2);
+}
+
+// A short training on alpha-beta self-play lowers the loss on the samples it
+// trained on, and every weight stays inside the runtime's ranges (the file
+// loads): for each target, with and without buckets and filters.
+void expect_training_lowers_the_loss(const EvalWindow& window, EvalNetConfig net, const EvalFilters& filters) {
   TrainConfig train;
   train.optimizer = "adam";
   train.learning_rate = 3e-3;
   train.batch_size = 128;
   train.threads = 1;
-  EvalNetConfig net;
   net.hidden = 32;
   net.l1 = 8;
   net.l2 = 8;
@@ -105,13 +128,57 @@ TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
   EvalTrainer trainer(train, net, initial_eval_model(net, 1), 0, "");
   std::vector<int> all(window.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = int(i);
-  const double before = trainer.loss_on(window.samples, all);
-  trainer.train(window, 300, 1, nullptr, 100);
-  const double after = trainer.loss_on(window.samples, all);
-  std::printf("loss on the training samples: %.5f before, %.5f after 300 steps\n", before, after);
+  const double before = trainer.loss_on(window.records, all);
+  const EvalSampler sampler(window, filters);
+  trainer.train(window, sampler, 300, 1, nullptr, 100);
+  const double after = trainer.loss_on(window.records, all);
+  std::printf("%s target, %d x %d buckets: loss on the training samples %.5f before, %.5f after 300 steps (%s)\n",
+              net.target.c_str(), net.phase_buckets, net.seat_buckets, before, after, sampler.describe().c_str());
   EXPECT_LT(after, before * 0.9);
-  EXPECT_NO_THROW(parse_learned_eval(serialize_learned_eval(trainer.model()), "trained"));
+  const LearnedEvalModel trained = parse_learned_eval(serialize_learned_eval(trainer.model()), "trained");
+  EXPECT_EQ(trained.stacks(), net.phase_buckets * net.seat_buckets);
+}
+
+TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
+  const fs::path dir = fs::temp_directory_path() / ("eval_net_test_" + std::to_string(getpid()));
+  const EvalWindow window = selfplay_window(dir, 16);
+  ASSERT_GT(window.size(), 500u);
+  EvalNetConfig probability;
+  expect_training_lowers_the_loss(window, probability, {});
+  EvalNetConfig margin;
+  margin.target = "margin";
+  margin.huber_delta = 2;
+  margin.phase_buckets = 4;
+  margin.seat_buckets = 2;
+  expect_training_lowers_the_loss(window, margin, {4, 6, true});
   fs::remove_all(dir);
+}
+
+// The margin target is the Huber loss in cells of the blend of search score
+// and final margin; the probability target is the squared error of win
+// probabilities, with the teacher mixed in where there is one.
+TEST(EvalNet, TheTargetsAreTheDocumentedLosses) {
+  EvalBatch b = eval_inputs(playout_positions(2, 3));
+  b.search = torch::tensor({4.0f, -2.0f});
+  b.result = torch::tensor({10.0f, -2.0f});
+  b.has_teacher = torch::tensor({0.0f, 1.0f});
+  b.teacher = torch::tensor({0.0f, 0.5f});
+  const torch::Tensor y = torch::tensor({1.0f, -2.5f});
+  EvalNetConfig margin;
+  margin.target = "margin";
+  margin.search_weight = 0.5;
+  margin.huber_delta = 2;
+  // Targets 7 and -2: errors 6 (linear: 2 * (6 - 1) = 10) and 0.5 (quadratic: 0.125).
+  EXPECT_NEAR(eval_loss(y, b, margin).item<double>(), (10 + 0.125) / 2, 1e-5);
+  EvalNetConfig probability;
+  probability.search_weight = 0.5;
+  probability.teacher_weight = 0.4;
+  probability.scale = 4;
+  const auto sig = [](double x) { return 1 / (1 + std::exp(-x)); };
+  const double t0 = 0.5 * sig(1.0) + 0.5 * sig(2.5);
+  const double t1 = 0.6 * (0.5 * sig(-0.5) + 0.5 * sig(-0.5)) + 0.4 * 0.75;
+  const double expected = (std::pow(sig(0.25) - t0, 2) + std::pow(sig(-2.5 / 4) - t1, 2)) / 2;
+  EXPECT_NEAR(eval_loss(y, b, probability).item<double>(), expected, 1e-6);
 }
 
 }  // namespace

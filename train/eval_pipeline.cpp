@@ -1,6 +1,7 @@
 #include "train/eval_pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
 #include "train/eval_trainer.h"
+#include "train/eval_window.h"
 #include "train/learner.h"
 #include "train/match.h"
 #include "train/training_data.h"
@@ -39,41 +41,19 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
 
 TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
                             const StageLog& log) {
-  TrainStats stats;
-  if (fs::exists(run.model(g))) return stats;
+  if (fs::exists(run.model(g))) return {};
   LearnedEvalModel start;
   if (config.evalnet.fresh_start) start = initial_eval_model(config.evalnet, config.seed() + uint64_t(g));
   else if (g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
   else if (!init_model.empty()) start = read_learned_eval(init_model);
   else start = initial_eval_model(config.evalnet, config.seed());
-  if (start.hidden != config.evalnet.hidden || start.l1 != config.evalnet.l1 || start.l2 != config.evalnet.l2)
-    throw std::runtime_error("the run's previous evaluation is H=" + std::to_string(start.hidden) +
-                             " L1=" + std::to_string(start.l1) + " L2=" + std::to_string(start.l2) +
-                             " but [evalnet] asks for H=" + std::to_string(config.evalnet.hidden) +
-                             " L1=" + std::to_string(config.evalnet.l1) + " L2=" + std::to_string(config.evalnet.l2));
-  const TrainingWindow window = load_window(find_shards(run.data().string()), config.train.window_samples,
-                                            [&](const std::string& w) { log("train: " + w); }, "mushroom-eval");
-  log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
-      " shards, " + std::to_string(config.train.steps) + " steps");
   if (config.evalnet.fresh_start) fs::remove(run.optimizer());  // its moments belong to the previous weights
-  EvalTrainer trainer(config.train, config.evalnet, start, trained_stats_of(run, g - 1).samples_seen,
-                      run.optimizer().string());
-  std::string metrics;
-  stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
-                        [&](const TrainStats& s) {
-                          char line[200];
-                          std::snprintf(line, sizeof line, "train: step %d/%d, loss %.5f, %.1f steps/s", s.steps,
-                                        config.train.steps, s.step_loss, s.steps / std::max(1e-9, s.seconds));
-                          log(line);
-                        });
-  write_file_atomic(run.train_metrics(g).string(), metrics);
-  trainer.save_optimizer();
+  const EvalTraining trained = train_eval(config, find_shards(run.data().string()), start, g,
+                                          trained_stats_of(run, g - 1).samples_seen, run.optimizer().string(), log);
+  write_file_atomic(run.train_metrics(g).string(), trained.metrics);
   // The candidate goes last: its presence marks the stage as finished.
-  write_file_atomic(run.model(g).string(), serialize_learned_eval(trainer.model()));
-  char line[120];
-  std::snprintf(line, sizeof line, "train: loss %.5f (win-probability squared error)", stats.loss);
-  log(line);
-  return stats;
+  write_file_atomic(run.model(g).string(), serialize_learned_eval(trained.model));
+  return trained.stats;
 }
 
 double log_loss(const std::vector<double>& x, const std::vector<double>& results, double scale) {
@@ -104,10 +84,12 @@ class EvalJudge : public GameJudge {
     char line[300];
     std::snprintf(line, sizeof line,
                   "eval: candidate scores %.3f against the hand evaluation at depth %d (mean margin %+.1f); held-out "
-                  "log loss %.4f (hand %.4f, material %.4f), search-score loss %.5f (hand %.5f), %d positions",
+                  "log loss %.4f (hand %.4f, material %.4f), search-score loss %.5f (hand %.5f); mean error "
+                  "%.2f cells from the search score (hand %.2f), %.2f from the final margin (hand %.2f); %d positions",
                   e.result.score(), config_.evalnet.match_depth, e.result.mean_margin, e.fit->learned_log_loss,
                   e.fit->hand_log_loss, e.fit->material_log_loss, e.fit->learned_search_loss,
-                  e.fit->hand_search_loss, e.fit->positions);
+                  e.fit->hand_search_loss, e.fit->learned_search_cells, e.fit->hand_search_cells,
+                  e.fit->learned_result_cells, e.fit->hand_result_cells, e.fit->positions);
     e.log_line = line;
     return e;
   }
@@ -121,7 +103,7 @@ class EvalJudge : public GameJudge {
   }
 
   // The held-out games, played once per run (resumable like any self-play).
-  const std::vector<selfplay::Sample>& held_out() {
+  const std::vector<EvalRecord>& held_out() {
     if (!held_out_.empty()) return held_out_;
     const fs::path dir = run_.root / "heldout";
     const int64_t games = shard_totals(dir.string()).games;
@@ -136,25 +118,25 @@ class EvalJudge : public GameJudge {
       job.first_game_id = games;
       play_eval_selfplay(config_, job, "");
     }
-    held_out_ = load_window(find_shards(dir.string()), 1 << 30, [](const std::string&) {}, "mushroom-eval").samples;
+    held_out_ = load_eval_window(find_shards(dir.string()), int64_t(1) << 40, [](const std::string&) {}, threads_).records;
     return held_out_;
   }
 
   view::FitRecord fit(const std::string& candidate) {
-    const std::vector<selfplay::Sample>& samples = held_out();
+    const std::vector<EvalRecord>& records = held_out();
     LearnedEvaluator learned(read_learned_eval(candidate));
-    std::vector<double> learned_x, hand_x, material_x, results, searched;
-    for (const selfplay::Sample& s : samples) {
-      const Position pos = selfplay::position_of(s, selfplay::mushroom_eval_schema());
-      const int gain = best_margin_gain(pos);
+    std::vector<double> learned_x, hand_x, material_x, results, searched, margins;
+    for (const EvalRecord& r : records) {
+      const Position pos = position_of(r);
       learned.set_root(pos);
-      learned_x.push_back(learned.evaluate(pos, gain) / double(kEvalScale));
-      hand_x.push_back(hand_evaluation(pos, gain) / double(kEvalScale));
+      learned_x.push_back(learned.evaluate(pos, r.gain) / double(kEvalScale));
+      hand_x.push_back(hand_evaluation(pos, r.gain) / double(kEvalScale));
       material_x.push_back(pos.margin_for_side_to_move());
-      results.push_back((s.outcome + 1) / 2.0);
-      searched.push_back(selfplay::eval_labels_of(s).search_score / double(kEvalScale));
+      results.push_back(r.margin > 0 ? 1.0 : r.margin < 0 ? 0.0 : 0.5);
+      searched.push_back(r.search_score / double(kEvalScale));
+      margins.push_back(r.margin);
     }
-    // The training target's error, at the training scale (train/eval_net.h).
+    // The probability target's error, at the training scale (train/eval_net.h).
     const auto search_loss = [&](const std::vector<double>& x) {
       const double scale = config_.evalnet.scale;
       double total = 0;
@@ -164,20 +146,74 @@ class EvalJudge : public GameJudge {
       }
       return x.empty() ? 0.0 : total / double(x.size());
     };
+    const auto cells_error = [](const std::vector<double>& x, const std::vector<double>& truth) {
+      double total = 0;
+      for (size_t i = 0; i < x.size(); ++i) total += std::fabs(x[i] - truth[i]);
+      return x.empty() ? 0.0 : total / double(x.size());
+    };
     view::FitRecord f{fit_results(learned_x, results).log_loss, fit_results(hand_x, results).log_loss,
-                      fit_results(material_x, results).log_loss, int(samples.size())};
+                      fit_results(material_x, results).log_loss, int(records.size())};
     f.learned_search_loss = search_loss(learned_x);
     f.hand_search_loss = search_loss(hand_x);
+    f.learned_search_cells = cells_error(learned_x, searched);
+    f.hand_search_cells = cells_error(hand_x, searched);
+    f.learned_result_cells = cells_error(learned_x, margins);
+    f.hand_result_cells = cells_error(hand_x, margins);
     return f;
   }
 
   const RunConfig& config_;
   RunDir run_;
   int threads_;
-  std::vector<selfplay::Sample> held_out_;
+  std::vector<EvalRecord> held_out_;
 };
 
 }  // namespace
+
+EvalTraining train_eval(const RunConfig& config, const std::vector<std::string>& shards, const LearnedEvalModel& start,
+                        int generation, int64_t samples_seen, const std::string& optimizer_path, const StageLog& log,
+                        int steps_override) {
+  const EvalNetConfig& net = config.evalnet;
+  if (start.hidden != net.hidden || start.l1 != net.l1 || start.l2 != net.l2 ||
+      start.phase_buckets != net.phase_buckets || start.seat_buckets != net.seat_buckets)
+    throw std::runtime_error("the evaluation to train from is " + learned_eval_architecture(start) +
+                             " but [evalnet] asks for " + learned_eval_architecture(initial_eval_model(net, 0)) +
+                             " (start afresh: evalnet.fresh_start in a run)");
+  const auto load_start = std::chrono::steady_clock::now();
+  const EvalWindow window = load_eval_window(shards, config.train.window_samples,
+                                             [&](const std::string& w) { log("train: " + w); },
+                                             std::max(1, config.train.threads));
+  const EvalSampler sampler(window, {net.skip_gain_at_least, net.drop_contradicting, net.phase_balance});
+  const int steps = steps_override > 0 ? steps_override
+                    : net.epochs > 0   ? int(std::min<double>(config.train.steps,
+                                                              std::ceil(net.epochs * double(sampler.kept()) /
+                                                                        config.train.batch_size)))
+                                       : config.train.steps;
+  log("train: window of " + std::to_string(window.size()) + " positions from " + std::to_string(window.used.size()) +
+      " shards (" +
+      format_fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count(), 1) +
+      " s to load), " + std::to_string(steps) + " steps, " + learned_eval_architecture(start) + ", target " +
+      net.target + "; " + sampler.describe());
+  EvalTrainer trainer(config.train, net, start, samples_seen, optimizer_path);
+  EvalTraining out;
+  out.stats = trainer.train(window, sampler, steps, generation, &out.metrics, std::max(1, steps / 20),
+                            [&](const TrainStats& s) {
+                              char line[200];
+                              std::snprintf(line, sizeof line,
+                                            "train: step %d/%d, loss %.5f, %.1f steps/s, %.0f%% of the time waiting "
+                                            "for batches",
+                                            s.steps, steps, s.step_loss, s.steps / std::max(1e-9, s.seconds),
+                                            100 * s.input_wait_seconds / std::max(1e-9, s.seconds));
+                              log(line);
+                            });
+  if (!optimizer_path.empty()) trainer.save_optimizer();
+  out.model = trainer.model();
+  char line[120];
+  std::snprintf(line, sizeof line, "train: loss %.5f (%s)", out.stats.loss,
+                net.target == "margin" ? "Huber, cells" : "win-probability squared error");
+  log(line);
+  return out;
+}
 
 ResultFit fit_results(const std::vector<double>& x, const std::vector<double>& results) {
   ResultFit best{log_loss(x, results, 1.0), 1.0};
@@ -201,7 +237,7 @@ ResultFit fit_results(const std::vector<double>& x, const std::vector<double>& r
 Pipeline eval_pipeline(const RunConfig& config) {
   Pipeline p;
   p.model_extension = ".eval";
-  p.schema = "mushroom-eval";
+  p.schema = selfplay::mushroom_eval_schema().game;
   p.bootstrap_name = "the hand evaluation";
   p.bootstrap_id = "hand";
   p.selfplay = [&config](selfplay::SelfplayJob& job, const std::string& model) {

@@ -15,13 +15,30 @@
 //               from self-play's): the log loss of the candidate, of the
 //               hand evaluation and of the material margin alone
 #pragma once
+#include <string>
 #include <vector>
 
+#include "mushroom/learned_eval_model.h"
 #include "train/pipeline.h"
 
 namespace mushroom::train {
 
 Pipeline eval_pipeline(const RunConfig& config);
+
+// One training of the evaluation from `start` on the newest
+// train.window_samples positions of `shards` ([evalnet] and [train]): the
+// learner's work, and `mushroom train`'s for run.model = "eval". Steps:
+// steps_override when positive, else evalnet.epochs passes over the kept
+// positions (at most train.steps), else train.steps.
+// The optimizer's state is read from and saved to optimizer_path ("": none).
+struct EvalTraining {
+  LearnedEvalModel model;
+  TrainStats stats;
+  std::string metrics;  // the training lines (view::TrainLine JSON)
+};
+EvalTraining train_eval(const RunConfig& config, const std::vector<std::string>& shards, const LearnedEvalModel& start,
+                        int generation, int64_t samples_seen, const std::string& optimizer_path, const StageLog& log,
+                        int steps_override = 0);
 
 // The log loss of results (1 win, 0.5 draw, 0 loss) predicted by
 // sigmoid(x / scale) with the scale that fits best (searched on a log grid

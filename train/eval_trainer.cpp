@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <future>
 
 #include "nn/torch_net.h"
 #include "train/optimizer_state.h"
@@ -39,22 +40,32 @@ EvalTrainer::EvalTrainer(const TrainConfig& train, const EvalNetConfig& net, con
 
 EvalTrainer::~EvalTrainer() = default;
 
-TrainStats EvalTrainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics,
-                              int log_every, const std::function<void(const TrainStats&)>& progress) {
+TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampler, int steps, int generation,
+                              std::string* metrics, int log_every,
+                              const std::function<void(const TrainStats&)>& progress) {
   State& s = *state_;
   if (window.size() == 0) throw std::runtime_error("no training samples in the window");
   TrainStats stats;
   const auto start = std::chrono::steady_clock::now();
   const int tail_from = steps - std::max(1, steps / 10);
   int tail_count = 0;
-  std::vector<int> indices(size_t(s.train.batch_size));
+  // Batches are made on another thread, one ahead of the step.
+  const auto next_batch = [&s, &window, &sampler](uint64_t seed) {
+    Rng rng(seed);
+    std::vector<int> indices(size_t(s.train.batch_size));
+    for (int& i : indices) i = sampler.draw(rng);
+    return make_eval_batch(window.records, indices, rng);
+  };
+  std::future<EvalBatch> pending = std::async(std::launch::async, next_batch, s.rng.next_u64());
   for (int step = 0; step < steps; ++step) {
     const double lr = step_learning_rate(s.train, generation, step, steps);
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
-    for (int& i : indices) i = int(s.rng.uniform(uint32_t(window.size())));
-    const EvalBatch batch = make_eval_batch(window.samples, indices, s.rng, s.net_config).to(s.device);
+    const auto wait_start = std::chrono::steady_clock::now();
+    const EvalBatch batch = pending.get().to(s.device);
+    stats.input_wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
+    if (step + 1 < steps) pending = std::async(std::launch::async, next_batch, s.rng.next_u64());
     s.optimizer->zero_grad();
-    const torch::Tensor loss = eval_loss(s.net->forward(batch), batch.target, s.net_config.scale);
+    const torch::Tensor loss = eval_loss(s.net->forward(batch), batch, s.net_config);
     loss.backward();
     s.optimizer->step();
     s.net->clip_to_runtime_ranges();
@@ -78,12 +89,12 @@ TrainStats EvalTrainer::train(const TrainingWindow& window, int steps, int gener
   return stats;
 }
 
-double EvalTrainer::loss_on(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices) {
+double EvalTrainer::loss_on(const std::vector<EvalRecord>& records, const std::vector<int>& indices) {
   State& s = *state_;
   torch::NoGradGuard no_grad;
   Rng rng(1);
-  const EvalBatch batch = make_eval_batch(samples, indices, rng, s.net_config).to(s.device);
-  return eval_loss(s.net->forward(batch), batch.target, s.net_config.scale).item<double>();
+  const EvalBatch batch = make_eval_batch(records, indices, rng).to(s.device);
+  return eval_loss(s.net->forward(batch), batch, s.net_config).item<double>();
 }
 
 LearnedEvalModel EvalTrainer::model() const { return state_->net->to_model(); }

@@ -1,8 +1,10 @@
-// Training the learned evaluation (train/eval_net.h) on the window of
-// mushroom-eval samples: the optimizer of [train] (SGD or Adam, with its
+// Training the learned evaluation (train/eval_net.h) on the packed window
+// (train/eval_window.h): the optimizer of [train] (SGD or Adam, with its
 // state carried between generations like the conv net's), batches of
-// train.batch_size under random board symmetries, and every weight clipped
-// into the integer runtime's ranges after each step.
+// train.batch_size drawn by the [evalnet] filters under random board
+// symmetries, and every weight clipped into the integer runtime's ranges
+// after each step. The next batch is made on a second thread while the
+// step runs.
 #pragma once
 #include <functional>
 #include <memory>
@@ -11,7 +13,7 @@
 #include "train/eval_net.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
-#include "train/training_data.h"
+#include "train/eval_window.h"
 
 namespace mushroom::train {
 
@@ -24,10 +26,10 @@ class EvalTrainer {
 
   // As Trainer::train: `steps` optimizer steps, a JSON line (view::TrainLine,
   // the loss in its loss and value fields) every log_every steps.
-  TrainStats train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
-                   const std::function<void(const TrainStats&)>& progress = nullptr);
-  // The mean loss over samples[indices] (no training): held-out checks.
-  double loss_on(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices);
+  TrainStats train(const EvalWindow& window, const EvalSampler& sampler, int steps, int generation,
+                   std::string* metrics, int log_every, const std::function<void(const TrainStats&)>& progress = nullptr);
+  // The mean loss over records[indices] (no training): held-out checks.
+  double loss_on(const std::vector<EvalRecord>& records, const std::vector<int>& indices);
 
   LearnedEvalModel model() const;
   void save_optimizer() const;

@@ -83,12 +83,16 @@ std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& confi
     if (p.name.rfind("gen-", 0) == 0) series.members.push_back({p.name, generation_of(p.name)});
   report.series.push_back(series);
   const LadderStandings standings = write_ladder_report(dir, report);
+  std::vector<std::pair<std::string, double>> references;
+  for (const LadderProgram& reference : ladder_references(config, dir + "/work"))
+    for (const LadderRow& row : standings.rows)
+      if (row.name == reference.name && row.rating.rated) references.emplace_back(row.name, row.rating.elo);
   for (const LadderRow& row : standings.rows) {
     if (row.name != candidate) continue;
     if (!row.rating.rated) throw std::runtime_error("ladder: " + candidate + " could not be rated");
     log("ladder: " + candidate + " rated " + format_fixed(row.rating.elo, 0) + " Elo [" + format_fixed(row.rating.low, 0) +
         ", " + format_fixed(row.rating.high, 0) + "] against " + standings.anchor + " (" + dir + "/ladder.html)");
-    return view::LadderRecord{row.rating.elo, row.rating.low, row.rating.high, row.games, standings.anchor};
+    return view::LadderRecord{row.rating.elo, row.rating.low, row.rating.high, row.games, standings.anchor, references};
   }
   throw std::runtime_error("ladder: " + candidate + " is missing from " + dir + "/programs.txt");
 }

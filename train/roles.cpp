@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "train/run_clock.h"
 #include "train/actor.h"
 #include "train/gatekeeper.h"
 #include "train/learner.h"
@@ -208,11 +209,13 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
 
 void run_role(const RoleOptions& options) {
   if (options.role == Role::kAll) return run_training_loop(options.run);
-  const StageLog log = [&](const std::string& line) {
-    if (options.run.log) options.run.log(line);
-  };
   const RunContext c(options.run);
   c.run.prepare(false);
+  RunClock clock(c.run.root);
+  const StageLog log = [&](const std::string& line) {
+    clock.touch();
+    if (options.run.log) options.run.log(line);
+  };
   if (!fs::exists(c.run.config_copy()))
     write_file_atomic(c.run.config_copy().string(), saved_config_text(options.run.config_path, options.run.overrides));
   switch (options.role) {

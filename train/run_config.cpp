@@ -242,6 +242,10 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
   if (c.evalnet.hidden % 16 != 0)
     throw ConfigError(source + ": evalnet.hidden = " + std::to_string(c.evalnet.hidden) +
                       " must be a multiple of 16 (the runtime's SIMD width)");
+  if (c.evalnet.target == "margin" && c.evalnet.teacher_weight > 0)
+    throw ConfigError(source + ": evalnet.teacher_weight mixes a teacher's win probability into the target, which "
+                      "evalnet.target = \"margin\" (cells) has no place for: set teacher_weight = 0 or target = "
+                      "\"probability\"");
   // The conv net's self-play reaches a device only through LibTorch
   // (BLOCKGAME's always does; the learned evaluation's is alpha-beta).
   if (c.net.game == nn::GameKind::kMushroom && !c.learns_eval() && c.selfplay.device != "cpu" &&

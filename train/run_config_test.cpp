@@ -137,6 +137,9 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[selfplay]\nfull_sims = 10\ncheap_sims = 20\n", {"cheap_sims"});
   expect_error("[net\nblocks = 1\n", {"test.toml:1"});
   expect_error("[run]\ngame = \"go\"\n", {"run.game", "mushroom, blockgame"});
+  expect_error("[evalnet]\ntarget = \"elo\"\n", {"evalnet.target", "probability, margin"});
+  expect_error("[evalnet]\ntarget = \"margin\"\nteacher_weight = 0.3\n", {"evalnet.teacher_weight", "target = \"margin\""});
+  expect_error("[evalnet]\nphase_buckets = 9\n", {"evalnet.phase_buckets", "outside the range"});
 }
 
 TEST(RunConfig, DefaultsFileIsTheDeclaration) {

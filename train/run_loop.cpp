@@ -8,6 +8,7 @@
 #include "train/pipeline.h"
 #include "train/run_config.h"
 #include "train/run_dir.h"
+#include "train/run_clock.h"
 #include "util/text.h"
 #include "util/version.h"
 #include "view/dashboard.h"
@@ -71,6 +72,7 @@ void record_generation(const RunDir& run, int g, const ActorReport& actor, const
   // and its "promoted" field is what best_model_of_run reads; the pointer
   // for actors follows it.
   view::GenerationRecord record = make_record(g, actor, trained, gate, ladder);
+  record.run_seconds = run_clock_seconds(run.root);
   record.mushroom_version = build_version();
   record.config_hash = config_hash;
   write_file_atomic(run.record(g).string(), view::to_json(record));
@@ -79,13 +81,15 @@ void record_generation(const RunDir& run, int g, const ActorReport& actor, const
 }
 
 void run_training_loop(const RunOptions& options) {
-  const StageLog log = [&](const std::string& line) {
-    if (options.log) options.log(line);
-  };
   const RunConfig config = load_run_config(options.config_path, options.overrides);
   const Pipeline pipeline = pipeline_of(config);
   const RunDir run{options.dir, pipeline.model_extension};
   run.prepare();
+  RunClock clock(run.root);
+  const StageLog log = [&](const std::string& line) {
+    clock.touch();
+    if (options.log) options.log(line);
+  };
   const std::string config_text = saved_config_text(options.config_path, options.overrides);
   if (fs::exists(run.config_copy()) && read_file(run.config_copy().string()) != config_text)
     log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");

@@ -20,6 +20,9 @@ struct TrainStats {
   double step_loss = 0;      // the latest step's total loss (progress lines)
   // Means over the last 10% of the steps.
   double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
+  // Seconds the optimizer waited for its next batch (a loader that makes
+  // batches beside the steps; 0 where batches are made in line).
+  double input_wait_seconds = 0;
 };
 
 // The learning rate a generation's training starts from (before the

@@ -156,29 +156,48 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
     }
   }
 
-  // The run's ladder (train/ladder_stage.h): each candidate's rating when placed.
-  Chart ladder{.title = "rating on the run's ladder", .x_label = "generation", .y_label = "Elo", .series = {},
-               .y_from_zero = false, .y_max = 0};
+  // The run's ladder (train/ladder_stage.h): each candidate's rating when
+  // placed, and the fixed references' ratings on the same list, by hours of
+  // the run's own clock (train/run_clock.h), or by generation in runs whose
+  // records have no clock.
+  bool by_hours = false;
+  for (const GenerationRecord& r : run.generations)
+    if (r.ladder) by_hours = !std::isnan(r.run_seconds);
+  for (const GenerationRecord& r : run.generations)
+    if (r.ladder && std::isnan(r.run_seconds)) by_hours = false;
+  Chart ladder{.title = "rating on the run's ladder", .x_label = by_hours ? "hours of the run" : "generation",
+               .y_label = "Elo", .series = {}, .y_from_zero = false, .y_max = 0};
   std::string anchor;
   {
-    ChartSeries elo{.label = "rating", .x = {}, .y = {}, .points = true},
+    ChartSeries elo{.label = "candidate", .x = {}, .y = {}, .points = true},
         low{.label = "95% low", .x = {}, .y = {}, .points = true},
         high{.label = "95% high", .x = {}, .y = {}, .points = true};
+    std::vector<ChartSeries> references;
     for (const GenerationRecord& r : run.generations) {
       if (!r.ladder) continue;
       anchor = r.ladder->anchor;
+      const double x = by_hours ? r.run_seconds / 3600 : r.generation;
       for (auto [series, value] : {std::pair{&elo, r.ladder->elo}, {&low, r.ladder->low}, {&high, r.ladder->high}}) {
-        series->x.push_back(r.generation);
+        series->x.push_back(x);
         series->y.push_back(value);
+      }
+      for (const auto& [name, rating] : r.ladder->references) {
+        auto it = std::find_if(references.begin(), references.end(), [&](const ChartSeries& c) { return c.label == name; });
+        if (it == references.end()) it = references.insert(references.end(), ChartSeries{.label = name, .x = {}, .y = {}, .points = false});
+        it->x.push_back(x);
+        it->y.push_back(rating);
       }
     }
     if (!elo.x.empty()) {
       ladder.title += " (" + anchor + " = 0)";
       ladder.series = {elo, low, high};
+      for (const ChartSeries& r : references)
+        if (r.label != anchor) ladder.series.push_back(r);
     }
   }
 
-  for (Chart* by_generation : {&strength, &speed, &evals, &fit, &ladder}) by_generation->whole_x = true;
+  for (Chart* by_generation : {&strength, &speed, &evals, &fit}) by_generation->whole_x = true;
+  ladder.whole_x = !by_hours;
 
   const bool graded = run.graded(), fitted = run.fitted();
   std::string table = std::string("<table><thead><tr><th>generation</th><th>promoted</th><th>gate score</th>") +

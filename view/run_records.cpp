@@ -120,6 +120,7 @@ std::string to_json(const GenerationRecord& r) {
             {"eval_margin", r.eval_margin}};
   if (!r.mushroom_version.empty()) j["mushroom_version"] = r.mushroom_version;
   if (!r.config_hash.empty()) j["config_hash"] = r.config_hash;
+  if (!std::isnan(r.run_seconds)) j["run_seconds"] = r.run_seconds;
   if (r.grade) {
     j["policy_accuracy"] = r.grade->policy_accuracy;
     j["mcts_accuracy"] = r.grade->mcts_accuracy;
@@ -136,6 +137,12 @@ std::string to_json(const GenerationRecord& r) {
       j["learned_search_loss"] = r.fit->learned_search_loss;
       j["hand_search_loss"] = r.fit->hand_search_loss;
     }
+    if (!std::isnan(r.fit->learned_search_cells)) {
+      j["learned_search_cells"] = r.fit->learned_search_cells;
+      j["hand_search_cells"] = r.fit->hand_search_cells;
+      j["learned_result_cells"] = r.fit->learned_result_cells;
+      j["hand_result_cells"] = r.fit->hand_result_cells;
+    }
   }
   if (r.ladder) {
     j["ladder_elo"] = r.ladder->elo;
@@ -143,6 +150,11 @@ std::string to_json(const GenerationRecord& r) {
     j["ladder_high"] = r.ladder->high;
     j["ladder_games"] = r.ladder->games;
     j["ladder_anchor"] = r.ladder->anchor;
+    if (!r.ladder->references.empty()) {
+      json refs = json::object();
+      for (const auto& [name, elo] : r.ladder->references) refs[name] = elo;
+      j["ladder_references"] = refs;
+    }
   }
   return j.dump() + "\n";
 }
@@ -193,6 +205,12 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
       fit.learned_search_loss = f.number("learned_search_loss");
       fit.hand_search_loss = f.number("hand_search_loss");
     }
+    if (f.find("learned_search_cells")) {
+      fit.learned_search_cells = f.number("learned_search_cells");
+      fit.hand_search_cells = f.number("hand_search_cells");
+      fit.learned_result_cells = f.number("learned_result_cells");
+      fit.hand_result_cells = f.number("hand_result_cells");
+    }
     r.fit = fit;
   }
   if (f.find("ladder_elo")) {
@@ -204,8 +222,16 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
     const json* anchor = f.find("ladder_anchor");
     if (!anchor || !anchor->is_string()) throw RecordError(source + ": 'ladder_anchor' is missing or not a string");
     ladder.anchor = anchor->get<std::string>();
+    if (const json* refs = f.find("ladder_references")) {
+      if (!refs->is_object()) throw RecordError(source + ": 'ladder_references' is not an object");
+      for (const auto& [name, elo] : refs->items()) {
+        if (!elo.is_number()) throw RecordError(source + ": 'ladder_references' of '" + name + "' is not a number");
+        ladder.references.emplace_back(name, elo.get<double>());
+      }
+    }
     r.ladder = ladder;
   }
+  if (f.find("run_seconds")) r.run_seconds = f.number("run_seconds");
   return r;
 }
 

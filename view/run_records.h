@@ -47,6 +47,11 @@ struct FitRecord {
   // squared error against their search scores): learned and hand. NaN in
   // records written before it was measured.
   double learned_search_loss = std::nan(""), hand_search_loss = std::nan("");
+  // Mean absolute error in cells on the held-out positions, against their
+  // search scores and against their games' final margins: learned and hand.
+  // NaN in records written before it was measured.
+  double learned_search_cells = std::nan(""), hand_search_cells = std::nan("");
+  double learned_result_cells = std::nan(""), hand_result_cells = std::nan("");
 };
 
 // The candidate's rating on the run's ladder when it was placed there
@@ -55,6 +60,9 @@ struct LadderRecord {
   double elo = 0, low = 0, high = 0;
   int games = 0;
   std::string anchor;
+  // The run's fixed reference programs' ratings on the same list at that
+  // moment (name, Elo), the anchor's 0 included; empty in older records.
+  std::vector<std::pair<std::string, double>> references{};
 };
 
 // What one generation of `mushroom run` did: self-play, training, gating
@@ -81,6 +89,9 @@ struct GenerationRecord {
   std::optional<GradeRecord> grade;
   std::optional<FitRecord> fit;
   std::optional<LadderRecord> ladder;
+  // Wall seconds the run had spent, all stages and sessions, when this
+  // generation was recorded (train/run_loop.h); NaN in older records.
+  double run_seconds = std::nan("");
   // Provenance: the build that recorded it (util/version.h) and the hash of
   // the run config it ran under ("" in records from before these fields).
   std::string mushroom_version, config_hash;

@@ -169,7 +169,7 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   r.gate_score = 0.55;
   r.eval_score = 1.0;
   r.grade = GradeRecord{0.9, 0.95, 0.99, 0.3, 2000};
-  r.fit = FitRecord{0.41, 0.45, 0.52, 3000, 0.0031, 0.0042};
+  r.fit = FitRecord{0.41, 0.45, 0.52, 3000, 0.0031, 0.0042, 2.5, 3.25, 6.5, 7.75};
   r.mushroom_version = "mushroom 1234abcd (Release)";
   r.config_hash = "00ff00ff00ff00ff";
   const GenerationRecord back = parse_generation_record(to_json(r), "test");
@@ -195,6 +195,10 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   EXPECT_EQ(back.fit->positions, 3000);
   EXPECT_DOUBLE_EQ(back.fit->learned_search_loss, 0.0031);
   EXPECT_DOUBLE_EQ(back.fit->hand_search_loss, 0.0042);
+  EXPECT_DOUBLE_EQ(back.fit->learned_search_cells, 2.5);
+  EXPECT_DOUBLE_EQ(back.fit->hand_search_cells, 3.25);
+  EXPECT_DOUBLE_EQ(back.fit->learned_result_cells, 6.5);
+  EXPECT_DOUBLE_EQ(back.fit->hand_result_cells, 7.75);
   r.eval_score.reset();
   r.grade.reset();
   r.fit.reset();
@@ -258,6 +262,36 @@ TEST(Dashboard, ShowsCurvesTablesAndLinksSampleGames) {
   EXPECT_NE(html.find(">2 generations, "), std::string::npos);
   fs::remove(dir / "metrics" / "gen-0002.json");
   EXPECT_NE(read_file(write_dashboard(dir.string())).find(">1 generation, "), std::string::npos);
+}
+
+// The ladder's chart: the candidates' ratings and the fixed references'
+// lines, by hours of the run's clock when every placed record has it.
+TEST(Dashboard, TheLadderChartIsByHoursWithTheReferences) {
+  const fs::path dir = scratch("ladder-run");
+  write_run(dir);
+  for (int g = 1; g <= 2; ++g) {
+    GenerationRecord r = read_generation_record((dir / "metrics" / ("gen-000" + std::to_string(g) + ".json")).string());
+    r.ladder = LadderRecord{-40.0 + 30 * g, -90.0 + 30 * g, 10.0 + 30 * g, 40, "hand",
+                            {{"hand", 0.0}, {"eval3-gen11", 25.0 + g}}};
+    r.run_seconds = 1800.0 * g;
+    write_file_atomic((dir / "metrics" / ("gen-000" + std::to_string(g) + ".json")).string(), to_json(r));
+  }
+  const GenerationRecord back = read_generation_record((dir / "metrics" / "gen-0002.json").string());
+  ASSERT_TRUE(back.ladder.has_value());
+  ASSERT_EQ(back.ladder->references.size(), 2u);
+  EXPECT_DOUBLE_EQ(back.run_seconds, 3600.0);
+  const std::string html = read_file(write_dashboard(dir.string()));
+  EXPECT_NE(html.find("ladder (hand = 0)"), std::string::npos);
+  EXPECT_NE(html.find("hours of the run"), std::string::npos);
+  EXPECT_NE(html.find("eval3-gen11"), std::string::npos);  // the reference's line, and its legend
+  EXPECT_EQ(count(html, "<svg"), 5u);
+  // A record without the clock: the chart goes back to generations.
+  GenerationRecord old = back;
+  old.run_seconds = std::nan("");
+  write_file_atomic((dir / "metrics" / "gen-0002.json").string(), to_json(old));
+  const std::string by_generation = read_file(write_dashboard(dir.string()));
+  EXPECT_EQ(by_generation.find("hours of the run"), std::string::npos);
+  EXPECT_TRUE(std::isnan(read_generation_record((dir / "metrics" / "gen-0002.json").string()).run_seconds));
 }
 
 }  // namespace

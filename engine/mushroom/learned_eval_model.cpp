@@ -14,6 +14,7 @@ namespace mushroom {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
+constexpr char kBucketMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '3'};
 constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
 template <typename T>
@@ -34,11 +35,13 @@ T get(const std::string& in, size_t& at) {
 void resize_for(LearnedEvalModel& m) {
   m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
   m.ft_bias.assign(size_t(m.hidden), 0.0f);
-  m.l1_weight.assign(size_t(m.l1) * (2 * m.hidden + kEvalFlags), 0.0f);
-  m.l1_bias.assign(size_t(m.l1), 0.0f);
-  m.l2_weight.assign(size_t(m.l2) * m.l1, 0.0f);
-  m.l2_bias.assign(size_t(m.l2), 0.0f);
-  m.out_weight.assign(size_t(m.l2), 0.0f);
+  const size_t S = size_t(m.stacks());
+  m.l1_weight.assign(S * m.l1 * (2 * m.hidden + kEvalFlags), 0.0f);
+  m.l1_bias.assign(S * m.l1, 0.0f);
+  m.l2_weight.assign(S * m.l2 * m.l1, 0.0f);
+  m.l2_bias.assign(S * m.l2, 0.0f);
+  m.out_weight.assign(S * m.l2, 0.0f);
+  m.out_bias.assign(S, 0.0f);
 }
 
 // Every value must survive the integer runtime's scaling (the names and
@@ -84,48 +87,71 @@ std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
   return {{"ft.weight", ft_weight.data(), ft_weight.size()},    {"ft.bias", ft_bias.data(), ft_bias.size()},
           {"l1.weight", l1_weight.data(), l1_weight.size()},    {"l1.bias", l1_bias.data(), l1_bias.size()},
           {"l2.weight", l2_weight.data(), l2_weight.size()},    {"l2.bias", l2_bias.data(), l2_bias.size()},
-          {"out.weight", out_weight.data(), out_weight.size()}, {"out.bias", &out_bias, 1},
+          {"out.weight", out_weight.data(), out_weight.size()}, {"out.bias", out_bias.data(), out_bias.size()},
           {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
 }
 
-LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2) {
+LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
   LearnedEvalModel m;
   m.hidden = hidden;
   m.l1 = l1;
   m.l2 = l2;
+  m.phase_buckets = phase_buckets;
+  m.seat_buckets = seat_buckets;
   resize_for(m);
   return m;
 }
 
+std::string learned_eval_architecture(const LearnedEvalModel& m) {
+  std::string s = "H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2);
+  if (m.stacks() > 1)
+    s += ", " + std::to_string(m.phase_buckets) + " phase x " + std::to_string(m.seat_buckets) + " seat buckets";
+  return s;
+}
+
 std::string serialize_learned_eval(const LearnedEvalModel& model) {
   LearnedEvalModel m = model;  // tensors() hands out pointers
-  std::string out(kMagic, sizeof kMagic);
+  const bool buckets = m.stacks() > 1;
+  std::string out(buckets ? kBucketMagic : kMagic, sizeof kMagic);
   put<uint32_t>(out, uint32_t(m.hidden));
   put<uint32_t>(out, uint32_t(m.l1));
   put<uint32_t>(out, uint32_t(m.l2));
+  if (buckets) {
+    put<uint32_t>(out, uint32_t(m.phase_buckets));
+    put<uint32_t>(out, uint32_t(m.seat_buckets));
+  }
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
 }
 
 LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source) {
-  const size_t header = sizeof kMagic + 3 * sizeof(uint32_t);
-  if (bytes.size() < header + sizeof(uint64_t))
-    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
-  if (std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
+  if (bytes.size() >= sizeof kOldMagic && std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
     throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
                                     "runs: retrain it (MSHEVAL2 adds the row and column triples)");
-  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 magic)");
+  const bool buckets = bytes.size() >= sizeof kBucketMagic && std::memcmp(bytes.data(), kBucketMagic, sizeof kBucketMagic) == 0;
+  if (!buckets && (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0))
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 or MSHEVAL3 magic)");
+  const size_t header = sizeof kMagic + (buckets ? 5 : 3) * sizeof(uint32_t);
+  if (bytes.size() < header + sizeof(uint64_t))
+    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
   LearnedEvalModel m;
   m.hidden = int(get<uint32_t>(bytes, at));
   m.l1 = int(get<uint32_t>(bytes, at));
   m.l2 = int(get<uint32_t>(bytes, at));
+  if (buckets) {
+    m.phase_buckets = int(get<uint32_t>(bytes, at));
+    m.seat_buckets = int(get<uint32_t>(bytes, at));
+  }
   if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
     throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +
                            " L2=" + std::to_string(m.l2) +
                            " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+  if (m.phase_buckets < 1 || m.phase_buckets > kEvalMaxPhaseBuckets || m.seat_buckets < 1 || m.seat_buckets > 2)
+    throw LearnedEvalError(source + ": " + std::to_string(m.phase_buckets) + " phase buckets and " +
+                           std::to_string(m.seat_buckets) + " seat buckets, where this build runs 1.." +
+                           std::to_string(kEvalMaxPhaseBuckets) + " and 1..2");
   resize_for(m);
   size_t floats = 0;
   for (const auto& t : m.tensors()) floats += t.size;
@@ -133,7 +159,7 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   if (bytes.size() != expected)
     throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
                            std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2) +
-                           " evaluation has " + std::to_string(expected) + " (truncated, or another architecture)");
+                           " evaluation with " + std::to_string(m.stacks()) + " dense stacks has " + std::to_string(expected) + " (truncated, or another architecture)");
   for (const auto& t : m.tensors()) {
     std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
     at += t.size * sizeof(float);

@@ -21,6 +21,14 @@
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
 //                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1)
 //   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
+//   buckets      the dense layers (l1, l2, out) come in phase_buckets x
+//                seat_buckets stacks, and the position picks one, as
+//                Stockfish's output buckets do: the phase by the
+//                mushrooms taken so far (equal bands of the first 112,
+//                the last band holding the rest: games end with 40 to 100
+//                of the 170 left), the seat by whether the side to move
+//                moved first (seat_buckets 2).
+//                Stack s = seat * phase_buckets + phase. 1 x 1: no buckets.
 //   output       y = out.weight . h2 + out.bias, in cells, plus the skip
 //                terms skip_margin * margin + skip_gain * best_gain, where
 //                margin is the mover's cells minus the opponent's and
@@ -29,8 +37,10 @@
 //   The evaluation is 16 * (output) in the search's units (1/16 cells).
 //
 // The file (little-endian): the magic "MSHEVAL2", u32 H, u32 L1, u32 L2,
-// then float32 tensors in the order of tensor_names(), then a u64 FNV-1a
-// hash of every preceding byte. Reading checks the size, magic, shape
+// then float32 tensors in the order of tensors(), then a u64 FNV-1a hash
+// of every preceding byte. A model with buckets is "MSHEVAL3", with u32
+// phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
+// every stack, stack by stack); one without is written as MSHEVAL2. Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #pragma once
@@ -50,6 +60,17 @@ constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
 // Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
 constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
 constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
+constexpr int kEvalMaxPhaseBuckets = 8;
+constexpr int kEvalPhaseSpan = 112;  // mushrooms taken over which the phase bands lie
+
+// The dense stack a position uses (learned_eval_model.h, "buckets").
+inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushrooms_left, bool mover_moved_first) {
+  const int taken = 170 - mushrooms_left;
+  int phase = taken * phase_buckets / kEvalPhaseSpan;  // equal bands of the first kEvalPhaseSpan taken
+  if (phase >= phase_buckets) phase = phase_buckets - 1;
+  if (phase < 0) phase = 0;
+  return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
+}
 
 // A weights file that cannot be used; the message names the source and the problem.
 class LearnedEvalError : public std::runtime_error {
@@ -61,14 +82,16 @@ struct LearnedEvalModel {
   int hidden = 64;  // H: a multiple of 16, 16..512
   int l1 = 16;      // 1..64
   int l2 = 16;      // 1..64
+  int phase_buckets = 1;  // 1..kEvalMaxPhaseBuckets
+  int seat_buckets = 1;   // 1 or 2
   std::vector<float> ft_weight;   // [kEvalFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [L1][2H + kEvalFlags]
-  std::vector<float> l1_bias;     // [L1]
-  std::vector<float> l2_weight;   // [L2][L1]
-  std::vector<float> l2_bias;     // [L2]
-  std::vector<float> out_weight;  // [L2]
-  float out_bias = 0;
+  std::vector<float> l1_weight;   // [S][L1][2H + kEvalFlags], S = stacks()
+  std::vector<float> l1_bias;     // [S][L1]
+  std::vector<float> l2_weight;   // [S][L2][L1]
+  std::vector<float> l2_bias;     // [S][L2]
+  std::vector<float> out_weight;  // [S][L2]
+  std::vector<float> out_bias = {0.0f};  // [S]
   float skip_margin = 1, skip_gain = 0.5f;
 
   // The tensors in file order, with their sizes (a scalar has size 1).
@@ -78,9 +101,16 @@ struct LearnedEvalModel {
     size_t size;
   };
   std::vector<TensorRef> tensors();
+  int stacks() const { return phase_buckets * seat_buckets; }
+  int bucket(int mushrooms_left, bool mover_moved_first) const {
+    return learned_eval_bucket(phase_buckets, seat_buckets, mushrooms_left, mover_moved_first);
+  }
   // All zeros but the skips (1, 0.5): the hand evaluation, at these sizes.
-  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2);
+  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1);
 };
+
+// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them.
+std::string learned_eval_architecture(const LearnedEvalModel& model);
 
 // The file's bytes; throws LearnedEvalError naming `source` on any problem.
 LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source);

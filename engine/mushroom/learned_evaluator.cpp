@@ -159,29 +159,32 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
 }
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
-    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32),
-      hidden1_padded_((m.l1 + 31) / 32 * 32),
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
+      input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
   const int inputs = 2 * hidden_ + kEvalFlags;
-  l1_weight_.assign(size_t(l1_) * input_padded_, 0);
-  for (int j = 0; j < l1_; ++j)
+  const size_t S = size_t(m.stacks());
+  // Each stack's rows one after another, padded like a single stack's.
+  l1_weight_.assign(S * l1_ * input_padded_, 0);
+  for (size_t j = 0; j < S * l1_; ++j)
     for (int i = 0; i < inputs; ++i)
-      l1_weight_[size_t(j) * input_padded_ + i] = to_int8(m.l1_weight[size_t(j) * inputs + i], kDenseScale);
-  l1_bias_.resize(size_t(l1_));
-  for (int j = 0; j < l1_; ++j) l1_bias_[size_t(j)] = to_int32(m.l1_bias[size_t(j)], float(kSumScale));
-  l2_weight_.assign(size_t(l2_) * hidden1_padded_, 0);
-  for (int j = 0; j < l2_; ++j)
+      l1_weight_[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
+  l1_bias_.resize(S * l1_);
+  for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
+  l2_weight_.assign(S * l2_ * hidden1_padded_, 0);
+  for (size_t j = 0; j < S * l2_; ++j)
     for (int i = 0; i < l1_; ++i)
-      l2_weight_[size_t(j) * hidden1_padded_ + i] = to_int8(m.l2_weight[size_t(j) * l1_ + i], kDenseScale);
-  l2_bias_.resize(size_t(l2_));
-  for (int j = 0; j < l2_; ++j) l2_bias_[size_t(j)] = to_int32(m.l2_bias[size_t(j)], float(kSumScale));
+      l2_weight_[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
+  l2_bias_.resize(S * l2_);
+  for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
   for (size_t i = 0; i < m.out_weight.size(); ++i) out_weight_[i] = to_int8(m.out_weight[i], kDenseScale);
-  out_bias_ = to_int32(m.out_bias, float(kSumScale));
+  out_bias_.resize(S);
+  for (size_t k = 0; k < S; ++k) out_bias_[k] = to_int32(m.out_bias[k], float(kSumScale));
   skip_margin_ = to_int32(m.skip_margin, kSkipScale);
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
@@ -314,14 +317,16 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
+  const size_t k = size_t(
+      learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
-  dense(simd_, input_.data(), l1_weight_.data(), input_padded_, l1_, sums);
-  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[size_t(j)] + sums[j]));
+  dense(simd_, input_.data(), l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_, sums);
+  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[k * l1_ + j] + sums[j]));
   // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
-  dense(simd_, hidden1_.data(), l2_weight_.data(), hidden1_padded_, l2_, sums);
-  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[size_t(j)] + sums[j]));
+  dense(simd_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
+  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[k * l2_ + j] + sums[j]));
   cached_node_ = node_;
-  return cached_net_ = out_bias_ + dot_scalar(hidden2_.data(), out_weight_.data(), l2_);  // cells * kSumScale
+  return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
 }
 
 float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {
@@ -346,19 +351,22 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
+  const size_t k = size_t(m.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {
-    float s = m.l1_bias[size_t(j)];
-    for (int i = 0; i < inputs; ++i) s += m.l1_weight[size_t(j) * inputs + i] * x[size_t(i)];
+    const size_t row = k * m.l1 + j;
+    float s = m.l1_bias[row];
+    for (int i = 0; i < inputs; ++i) s += m.l1_weight[row * inputs + i] * x[size_t(i)];
     h1[size_t(j)] = clip(s);
   }
   for (int j = 0; j < m.l2; ++j) {
-    float s = m.l2_bias[size_t(j)];
-    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[size_t(j) * m.l1 + i] * h1[size_t(i)];
+    const size_t row = k * m.l2 + j;
+    float s = m.l2_bias[row];
+    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[row * m.l1 + i] * h1[size_t(i)];
     h2[size_t(j)] = clip(s);
   }
-  float y = m.out_bias;
-  for (int j = 0; j < m.l2; ++j) y += m.out_weight[size_t(j)] * h2[size_t(j)];
+  float y = m.out_bias[k];
+  for (int j = 0; j < m.l2; ++j) y += m.out_weight[k * m.l2 + j] * h2[size_t(j)];
   return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(best_gain);
 }
 

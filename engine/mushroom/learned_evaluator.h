@@ -47,13 +47,15 @@ class LearnedEvaluator final : public StaticEvaluator {
                      int n_added) const;
 
   int hidden_, l1_, l2_;
+  int phase_buckets_, seat_buckets_;
   int input_padded_;    // 2H + kEvalFlags rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
   std::vector<int32_t> l1_bias_, l2_bias_;
-  int32_t out_bias_ = 0, skip_margin_ = 0, skip_gain_ = 0;
+  std::vector<int32_t> out_bias_;  // per stack
+  int32_t skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
   int depth_ = 0;
   uint64_t node_ = 0;                  // changes with every set_root, push and pop

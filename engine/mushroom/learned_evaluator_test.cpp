@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "mushroom/alphabeta.h"
 #include "mushroom/mushroom_evaluators.h"
@@ -19,8 +20,8 @@ namespace {
 // Random weights inside the integer runtime's ranges: transformer rows of
 // about +-0.03 (456 active features keep the accumulator near +-1), dense
 // weights up to +-1.
-LearnedEvalModel random_model(int hidden, int l1, int l2, uint64_t seed) {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden, l1, l2);
+LearnedEvalModel random_model(int hidden, int l1, int l2, uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden, l1, l2, phase_buckets, seat_buckets);
   Rng rng(seed);
   const auto fill = [&](std::vector<float>& v, double scale) {
     for (float& x : v) x = float(scale * (2 * rng.uniform_double() - 1));
@@ -32,7 +33,7 @@ LearnedEvalModel random_model(int hidden, int l1, int l2, uint64_t seed) {
   fill(m.l2_weight, 1.0);
   fill(m.l2_bias, 0.3);
   fill(m.out_weight, 1.5);
-  m.out_bias = 0.7f;
+  for (float& b : m.out_bias) b = float(0.7 + 0.5 * rng.uniform_double());
   m.skip_margin = 0.9f;
   m.skip_gain = 0.4f;
   return m;
@@ -159,6 +160,64 @@ TEST(LearnedEvaluator, IntegerRuntimeStaysNearTheFloatModel) {
   EXPECT_GT(spread, 8.0);  // the check is not vacuous: the net's part is far from zero
 }
 
+// Stack k of a bucketed model as a model without buckets.
+LearnedEvalModel stack_model(const LearnedEvalModel& model, int k) {
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(model.hidden, model.l1, model.l2);
+  m.ft_weight = model.ft_weight;
+  m.ft_bias = model.ft_bias;
+  m.skip_margin = model.skip_margin;
+  m.skip_gain = model.skip_gain;
+  const auto copy_stack = [&](const std::vector<float>& from, std::vector<float>& to) {
+    std::copy(from.begin() + long(size_t(k) * to.size()), from.begin() + long(size_t(k + 1) * to.size()), to.begin());
+  };
+  copy_stack(model.l1_weight, m.l1_weight);
+  copy_stack(model.l1_bias, m.l1_bias);
+  copy_stack(model.l2_weight, m.l2_weight);
+  copy_stack(model.l2_bias, m.l2_bias);
+  copy_stack(model.out_weight, m.out_weight);
+  copy_stack(model.out_bias, m.out_bias);
+  return m;
+}
+
+// Buckets: each position runs the dense stack of its phase and seat, in
+// the integer runtime (both paths) as in the float model.
+TEST(LearnedEvaluator, BucketsPickTheStackOfThePhaseAndSeat) {
+  // Four bands of 28 mushrooms taken: 170..143 left, 142..115, 114..87, and 86 or fewer.
+  EXPECT_EQ(learned_eval_bucket(4, 2, 170, true), 0);
+  EXPECT_EQ(learned_eval_bucket(4, 2, 170, false), 4);
+  EXPECT_EQ(learned_eval_bucket(4, 2, 143, true), 0);
+  EXPECT_EQ(learned_eval_bucket(4, 2, 142, true), 1);
+  EXPECT_EQ(learned_eval_bucket(4, 2, 87, false), 6);
+  EXPECT_EQ(learned_eval_bucket(4, 2, 86, false), 7);
+  EXPECT_EQ(learned_eval_bucket(4, 2, 0, true), 3);
+  EXPECT_EQ(learned_eval_bucket(4, 1, 100, false), 2);
+  EXPECT_EQ(learned_eval_bucket(1, 1, 100, false), 0);
+  const LearnedEvalModel model = random_model(32, 16, 8, 23, 4, 2);
+  LearnedEvaluator simd(model, true), scalar(model, false);
+  double worst = 0;
+  std::set<int> buckets_seen;
+  int differs = 0, positions = 0;
+  for (const Position& p : playout_positions(120, 31)) {
+    const int gain = best_margin_gain(p);
+    const int k = model.bucket(p.mushrooms_left(), p.to_move() == kFirst);
+    buckets_seen.insert(k);
+    simd.set_root(p);
+    scalar.set_root(p);
+    const int value = simd.evaluate(p, gain);
+    ASSERT_EQ(value, scalar.evaluate(p, gain));
+    const float reference = LearnedEvaluator::reference_output(model, p, gain);
+    worst = std::max(worst, std::fabs(value - 16.0 * reference));
+    LearnedEvaluator own_stack(stack_model(model, k));
+    own_stack.set_root(p);
+    ASSERT_EQ(own_stack.evaluate(p, gain), value) << "bucket " << k;
+    differs += LearnedEvaluator::reference_output(stack_model(model, (k + 1) % model.stacks()), p, gain) != reference;
+    ++positions;
+  }
+  EXPECT_LE(worst, 16.0);
+  EXPECT_GE(buckets_seen.size(), 4u);  // playouts reach several phases and both seats
+  EXPECT_GT(differs, positions * 9 / 10);
+}
+
 class LearnedEvalFileTest : public ::testing::Test {
  protected:
   std::string write(const std::string& name, const std::string& bytes) {
@@ -195,7 +254,7 @@ TEST_F(LearnedEvalFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x40;
   expect_error(write("flipped.bin", flipped), "checksum mismatch");
-  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"), "no MSHEVAL2 magic");
+  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"), "no MSHEVAL2 or MSHEVAL3 magic");
   std::string old = bytes;
   old[7] = '1';  // the first format, cell features only
   expect_error(write("old.bin", old), "an MSHEVAL1 evaluation (cell features only)");
@@ -209,6 +268,21 @@ TEST_F(LearnedEvalFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
   for (float& w : huge.ft_weight) w = 2.0f;
   expect_error(write("huge.bin", serialize_learned_eval(huge)), "int16 accumulator");
   expect_error("/nonexistent/eval.bin", "cannot open");
+
+  // With buckets the file is MSHEVAL3, and its stacks round-trip.
+  const LearnedEvalModel bucketed = random_model(32, 8, 4, 3, 3, 2);
+  const std::string bucket_bytes = serialize_learned_eval(bucketed);
+  EXPECT_EQ(bucket_bytes.substr(0, 8), "MSHEVAL3");
+  EXPECT_EQ(bytes.substr(0, 8), "MSHEVAL2");  // a model without buckets keeps the format the bot has shipped
+  const LearnedEvalModel bucketed_back = read_learned_eval(write("buckets.bin", bucket_bytes));
+  EXPECT_EQ(bucketed_back.phase_buckets, 3);
+  EXPECT_EQ(bucketed_back.seat_buckets, 2);
+  EXPECT_EQ(bucketed_back.l1_weight, bucketed.l1_weight);
+  EXPECT_EQ(bucketed_back.out_bias, bucketed.out_bias);
+  std::string many = bucket_bytes;
+  many[20] = 9;  // phase_buckets = 9
+  expect_error(write("many.bin", many), "phase buckets");
+  expect_error(write("cut.bin", bucket_bytes.substr(0, bucket_bytes.size() - 8)), "truncated, or another architecture");
 }
 
 }  // namespace
