@@ -89,28 +89,20 @@ int bench_search(const std::vector<Position>& all, double seconds_each, int max_
 }  // namespace
 
 int cmd_bench(int argc, char** argv) {
-  if (argc >= 2 && std::string(argv[1]) == "eval") {
-    std::string program = "mushroom bench eval";
-    argv[1] = program.data();
-    return cmd_bench_eval(argc - 1, argv + 1);
-  }
-  if (argc >= 2 && std::string(argv[1]) == "labels") {
+  // The benchmarks with their own options, each a command of its own.
+  using Bench = int (*)(int, char**);
 #ifdef MUSHROOM_WITH_TORCH
-    std::string program = "mushroom bench labels";
-    argv[1] = program.data();
-    return cmd_bench_labels(argc - 1, argv + 1);
+  const Bench labels = cmd_bench_labels, nn = cmd_bench_nn;
 #else
-    throw std::invalid_argument("'bench labels' needs a build with LibTorch (-DMUSHROOM_WITH_TORCH=ON)");
+  const Bench labels = nullptr, nn = nullptr;  // LibTorch builds only
 #endif
-  }
-  if (argc >= 2 && std::string(argv[1]) == "nn") {
-#ifdef MUSHROOM_WITH_TORCH
-    std::string program = "mushroom bench nn";
+  for (const auto& [name, bench] : {std::pair{"eval", Bench(cmd_bench_eval)}, {"labels", labels}, {"nn", nn}}) {
+    if (argc < 2 || std::string(argv[1]) != name) continue;
+    if (!bench)
+      throw std::invalid_argument(std::string("'bench ") + name + "' needs a build with LibTorch (-DMUSHROOM_WITH_TORCH=ON)");
+    std::string program = std::string("mushroom bench ") + name;
     argv[1] = program.data();
-    return cmd_bench_nn(argc - 1, argv + 1);
-#else
-    throw std::invalid_argument("'bench nn' needs a build with LibTorch (-DMUSHROOM_WITH_TORCH=ON)");
-#endif
+    return bench(argc - 1, argv + 1);
   }
   cxxopts::Options opts("mushroom bench",
                         "Benchmarks. 'mushroom bench movegen --positions FILE' times full legal-move enumeration "

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "mushroom/learned_eval_model.h"
 #include "selfplay/shard.h"
 #include "util/shell_test_util.h"
 #include "util/text.h"
@@ -67,12 +68,48 @@ int count_files(const fs::path& dir, const std::string& needle) {
 }
 
 TEST(Pipeline, CommandsHaveHelp) {
-  for (const char* name : {"selfplay", "train", "run", "bench nn"}) {
+  for (const char* name : {"selfplay", "train", "run", "bench nn", "bench labels"}) {
     int code = 0;
     const std::string out = run_command(std::string(name) + " --help", &code);
     EXPECT_EQ(code, 0) << name;
     EXPECT_NE(out.find(std::string("mushroom ") + name), std::string::npos) << out;
   }
+}
+
+// `bench labels` plays and times the learned evaluation's self-play as a
+// run's actor would, and `train` trains an evaluation from its shards when
+// the config says run.model = "eval".
+TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
+  const fs::path dir = fresh_dir("pipeline_labels");
+  int code = 0;
+  std::string out = run_command("bench labels --config testdata/configs/eval-ci.toml --games 6 --out " +
+                                    (dir / "data").string() + " --set evalplay.label_nodes=500",
+                                &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("label_depth=2 label_nodes=500"), std::string::npos) << out;
+  EXPECT_NE(out.find("6 games, "), std::string::npos) << out;
+  EXPECT_NE(out.find("positions by mushrooms left:"), std::string::npos) << out;
+  EXPECT_NE(out.find("\npositions_per_second="), std::string::npos) << out;
+  EXPECT_GT(count_files(dir / "data", ".h5"), 0);
+  out = run_command("bench labels --config testdata/configs/eval-ci.toml --games 2 --out " + (dir / "data").string(),
+                    &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("is not empty"), std::string::npos) << out;
+
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --out " +
+                        (dir / "model").string() + " --steps 20 --set evalnet.target=margin --set evalnet.seat_buckets=2",
+                    &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("target margin"), std::string::npos) << out;
+  EXPECT_NE(out.find("20 steps"), std::string::npos) << out;
+  const LearnedEvalModel trained = read_learned_eval((dir / "model" / "eval.bin").string());
+  EXPECT_EQ(trained.seat_buckets, 2);
+  // A second call goes on from --out/eval.bin; another architecture is refused by name.
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --out " +
+                        (dir / "model").string() + " --steps 5",
+                    &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("asks for H=16 L1=8 L2=8"), std::string::npos) << out;
 }
 
 // `config --check` takes many files; `config --get` prints a key's value;
