@@ -12,7 +12,11 @@
 #include "mushroom/playout_positions.h"
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
+#include "train/eval_pipeline.h"
 #include "train/eval_trainer.h"
+#include "train/run_config.h"
+#include "train/run_dir.h"
+#include "util/text.h"
 
 namespace mushroom::train {
 namespace {
@@ -152,6 +156,36 @@ TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
   margin.seat_buckets = 2;
   expect_training_lowers_the_loss(window, margin, {4, 6, true});
   fs::remove_all(dir);
+}
+
+// A run whose config changes the architecture between generations (runs
+// resume with an edited config) trains the next generation from fresh
+// weights of the new shape, and says so; an unchanged one goes on from the
+// previous generation's weights.
+TEST(EvalNet, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
+  const fs::path root = fs::temp_directory_path() / ("eval_arch_change_" + std::to_string(getpid()));
+  fs::remove_all(root);
+  const RunDir run{root, ".eval"};
+  selfplay_window(run.data(1), 6);
+  run.prepare();
+  write_file_atomic(run.model(1).string(), serialize_learned_eval(lively_model(7)));  // H=32 L1=8 L2=8
+  const RunConfig config = parse_run_config(
+      "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\nseat_buckets = 2\n[train]\nsteps = 5\n"
+      "batch_size = 64\nthreads = 1\noptimizer = \"adam\"\n",
+      "test.toml");
+  std::vector<std::string> lines;
+  const StageLog log = [&](const std::string& line) { lines.push_back(line); };
+  eval_pipeline(config).learn(run, 2, "", log);
+  const LearnedEvalModel second = read_learned_eval(run.model(2).string());
+  EXPECT_EQ(learned_eval_architecture(second), "H=16 L1=8 L2=8, 1 phase x 2 seat buckets");
+  bool said = false;
+  for (const std::string& l : lines) said = said || l.find("starts from fresh weights") != std::string::npos;
+  EXPECT_TRUE(said);
+  lines.clear();
+  eval_pipeline(config).learn(run, 3, "", log);  // the same shape: it goes on
+  for (const std::string& l : lines) EXPECT_EQ(l.find("fresh weights"), std::string::npos) << l;
+  EXPECT_EQ(learned_eval_architecture(read_learned_eval(run.model(3).string())), "H=16 L1=8 L2=8, 1 phase x 2 seat buckets");
+  fs::remove_all(root);
 }
 
 // The margin target is the Huber loss in cells of the blend of search score

@@ -43,11 +43,21 @@ TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, c
                             const StageLog& log) {
   if (fs::exists(run.model(g))) return {};
   LearnedEvalModel start;
-  if (config.evalnet.fresh_start) start = initial_eval_model(config.evalnet, config.seed() + uint64_t(g));
-  else if (g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
-  else if (!init_model.empty()) start = read_learned_eval(init_model);
-  else start = initial_eval_model(config.evalnet, config.seed());
-  if (config.evalnet.fresh_start) fs::remove(run.optimizer());  // its moments belong to the previous weights
+  bool fresh = config.evalnet.fresh_start;
+  if (!fresh && g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
+  else if (!fresh && !init_model.empty()) start = read_learned_eval(init_model);
+  else fresh = true;
+  const LearnedEvalModel asked = initial_eval_model(config.evalnet, config.seed() + uint64_t(g));
+  if (!fresh && learned_eval_architecture(start) != learned_eval_architecture(asked)) {
+    // The config changed the architecture in the middle of a run (it may: runs resume with an edited config).
+    log("train: the previous evaluation is " + learned_eval_architecture(start) + " and [evalnet] now asks for " +
+        learned_eval_architecture(asked) + ": this generation starts from fresh weights");
+    fresh = true;
+  }
+  if (fresh) {
+    start = g == 1 && !config.evalnet.fresh_start ? initial_eval_model(config.evalnet, config.seed()) : asked;
+    fs::remove(run.optimizer());  // its moments belong to other weights
+  }
   const EvalTraining trained = train_eval(config, find_shards(run.data().string()), start, g,
                                           trained_stats_of(run, g - 1).samples_seen, run.optimizer().string(), log);
   write_file_atomic(run.train_metrics(g).string(), trained.metrics);

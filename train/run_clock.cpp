@@ -21,17 +21,24 @@ double unix_now() {
 }
 }  // namespace
 
-RunClock::RunClock(const fs::path& run_root) : start_(unix_now()) {
-  fs::create_directories(run_root / "clock");
+RunClock::RunClock(const fs::path& run_root, std::function<double()> now)
+    : now_(now ? std::move(now) : std::function<double()>(unix_now)), root_(run_root) {
+  begin(now_());
+}
+
+void RunClock::begin(double now) {
+  fs::create_directories(root_ / "clock");
+  start_ = now;
   char name[64];
   std::snprintf(name, sizeof name, "%.0f-%d.txt", start_, int(getpid()));
-  file_ = run_root / "clock" / name;
+  file_ = root_ / "clock" / name;
   write(start_);
   written_ = start_;
 }
 
 void RunClock::touch() {
-  const double now = unix_now();
+  const double now = now_();
+  if (now - written_ > kPauseSeconds) return begin(now);  // stopped meanwhile: the pause is not the run's time
   if (now - written_ < 1.0) return;
   write(now);
   written_ = now;

@@ -43,5 +43,26 @@ TEST(RunClock, TheRunsTimeIsTheUnionOfItsSessions) {
   fs::remove_all(dir);
 }
 
+// A process stopped for longer than kPauseSeconds between two log lines
+// (SIGSTOP, a suspended job): the pause is left out, the time before and
+// after counts.
+TEST(RunClock, ALongStopIsNotTheRunsTime) {
+  const fs::path dir = fs::temp_directory_path() / ("run_clock_pause_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  double now = 5000;
+  RunClock clock(dir, [&] { return now; });
+  now = 5100;
+  clock.touch();  // 100 s of work
+  now = 5100 + RunClock::kPauseSeconds - 10;
+  clock.touch();  // a quiet stretch shorter than a pause still counts
+  EXPECT_DOUBLE_EQ(run_clock_seconds(dir), 100 + RunClock::kPauseSeconds - 10);
+  now += RunClock::kPauseSeconds + 60;
+  clock.touch();  // back after a long stop: a new interval from here
+  now += 40;
+  clock.touch();  // 40 s more
+  EXPECT_DOUBLE_EQ(run_clock_seconds(dir), 100 + RunClock::kPauseSeconds - 10 + 40);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace mushroom::train
