@@ -182,8 +182,10 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
         series->y.push_back(value);
       }
       for (const auto& [name, rating] : r.ladder->references) {
-        auto it = std::find_if(references.begin(), references.end(), [&](const ChartSeries& c) { return c.label == name; });
-        if (it == references.end()) it = references.insert(references.end(), ChartSeries{.label = name, .x = {}, .y = {}, .points = false});
+        auto it =
+            std::find_if(references.begin(), references.end(), [&](const ChartSeries& c) { return c.label == name; });
+        if (it == references.end())
+          it = references.insert(references.end(), ChartSeries{.label = name, .x = {}, .y = {}, .points = true});
         it->x.push_back(x);
         it->y.push_back(rating);
       }
