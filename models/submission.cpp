@@ -2037,6 +2037,7 @@ struct LearnedEvalModel {
 };
 
 // "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them.
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets);
 std::string learned_eval_architecture(const LearnedEvalModel& model);
 
 // The file's bytes; throws LearnedEvalError naming `source` on any problem.
@@ -4077,11 +4078,15 @@ LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, i
   return m;
 }
 
-std::string learned_eval_architecture(const LearnedEvalModel& m) {
-  std::string s = "H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2);
-  if (m.stacks() > 1)
-    s += ", " + std::to_string(m.phase_buckets) + " phase x " + std::to_string(m.seat_buckets) + " seat buckets";
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
+  std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
+  if (phase_buckets * seat_buckets > 1)
+    s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
   return s;
+}
+
+std::string learned_eval_architecture(const LearnedEvalModel& m) {
+  return learned_eval_architecture(m.hidden, m.l1, m.l2, m.phase_buckets, m.seat_buckets);
 }
 
 std::string serialize_learned_eval(const LearnedEvalModel& model) {

@@ -209,6 +209,12 @@ int eval_cell_code(const Position& pos, int r, int c) {
   return o == Owner::kNone ? 0 : o == Owner::kFirst ? kFirstOwnedCode : kSecondOwnedCode;
 }
 
+void set_eval_cell(Position& pos, int r, int c, int code) {
+  if (code >= 1 && code <= 9) pos.set_digit(r, c, code);
+  else if (code == kFirstOwnedCode) pos.set_owner(r, c, Owner::kFirst);
+  else if (code == kSecondOwnedCode) pos.set_owner(r, c, Owner::kSecond);
+}
+
 Sample eval_sample(const Position& pos, const EvalLabels& labels) {
   const EvalFields& f = eval_fields();
   Sample s = empty_sample(mushroom_eval_schema());
@@ -240,12 +246,7 @@ Position eval_position_of(const Sample& s, const SampleSchema& schema) {
   const EvalFields& f = eval_fields();
   Position p;
   for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) {
-      const int code = s.get(f.cells, r * kCols + c);
-      if (code >= 1 && code <= 9) p.set_digit(r, c, code);
-      else if (code == kFirstOwnedCode) p.set_owner(r, c, Owner::kFirst);
-      else if (code == kSecondOwnedCode) p.set_owner(r, c, Owner::kSecond);
-    }
+    for (int c = 0; c < kCols; ++c) set_eval_cell(p, r, c, s.get(f.cells, r * kCols + c));
   p.set_to_move(Player(s.to_move));
   p.set_last_pass(s.get(f.last_pass) != 0);
   p.set_ply(s.ply);

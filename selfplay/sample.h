@@ -97,6 +97,8 @@ struct EvalLabels {
 // A cell's code in schema 2's cells field: 1..9 its digit, 10 the first
 // player's, 11 the second player's, 0 empty and nobody's.
 int eval_cell_code(const Position& pos, int r, int c);
+// Sets cell (r, c) of a position being built from its code (the inverse).
+void set_eval_cell(Position& pos, int r, int c, int code);
 Sample eval_sample(const Position& pos, const EvalLabels& labels);  // schema 2
 // Of a sample of either schema.
 EvalLabels eval_labels_of(const Sample& s, const SampleSchema& schema = mushroom_eval_schema());

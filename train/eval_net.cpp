@@ -173,6 +173,10 @@ LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed) 
   return m;
 }
 
+std::string eval_net_architecture(const EvalNetConfig& c) {
+  return learned_eval_architecture(c.hidden, c.l1, c.l2, c.phase_buckets, c.seat_buckets);
+}
+
 torch::Tensor eval_loss(const torch::Tensor& output, const EvalBatch& batch, const EvalNetConfig& config) {
   const double w = config.search_weight;
   if (config.target == "margin")

@@ -15,6 +15,7 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <string>
 #include <vector>
 
 #include "mushroom/learned_eval_model.h"
@@ -61,6 +62,8 @@ TORCH_MODULE(EvalNet);
 // output layer near zero and the skips at the hand evaluation's (1, 0.5),
 // so a fresh net plays about like the hand evaluation.
 LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed);
+// The architecture [evalnet] asks for, as learned_eval_architecture() names it.
+std::string eval_net_architecture(const EvalNetConfig& config);
 
 // The batch's loss under config's target (see the top of this file).
 torch::Tensor eval_loss(const torch::Tensor& output, const EvalBatch& batch, const EvalNetConfig& config);

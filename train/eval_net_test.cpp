@@ -185,6 +185,17 @@ TEST(EvalNet, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
   eval_pipeline(config).learn(run, 3, "", log);  // the same shape: it goes on
   for (const std::string& l : lines) EXPECT_EQ(l.find("fresh weights"), std::string::npos) << l;
   EXPECT_EQ(learned_eval_architecture(read_learned_eval(run.model(3).string())), "H=16 L1=8 L2=8, 1 phase x 2 seat buckets");
+  // A model the user asked to start from (--init) is never swapped for fresh weights: another shape is an error.
+  const RunDir other{root / "other", ".eval"};
+  other.prepare();
+  try {
+    eval_pipeline(config).learn(other, 1, run.model(1).string(), log);
+    ADD_FAILURE() << "an --init model of another architecture was not refused";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the evaluation to train from is H=32 L1=8 L2=8 but [evalnet] asks for H=16"),
+              std::string::npos)
+        << e.what();
+  }
   fs::remove_all(root);
 }
 

@@ -42,20 +42,26 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
 TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
                             const StageLog& log) {
   if (fs::exists(run.model(g))) return {};
+  const std::string asked = eval_net_architecture(config.evalnet);
   LearnedEvalModel start;
   bool fresh = config.evalnet.fresh_start;
-  if (!fresh && g > 1 && fs::exists(run.model(g - 1))) start = read_learned_eval(run.model(g - 1).string());
-  else if (!fresh && !init_model.empty()) start = read_learned_eval(init_model);
-  else fresh = true;
-  const LearnedEvalModel asked = initial_eval_model(config.evalnet, config.seed() + uint64_t(g));
-  if (!fresh && learned_eval_architecture(start) != learned_eval_architecture(asked)) {
-    // The config changed the architecture in the middle of a run (it may: runs resume with an edited config).
-    log("train: the previous evaluation is " + learned_eval_architecture(start) + " and [evalnet] now asks for " +
-        learned_eval_architecture(asked) + ": this generation starts from fresh weights");
+  if (!fresh && g > 1 && fs::exists(run.model(g - 1))) {
+    start = read_learned_eval(run.model(g - 1).string());
+    if (learned_eval_architecture(start) != asked) {
+      // The config changed the architecture in the middle of a run (it may: runs resume with an edited config).
+      log("train: the previous evaluation is " + learned_eval_architecture(start) + " and [evalnet] now asks for " +
+          asked + ": this generation starts from fresh weights");
+      fresh = true;
+    }
+  } else if (!fresh && !init_model.empty()) {
+    start = read_learned_eval(init_model);  // of another architecture, train_eval refuses it by name
+  } else {
     fresh = true;
   }
   if (fresh) {
-    start = g == 1 && !config.evalnet.fresh_start ? initial_eval_model(config.evalnet, config.seed()) : asked;
+    // Generation 1 without fresh_start starts from the run's own seed.
+    const bool own_seed = g == 1 && !config.evalnet.fresh_start;
+    start = initial_eval_model(config.evalnet, config.seed() + (own_seed ? 0 : uint64_t(g)));
     fs::remove(run.optimizer());  // its moments belong to other weights
   }
   const EvalTraining trained = train_eval(config, find_shards(run.data().string()), start, g,
@@ -184,10 +190,9 @@ EvalTraining train_eval(const RunConfig& config, const std::vector<std::string>&
                         int generation, int64_t samples_seen, const std::string& optimizer_path, const StageLog& log,
                         int steps_override) {
   const EvalNetConfig& net = config.evalnet;
-  if (start.hidden != net.hidden || start.l1 != net.l1 || start.l2 != net.l2 ||
-      start.phase_buckets != net.phase_buckets || start.seat_buckets != net.seat_buckets)
+  if (learned_eval_architecture(start) != eval_net_architecture(net))
     throw std::runtime_error("the evaluation to train from is " + learned_eval_architecture(start) +
-                             " but [evalnet] asks for " + learned_eval_architecture(initial_eval_model(net, 0)) +
+                             " but [evalnet] asks for " + eval_net_architecture(net) +
                              " (start afresh: evalnet.fresh_start in a run)");
   const auto load_start = std::chrono::steady_clock::now();
   const EvalWindow window = load_eval_window(shards, config.train.window_samples,

@@ -31,13 +31,8 @@ EvalRecord eval_record(const Position& pos, const selfplay::EvalLabels& labels) 
 
 Position position_of(const EvalRecord& rec) {
   Position p;
-  for (int cell = 0; cell < kCells; ++cell) {
-    const int code = rec.cells[cell / 2] >> (cell % 2 ? 4 : 0) & 15;
-    const int r = cell / kCols, c = cell % kCols;
-    if (code >= 1 && code <= 9) p.set_digit(r, c, code);
-    else if (code == 10) p.set_owner(r, c, Owner::kFirst);
-    else if (code == 11) p.set_owner(r, c, Owner::kSecond);
-  }
+  for (int cell = 0; cell < kCells; ++cell)
+    selfplay::set_eval_cell(p, cell / kCols, cell % kCols, rec.cells[cell / 2] >> (cell % 2 ? 4 : 0) & 15);
   p.set_to_move(rec.flags & EvalRecord::kSecondToMove ? kSecond : kFirst);
   p.set_last_pass(rec.flags & EvalRecord::kLastPass);
   p.set_ply(rec.ply);

@@ -160,11 +160,11 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   // placed, and the fixed references' ratings on the same list, by hours of
   // the run's own clock (train/run_clock.h), or by generation in runs whose
   // records have no clock.
-  bool by_hours = false;
+  // By hours when every placed generation has the clock.
+  bool placed = false, clocked = true;
   for (const GenerationRecord& r : run.generations)
-    if (r.ladder) by_hours = !std::isnan(r.run_seconds);
-  for (const GenerationRecord& r : run.generations)
-    if (r.ladder && std::isnan(r.run_seconds)) by_hours = false;
+    if (r.ladder) placed = true, clocked = clocked && !std::isnan(r.run_seconds);
+  const bool by_hours = placed && clocked;
   Chart ladder{.title = "rating on the run's ladder", .x_label = by_hours ? "hours of the run" : "generation",
                .y_label = "Elo", .series = {}, .y_from_zero = false, .y_max = 0};
   std::string anchor;

@@ -110,6 +110,7 @@ struct LearnedEvalModel {
 };
 
 // "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them.
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets);
 std::string learned_eval_architecture(const LearnedEvalModel& model);
 
 // The file's bytes; throws LearnedEvalError naming `source` on any problem.
