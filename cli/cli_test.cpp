@@ -9,6 +9,7 @@
 #include <set>
 #include <sys/wait.h>
 
+#include "agents/move_analysis.h"
 #include "arena/games_file.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
@@ -41,7 +42,7 @@ TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
   for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga",
-                           "view", "dashboard", "export-bot", "ladder"}) {
+                           "view", "analyze", "dashboard", "export-bot", "ladder"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;
@@ -313,6 +314,117 @@ TEST(Cli, ViewWritesAPageFromAnArenaLog) {
   const CommandResult no_out = run("view testdata/games/arena-sample.log");
   EXPECT_NE(no_out.exit_code, 0);
   EXPECT_NE(no_out.output.find("--out"), std::string::npos) << no_out.output;
+}
+
+// The analyze columns of a line (#, player, played, cells, before, after,
+// loss, depth, proved, best, worst, expected line...).
+std::vector<std::string> analysis_columns(const std::string& line) {
+  std::vector<std::string> out;
+  for (std::string_view w : split_words(line)) out.emplace_back(w);
+  return out;
+}
+
+// `mushroom analyze` searches each position as a fresh `mushroom bot` with
+// the same settings would: at a fixed depth both are deterministic, so the
+// best moves and values must agree exactly, here and over the protocol.
+TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
+  const fs::path dir = temp_dir("cli-analyze");
+  const std::string log_path = "testdata/games/arena-sample.log";
+  const GameLog log = parse_game_log(read_file(log_path), log_path);
+  const std::string settings = "--opt depth=4 --opt solver=false";
+  const fs::path page = dir / "analysis.html";
+  const CommandResult analyzed = run_shell("('" + std::string(MUSHROOM_BIN) + "' analyze " + log_path + " " + settings +
+                                           " --out " + page.string() + " 2>/dev/null)");
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.output;
+  const std::vector<std::string> lines = split_lines(analyzed.output);
+  ASSERT_EQ(lines.size(), log.moves.size() + 2) << analyzed.output;  // the header, a line per move, the end
+  EXPECT_EQ(analysis_columns(lines[0])[0], "#");
+  int marked = 0;
+  for (size_t i = 0; i < log.moves.size(); ++i) {
+    const std::vector<std::string> row = analysis_columns(lines[i + 1]);
+    EXPECT_EQ(row[0], std::to_string(i + 1));
+    EXPECT_EQ(row[1], player_name(log.moves[i].player));
+    marked += row[10] != "-";
+  }
+  EXPECT_GE(marked, 1);
+  EXPECT_LE(marked, 3);
+  EXPECT_EQ(lines.back().rfind("end: ", 0), 0u) << lines.back();
+
+  // The bot, FIRST, at the start; and SECOND, after the log's first move.
+  const std::string init = split_lines(read_file(log_path))[0];
+  const std::string first_in = (dir / "first.txt").string(), second_in = (dir / "second.txt").string();
+  write_file_atomic(first_in, "READY FIRST\n" + init + "\nTIME 10000 10000\nFINISH\n");
+  write_file_atomic(second_in, "READY SECOND\n" + init + "\nOPP " + to_string(log.moves[0].move) +
+                                   " 100\nTIME 10000 10000\nFINISH\n");
+  const fs::path err = dir / "err.txt";
+  for (int ply = 0; ply < 2; ++ply) {
+    const CommandResult bot = run_shell("('" + std::string(MUSHROOM_BIN) + "' bot --analysis " + settings + " < '" +
+                                        (ply ? second_in : first_in) + "' 2> '" + err.string() + "')");
+    ASSERT_EQ(bot.exit_code, 0) << bot.output;
+    const std::vector<std::string> out = split_lines(bot.output);
+    ASSERT_EQ(out.size(), 2u) << bot.output;  // --analysis keeps stdout to OK and the move
+    const std::vector<std::string_view> words = split_words(out[1]);
+    const Move played = Move::rect(std::stoi(std::string(words[0])), std::stoi(std::string(words[1])),
+                                   std::stoi(std::string(words[2])), std::stoi(std::string(words[3])));
+    const std::vector<std::string> row = analysis_columns(lines[ply + 1]);
+    EXPECT_EQ(describe_move(played), row[9]) << "move " << ply + 1 << ": " << lines[ply + 1];
+    // --analysis writes the same line for the bot's own move, with the same value.
+    const std::vector<std::string> bot_lines = split_lines(read_file(err.string()));
+    ASSERT_EQ(bot_lines.size(), 2u) << read_file(err.string());
+    const std::vector<std::string> own = analysis_columns(bot_lines[1]);
+    EXPECT_EQ(own[0], std::to_string(ply + 1));
+    EXPECT_EQ(own[2], describe_move(played));
+    EXPECT_EQ(own[4], row[4]) << "the value before move " << ply + 1;
+    EXPECT_EQ(own[7], row[7]) << "the depth";
+  }
+
+  // The page carries the graph's points, one per position.
+  const std::string html = read_file(page.string());
+  const size_t points = html.find("\"analysis\":{\"points\":[");
+  ASSERT_NE(points, std::string::npos);
+  const std::string list = html.substr(points, html.find(']', points) - points);
+  EXPECT_EQ(size_t(std::count(list.begin(), list.end(), ',')), log.moves.size());
+
+  // A position file: one line, for the side to move.
+  const CommandResult position = run_shell("('" + std::string(MUSHROOM_BIN) +
+                                           "' analyze testdata/perft/midgame.txt --to-move SECOND " + settings +
+                                           " 2>/dev/null)");
+  ASSERT_EQ(position.exit_code, 0) << position.output;
+  const std::vector<std::string> position_lines = split_lines(position.output);
+  ASSERT_EQ(position_lines.size(), 2u) << position.output;
+  EXPECT_EQ(analysis_columns(position_lines[1])[1], "SECOND");
+  EXPECT_EQ(analysis_columns(position_lines[1])[7], "4");
+}
+
+TEST(Cli, AnalyzeNamesWhatIsWrongWithItsInput) {
+  const fs::path dir = temp_dir("cli-analyze-bad");
+  const std::string log = "testdata/games/arena-sample.log";
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {log + " --opt bogus=1", "has no option 'bogus'"},
+      {log + " --opt move_ms=5", "--ms"},
+      {log + " --ms 0", "--ms must be above 0"},
+      {log + " --to-move THIRD", "--to-move must be FIRST or SECOND"},
+      {(dir / "missing.log").string(), "missing.log"},
+  };
+  for (const auto& c : cases) {
+    const CommandResult r = run("analyze " + c.args);
+    EXPECT_NE(r.exit_code, 0) << c.args;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << ": " << r.output;
+  }
+  write_file_atomic((dir / "broken.log").string(), "INIT 1\n");
+  const CommandResult broken = run("analyze " + (dir / "broken.log").string() + " --out " + (dir / "b.html").string());
+  EXPECT_NE(broken.exit_code, 0);
+  EXPECT_NE(broken.output.find("broken.log:1:"), std::string::npos) << broken.output;
+  EXPECT_FALSE(fs::exists(dir / "b.html"));
+  std::string illegal = read_file(log);
+  const size_t second_move = illegal.find("\nSECOND ");
+  illegal = illegal.substr(0, second_move) + "\nSECOND 0 0 0 0 5" + illegal.substr(illegal.find('\n', second_move + 1));
+  write_file_atomic((dir / "illegal.log").string(), illegal);
+  const CommandResult wrong = run("analyze " + (dir / "illegal.log").string() + " --opt depth=1");
+  EXPECT_NE(wrong.exit_code, 0);
+  EXPECT_NE(wrong.output.find("move 2 (SECOND (0,0)-(0,0)) is illegal"), std::string::npos) << wrong.output;
 }
 
 TEST(Cli, ArenaRunsTheOfficialSettingIni) {

@@ -21,7 +21,10 @@ int cmd_bot(int argc, char** argv) {
       "model", "model file for the nn agent (same as --opt model=FILE; without --agent, plays the nn agent)", cxxopts::value<std::string>())(
       "seed", "agent random seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "require-weights", "the exported bot's option, accepted here too: mushroom bot always exits before OK when "
-      "the model or evaluation it plays with does not load")("h,help", "show this help");
+      "the model or evaluation it plays with does not load")(
+      "analysis", "on stderr, a line per move as `mushroom analyze` prints them, from the bot's own searches: its "
+      "value before each move, the best move and the line it expects (agents that keep no search report print none)")(
+      "h,help", "show this help");
   // The judge starts every bot with an extra argument (`./main NYPC`, README
   // "The judge"): arguments that are not options here are noted, not fatal.
   opts.allow_unrecognised_options();
@@ -43,6 +46,7 @@ int cmd_bot(int argc, char** argv) {
   make_agent(name, options);  // reject unknown agents/options before the game
   std::ios::sync_with_stdio(false);
   BotSession session([&] { return make_agent(name, options); }, std::cout, std::cerr);
+  if (args.count("analysis")) session.set_analysis_stream(&std::cerr);
   return session.run(std::cin);
 }
 

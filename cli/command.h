@@ -47,6 +47,7 @@ int cmd_solve(int argc, char** argv);
 int cmd_tonga(int argc, char** argv);
 int cmd_export_bot(int argc, char** argv);
 int cmd_view(int argc, char** argv);
+int cmd_analyze(int argc, char** argv);
 int cmd_dashboard(int argc, char** argv);
 // LibTorch builds only:
 int cmd_bench_nn(int argc, char** argv);

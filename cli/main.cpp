@@ -40,6 +40,7 @@ const std::vector<Command>& commands() {
       {"ladder", "rate many programs on one list: round robin or gauntlet, resumable", cmd_ladder},
       {"replay", "print a game log board by board", cmd_replay},
       {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
+      {"analyze", "where was a game lost: the bot's evaluation before and after every move", cmd_analyze},
       {"dashboard", "write a run directory's dashboard.html", cmd_dashboard},
       {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
       {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},

@@ -828,12 +828,33 @@ std::string pretty_board(const Position& pos);
 
 }  // namespace mushroom
 
+// ---- engine/agents/search_report.h ----
+// What an agent's last search found, for people reading a game: `mushroom
+// analyze` and `mushroom bot --analysis` (agents/move_analysis.h).
+#include <cstdint>
+#include <vector>
+
+
+namespace mushroom {
+
+struct SearchReport {
+  Move best = Move::pass();
+  double cells = 0;       // the position's value for the side to move, in cells of final margin
+  int depth = 0;          // the last completed iteration (0 when the solver settled it)
+  uint64_t nodes = 0;
+  bool proved = false;    // cells is the exact final margin under best play for both sides
+  std::vector<Move> pv;   // the line the search expects, starting with best
+};
+
+}  // namespace mushroom
+
 // ---- engine/agents/agent.h ----
 // The agent interface shared by the contest bot, the arena and `play`.
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 
@@ -855,6 +876,9 @@ class Agent {
   virtual Move choose_move(const Position& pos, const Clock& clock) = 0;
   // Told of every move played by either side, with the position before it.
   virtual void observe_move(const Position& /*before*/, const Move& /*m*/) {}
+  // What the last choose_move's search found; agents that keep no such
+  // account (random, greedy, MCTS) return nullopt.
+  virtual std::optional<SearchReport> last_report() const { return std::nullopt; }
 };
 
 // Agent settings from the command line: "key=value" pairs. Each agent reads
@@ -1856,6 +1880,12 @@ class AlphaBeta {
   std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
                                   Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
 
+  // The line the table holds from root: its stored move at each position,
+  // as long as that move is legal there, at most max_moves long. exact:
+  // the solver's entries (after solve_exact or solve_window) rather than
+  // the heuristic search's. Advisory: entries may have been overwritten.
+  std::vector<Move> principal_variation(const Position& root, bool exact, int max_moves = 12);
+
   void clear();
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.
@@ -2241,6 +2271,9 @@ class MctsAgent : public Agent {
 struct AlphaBetaAgentConfig {
   AlphaBetaConfig search;
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
+  // Search this long per move, whatever the bank says (0: plan from the
+  // bank). `mushroom analyze --ms` and the same bot setting agree.
+  double move_ms = 0;
   bool solver = true;
   RootSolverConfig root_solver{16};
   double time_scale = 1.0;
@@ -2265,24 +2298,78 @@ class AlphaBetaAgent : public Agent {
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
   Move choose_move(const Position& pos, const Clock& clock) override;
-  const AlphaBetaResult& last_result() const { return last_; }
+  // Also for the solver's moves (proved, their exact margin); nullopt after
+  // a forced pass, which is not searched.
+  std::optional<SearchReport> last_report() const override { return report_; }
 
  private:
   AlphaBetaAgentConfig config_;
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
-  AlphaBetaResult last_;
+  std::optional<SearchReport> report_;
   int root_solver_failed_at_ = 1 << 30;
 };
 
 // Tries to prove the position's exact margin (or, with wdl, that the side
 // to move wins or draws) within config.share of soft_ms or, with at most
 // config.bank_max_rectangles left, config.bank_share of bank_ms (the usable
-// bank), whichever is more; on success stores the best move. An attempt
-// that failed with k rectangles left (failed_at) is not repeated until
-// fewer remain: the game only gets smaller.
+// bank), whichever is more; on success stores the best move, and in margin
+// (when given) the proven margin (with wdl, a lower bound unless 0). An
+// attempt that failed with k rectangles left (failed_at) is not repeated
+// until fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, double bank_ms, Move& best, int& failed_at);
+                double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin = nullptr);
+
+}  // namespace mushroom
+
+// ---- engine/agents/move_analysis.h ----
+// Where a game was lost: one line per move with the bot's evaluation before
+// and after it, in cells of final margin for the side that moved. `mushroom
+// analyze` writes these lines for a whole game (protocol/game_analysis.h)
+// and `mushroom bot --analysis` for the game it is playing; the viewer draws
+// them as an evaluation graph.
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace mushroom {
+
+struct MoveAnalysis {
+  int number = 0;  // 1 for the game's first move
+  Player player = kFirst;
+  Move played;
+  int gain = 0;  // cells the move took, stolen ones included
+  // The search of the position before the move, from the mover's side;
+  // nullopt when nothing searched it: a forced pass, or (bot --analysis) an
+  // opponent's move whose position our search had no line for.
+  std::optional<SearchReport> before;
+  double before_cells = 0;  // the mover's value before the move...
+  double after_cells = 0;   // ...and after it, both from the mover's side
+  bool before_proved = false;  // exact values: the solver proved them, or the game ended
+  bool after_proved = false;
+  int mark = 0;  // 1 for the move that lost the most, 2 for the next...; 0: not marked
+
+  double loss() const { return before_cells - after_cells; }
+};
+
+// "(r1,c1)-(r2,c2)", or "pass".
+std::string describe_move(const Move& m);
+
+// The column headings of format_move_analysis's lines.
+std::string move_analysis_header();
+// One line, no newline: number, player, move played and its cells, the
+// value before and after it and the loss, the search's depth, whether the
+// solver proved the position, the best move, the mark and the line the
+// search expected.
+std::string format_move_analysis(const MoveAnalysis& move);
+// The same columns for a lone position (no move played): its value for the
+// side to move, depth, proof, best move and expected line.
+std::string format_position_analysis(Player to_move, const SearchReport& report);
+
+// Marks the `count` moves with the largest loss, each losing at least
+// min_cells, 1 for the largest; clears every other mark.
+void mark_costliest_moves(std::vector<MoveAnalysis>& moves, int count, double min_cells);
 
 }  // namespace mushroom
 
@@ -2319,6 +2406,14 @@ class BotSession {
 
   const std::optional<Position>& position() const { return position_; }
 
+  // `mushroom bot --analysis`: a line per move on this stream, in the
+  // columns of agents/move_analysis.h, from the agent's own searches (null:
+  // off). Our move: its search's value before it, and by its own account
+  // the same after it. The opponent's move: before it, our last search's
+  // value of that position, with its expected reply as the best move; after
+  // it, our next search's value; written once that search is done.
+  void set_analysis_stream(std::ostream* analysis) { analysis_ = analysis; }
+
  private:
   void on_ready(const std::vector<std::string_view>& words);
   void on_init(const std::vector<std::string_view>& words);
@@ -2326,6 +2421,11 @@ class BotSession {
   void on_opp(const std::vector<std::string_view>& words);
   void warn(const std::string& message);
   Agent& agent();
+  // --analysis: our move m from pos, the pending opponent's move first.
+  void analyze_own_move(const Position& pos, const Move& m);
+  void note_opponent_move(const Position& pos, const Move& m);
+  void write_analysis(const MoveAnalysis& move);
+  void finish_analysis();
 
   std::function<std::unique_ptr<Agent>()> make_agent_;
   std::unique_ptr<Agent> agent_;
@@ -2334,6 +2434,14 @@ class BotSession {
   std::optional<Player> me_;
   std::optional<Position> position_;
   int line_number_ = 0;
+  // --analysis state.
+  std::ostream* analysis_ = nullptr;
+  bool analysis_header_written_ = false;
+  int moves_played_ = 0;
+  // Our last search's view of the position after our move, for the
+  // opponent's side: its value and the reply it expected.
+  std::optional<SearchReport> expected_;
+  std::optional<MoveAnalysis> opponent_move_;  // waiting for our next search
 };
 
 // Parses "r1 c1 r2 c2" words into a move; nullopt if any is not an integer.
@@ -3956,6 +4064,21 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   return result;
 }
 
+std::vector<Move> AlphaBeta::principal_variation(const Position& root, bool exact, int max_moves) {
+  const bool was_exact = exact_;
+  exact_ = exact;  // table_key salts the solver's entries
+  std::vector<Move> line;
+  Position pos = root;
+  while (int(line.size()) < max_moves && !pos.game_over()) {
+    const std::optional<Move> move = table_move(pos);
+    if (!move || !pos.is_legal(*move)) break;
+    line.push_back(*move);
+    pos.apply(*move);
+  }
+  exact_ = was_exact;
+  return line;
+}
+
 std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
                                           std::optional<Clock::time_point> deadline) {
   return solve_window(root, -kInf, kInf, node_limit, best, deadline);
@@ -4559,7 +4682,7 @@ double ms_since(SteadyClock::time_point t0) {
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, double bank_ms, Move& best, int& failed_at) {
+                double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin) {
   const double bank_budget_ms = rectangles <= config.bank_max_rectangles ? bank_ms * config.bank_share : 0;
   const double budget_ms = std::max(soft_ms * config.share, bank_budget_ms);
   if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
@@ -4570,6 +4693,7 @@ bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const Ro
   const auto outcome = config.wdl ? solver.solve_window(pos, -1, 1, node_limit, &best, deadline)
                                   : solver.solve_exact(pos, node_limit, &best, deadline);
   if (!outcome) failed_at = rectangles;
+  else if (margin) *margin = *outcome;
   // A loss proven by the window is left to the heuristic search, which plays
   // for the opponent's mistakes; it is retried next move.
   return outcome && (!config.wdl || *outcome >= 0);
@@ -4663,27 +4787,117 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
 
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   auto t0 = SteadyClock::now();
+  report_.reset();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
-  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
-  const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
+  double soft_ms = config_.move_ms, hard_ms = config_.move_ms, bank_ms = config_.move_ms;
+  if (config_.move_ms <= 0) {
+    const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
+    soft_ms = budget.soft_ms * config_.time_scale;
+    hard_ms = budget.hard_ms * config_.time_scale;
+    bank_ms = usable_bank_ms(clock.my_ms, config_.time);
+  }
   Move solved;
-  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms,
-                                   usable_bank_ms(clock.my_ms, config_.time), solved, root_solver_failed_at_)) {
-    last_ = AlphaBetaResult{solved, 0, 0, 0, true};
+  int margin = 0;
+  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
+                                   root_solver_failed_at_, &margin)) {
+    // With wdl only a draw is an exact margin; a win is a lower bound.
+    report_ = SearchReport{solved, double(margin), 0, 0, !config_.root_solver.wdl || margin == 0,
+                           search_.principal_variation(pos, true)};
     return solved;
   }
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
+  AlphaBetaResult result;
   if (config_.depth > 0) {
-    last_ = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
-    return last_.best;
+    result = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
+  } else {
+    const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
+    // An iteration costs several times the previous one: start none past
+    // 40% of the soft budget.
+    const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
+    result = search_.search(pos, deadline, 64, 0, soft);
   }
-  const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
-  // An iteration costs several times the previous one: start none past
-  // 40% of the soft budget.
-  const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
-  last_ = search_.search(pos, deadline, 64, 0, soft);
-  return last_.best;
+  std::vector<Move> line = search_.principal_variation(pos, false);
+  // An abandoned iteration may have stored another root move: the line
+  // starts with the move played.
+  if (line.empty() || !(line.front() == result.best)) line.assign(1, result.best);
+  report_ = SearchReport{result.best, double(result.score) / kEvalScale, result.depth, result.nodes, false,
+                         std::move(line)};
+  return result.best;
+}
+
+}  // namespace mushroom
+
+// ---- engine/agents/move_analysis.cpp ----
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+namespace mushroom {
+
+namespace {
+
+std::string line_text(const std::vector<Move>& line) {
+  std::string out;
+  for (const Move& m : line) out += (out.empty() ? "" : " ") + describe_move(m);
+  return out.empty() ? "-" : out;
+}
+
+std::string player_word(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
+
+// The columns after "after": loss, depth, proved, best, mark, pv.
+std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss, int mark) {
+  char buf[160];
+  const std::string depth = report ? std::to_string(report->depth) : "-";
+  const std::string best = report ? describe_move(report->best) : "-";
+  std::snprintf(buf, sizeof buf, "%6s  %5s  %-6s  %-15s  %-5s  ", loss, depth.c_str(),
+                proved ? "yes" : "-", best.c_str(), mark ? std::to_string(mark).c_str() : "-");
+  return buf + (report ? line_text(report->pv) : std::string("-"));
+}
+
+}  // namespace
+
+std::string describe_move(const Move& m) {
+  if (m.is_pass()) return "pass";
+  return "(" + std::to_string(m.r1) + "," + std::to_string(m.c1) + ")-(" + std::to_string(m.r2) + "," +
+         std::to_string(m.c2) + ")";
+}
+
+std::string move_analysis_header() {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%4s  %-6s  %-15s  %5s  %7s  %7s  %6s  %5s  %-6s  %-15s  %-5s  %s", "#", "player",
+                "played", "cells", "before", "after", "loss", "depth", "proved", "best", "worst", "expected line");
+  return buf;
+}
+
+std::string format_move_analysis(const MoveAnalysis& move) {
+  char head[120], loss[32];
+  std::snprintf(head, sizeof head, "%4d  %-6s  %-15s  %+5d  %+7.2f  %+7.2f  ", move.number,
+                player_word(move.player).c_str(), describe_move(move.played).c_str(), move.gain, move.before_cells,
+                move.after_cells);
+  std::snprintf(loss, sizeof loss, "%.2f", move.loss());
+  return head + search_columns(move.before, move.before_proved, loss, move.mark);
+}
+
+std::string format_position_analysis(Player to_move, const SearchReport& report) {
+  char head[120];
+  std::snprintf(head, sizeof head, "%4s  %-6s  %-15s  %5s  %+7.2f  %7s  ", "-", player_word(to_move).c_str(), "-",
+                "-", report.cells, "-");
+  return head + search_columns(report, report.proved, "-", 0);
+}
+
+void mark_costliest_moves(std::vector<MoveAnalysis>& moves, int count, double min_cells) {
+  std::vector<size_t> order(moves.size());
+  std::iota(order.begin(), order.end(), 0);
+  // Stable: of equal losses, the earlier move ranks first.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return moves[a].loss() > moves[b].loss(); });
+  for (MoveAnalysis& m : moves) m.mark = 0;
+  int rank = 0;
+  for (size_t i : order) {
+    if (rank >= count || moves[i].loss() < min_cells) break;
+    moves[i].mark = ++rank;
+  }
 }
 
 }  // namespace mushroom
@@ -4732,7 +4946,10 @@ bool BotSession::handle_line(std::string_view raw) {
     else if (command == "INIT") on_init(words);
     else if (command == "TIME") on_time(words);
     else if (command == "OPP") on_opp(words);
-    else if (command == "FINISH") return false;
+    else if (command == "FINISH") {
+      finish_analysis();
+      return false;
+    }
     else warn("unknown command '" + std::string(command) + "' ignored");
   } catch (const std::exception& e) {
     warn(std::string("error: ") + e.what());
@@ -4786,6 +5003,7 @@ void BotSession::on_time(const std::vector<std::string_view>& words) {
     warn("agent " + agent().name() + " chose illegal move " + to_string(m) + " (" + why + "); playing greedy instead");
     m = greedy_move(pos);
   }
+  if (analysis_) analyze_own_move(pos, m);
   agent().observe_move(pos, m);
   pos.apply(m);
   out_ << to_string(m) << std::endl;
@@ -4816,8 +5034,81 @@ void BotSession::on_opp(const std::vector<std::string_view>& words) {
   const char* why = nullptr;
   if (!pos.is_legal(m, &why))
     warn("OPP move " + to_string(m) + " is illegal (" + why + "); applying it as the referee says");
+  if (analysis_) note_opponent_move(pos, m);
   agent().observe_move(pos, *move);
   pos.apply(*move);
+}
+
+namespace {
+int gain_of(const Position& pos, const Move& m) {
+  Position after = pos;
+  after.apply(m);
+  return after.score(pos.to_move()) - pos.score(pos.to_move());
+}
+}  // namespace
+
+void BotSession::write_analysis(const MoveAnalysis& move) {
+  if (!analysis_header_written_) *analysis_ << move_analysis_header() << "\n";
+  analysis_header_written_ = true;
+  *analysis_ << format_move_analysis(move) << std::endl;
+}
+
+void BotSession::analyze_own_move(const Position& pos, const Move& m) {
+  ++moves_played_;
+  const std::optional<SearchReport> report = agent().last_report();
+  if (opponent_move_ && report) {
+    opponent_move_->after_cells = -report->cells;
+    opponent_move_->after_proved = report->proved;
+    write_analysis(*opponent_move_);
+  }
+  opponent_move_.reset();
+  expected_.reset();
+  if (!report) return;  // a forced pass: nothing was searched
+  MoveAnalysis own;
+  own.number = moves_played_;
+  own.player = pos.to_move();
+  own.played = m;
+  own.gain = gain_of(pos, m);
+  own.before = report;
+  own.before_cells = own.after_cells = report->cells;
+  own.before_proved = own.after_proved = report->proved;
+  write_analysis(own);
+  SearchReport reply;
+  reply.cells = -report->cells;
+  reply.proved = report->proved;
+  reply.depth = report->depth > 0 ? report->depth - 1 : 0;
+  if (report->pv.size() > 1 && report->pv.front() == m) {
+    reply.pv.assign(report->pv.begin() + 1, report->pv.end());
+    reply.best = reply.pv.front();
+  }
+  expected_ = std::move(reply);
+}
+
+void BotSession::note_opponent_move(const Position& pos, const Move& m) {
+  ++moves_played_;
+  opponent_move_.reset();
+  if (!expected_) return;  // no search of ours saw this position
+  MoveAnalysis theirs;
+  theirs.number = moves_played_;
+  theirs.player = pos.to_move();
+  theirs.played = m;
+  theirs.gain = gain_of(pos, m);
+  theirs.before_cells = expected_->cells;
+  theirs.before_proved = expected_->proved;
+  // The best move shown is the reply our search expected, when it had one.
+  if (!expected_->pv.empty()) theirs.before = expected_;
+  opponent_move_ = std::move(theirs);
+  expected_.reset();
+}
+
+void BotSession::finish_analysis() {
+  if (!analysis_ || !opponent_move_ || !position_ || !position_->game_over()) return;
+  // The opponent's move ended the game: its value after is the final margin.
+  const int margin = position_->score(opponent_move_->player) - position_->score(Player(1 - opponent_move_->player));
+  opponent_move_->after_cells = margin;
+  opponent_move_->after_proved = true;
+  write_analysis(*opponent_move_);
+  opponent_move_.reset();
 }
 
 int BotSession::run(std::istream& in) {

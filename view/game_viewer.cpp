@@ -40,9 +40,43 @@ std::string frame_json(const Position& pos) {
          ",\"score\":[" + std::to_string(pos.score(kFirst)) + "," + std::to_string(pos.score(kSecond)) + "]}";
 }
 
+std::string cells_json(double cells) { return format_fixed(cells, 2); }
+
+std::string move_analysis_json(const MoveAnalysis& a) {
+  std::string out = "{\"before\":" + cells_json(a.before_cells) + ",\"after\":" + cells_json(a.after_cells) +
+                    ",\"loss\":" + cells_json(a.loss()) + ",\"mark\":" + std::to_string(a.mark) +
+                    ",\"proved\":" + (a.before_proved ? "true" : "false");
+  if (a.before) {
+    out += ",\"depth\":" + std::to_string(a.before->depth) + ",\"best\":" + move_json(a.before->best) + ",\"pv\":[";
+    for (size_t k = 0; k < a.before->pv.size(); ++k) out += (k ? "," : "") + move_json(a.before->pv[k]);
+    out += "]";
+  }
+  return out + "}";
+}
+
+// The evaluation graph's points (FIRST's side, one per position) and the
+// end position's value.
+std::string analysis_json(const GameAnalysis& analysis) {
+  std::string points = "[";
+  for (size_t p = 0; p <= analysis.moves.size(); ++p) points += (p ? "," : "") + cells_json(analysis.first_cells(p));
+  std::string out = "{\"points\":" + points + "],\"end\":{\"player\":" + std::to_string(int(analysis.end.to_move)) +
+                    ",\"cells\":" + cells_json(analysis.end.cells) +
+                    ",\"proved\":" + (analysis.end.proved ? "true" : "false");
+  if (analysis.end.report) {
+    const SearchReport& r = *analysis.end.report;
+    out += ",\"depth\":" + std::to_string(r.depth) + ",\"best\":" + move_json(r.best) + ",\"pv\":[";
+    for (size_t k = 0; k < r.pv.size(); ++k) out += (k ? "," : "") + move_json(r.pv[k]);
+    out += "]";
+  }
+  return out + "}}";
+}
+
 }  // namespace
 
-std::string game_viewer_html(const GameLog& log, const ViewerOptions& options) {
+std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, const GameAnalysis* analysis) {
+  if (analysis && analysis->moves.size() != log.moves.size())
+    throw std::invalid_argument("the analysis has " + std::to_string(analysis->moves.size()) +
+                                " moves but the log has " + std::to_string(log.moves.size()));
   Position pos = log.start;
   std::string frames = "[" + frame_json(pos);
   std::string moves = "[";
@@ -68,6 +102,7 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options) {
       }
       moves += "]}";
     }
+    if (analysis) moves += ",\"analysis\":" + move_analysis_json(analysis->moves[i]);
     moves += "}";
     frames += "," + frame_json(pos);
   }
@@ -84,7 +119,8 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options) {
   const std::string data = "{\"title\":" + json_string(options.title) + ",\"rows\":" + std::to_string(kRows) +
                            ",\"cols\":" + std::to_string(kCols) + ",\"names\":[" + json_string(options.first_name) +
                            "," + json_string(options.second_name) + "],\"result\":" + json_string(result) +
-                           ",\"frames\":" + frames + ",\"moves\":" + moves + "}";
+                           ",\"frames\":" + frames + ",\"moves\":" + moves +
+                           (analysis ? ",\"analysis\":" + analysis_json(*analysis) : std::string()) + "}";
   return viewer_page(html_escape(options.title), data);
 }
 

@@ -59,6 +59,19 @@ const char* const kStyleAndBody = R"HTML(</title>
                  border: 1px solid var(--line); border-radius: 7px; margin: 6px 0 10px; }
   #value-marker { position: absolute; top: -4px; width: 4px; height: 20px; background: var(--ink); border-radius: 2px; }
   .chosen { font-weight: 700; }
+  #analysis-panel { width: 672px; } #analysis-panel[hidden] { display: none; }
+  #eval-graph { display: block; margin: 6px 0; background: #fff; }
+  #eval-graph .grid { stroke: #e5e7eb; } #eval-graph .zero { stroke: #9aa3af; stroke-dasharray: 4 3; }
+  #eval-graph .tick { fill: var(--muted); font-size: 11px; }
+  #eval-graph .curve { fill: none; stroke: var(--ink); stroke-width: 2; }
+  #eval-graph .dot { fill: var(--ink); cursor: pointer; }
+  #eval-graph .now { stroke: #f59e0b; stroke-width: 2; }
+  #eval-graph .mark-point { fill: #dc2626; stroke: #fff; stroke-width: 2; cursor: pointer; }
+  #eval-graph .mark-label { fill: #dc2626; font-size: 11px; font-weight: 700; }
+  #worst-moves button { margin: 0 6px 6px 0; border-color: #fca5a5; }
+  #analysis-text { min-height: 64px; }
+  .best-rect { border: 3px dashed #059669; } .played-rect { border: 3px dotted #dc2626; }
+  .loss { color: #dc2626; font-weight: 700; }
 </style>
 </head>
 <body>
@@ -92,6 +105,15 @@ const char* const kStyleAndBody = R"HTML(</title>
     <table><thead><tr><th>#</th><th>candidate</th><th>visits</th><th>q</th></tr></thead><tbody id="cand-rows"></tbody></table>
     <div class="hint">Dashed outlines on the board: these candidates. Bold: the move played.</div>
   </section>
+  <section class="panel" id="analysis-panel" hidden>
+    <div><b>The bot's evaluation</b> in cells of final margin for <span class="name-first" id="graph-first"></span>
+      (above the dashed line: <span id="graph-first-2"></span> ahead)</div>
+    <svg id="eval-graph" width="640" height="190" role="img" aria-label="evaluation graph"></svg>
+    <div id="worst-moves"></div>
+    <div id="analysis-text"></div>
+    <div class="hint">Red points: the moves that lost the most (click one, or a point, to go there). On the board:
+      green dashes, the bot's best move; red dots, the move played.</div>
+  </section>
 </main>
 <script type="application/json" id="game-data">)HTML";
 
@@ -115,6 +137,10 @@ const char* const kScript = R"HTML(</script>
   lastRect.className = "rect"; lastRect.id = "last-rect";
   board.appendChild(lastRect);
   let candidateBoxes = [];
+  const an = game.analysis;
+  const bestBox = document.createElement("div"), playedBox = document.createElement("div");
+  bestBox.className = "rect best-rect"; playedBox.className = "rect played-rect";
+  board.appendChild(bestBox); board.appendChild(playedBox);
 
   document.getElementById("title").textContent = game.title;
   document.getElementById("result").textContent = game.moves.length + " moves, " + game.result;
@@ -173,6 +199,7 @@ const char* const kScript = R"HTML(</script>
     const cur = rows.children[ply - 1];
     if (cur) cur.scrollIntoView({ block: "nearest" });
     showSearch();
+    showAnalysis();
   }
 
   function showSearch() {
@@ -205,6 +232,81 @@ const char* const kScript = R"HTML(</script>
     });
   }
 
+  const svgNS = "http://www.w3.org/2000/svg";
+  function svgEl(tag, attrs, text) {
+    const e = document.createElementNS(svgNS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  const cellsText = v => (v > 0 ? "+" : v < 0 ? "\u2212" : "") + Math.abs(v).toFixed(2);
+  let graphX = null, nowLine = null;
+  function drawGraph() {
+    const svg = document.getElementById("eval-graph");
+    const W = 640, H = 190, left = 40, right = 12, top = 12, bottom = 24;
+    const n = an.points.length - 1;
+    const lim = Math.max(2, ...an.points.map(Math.abs)) * 1.1;
+    // Round steps that give at most four ticks each side: labels never repeat.
+    const step = [1, 2, 5, 10, 20, 50, 100].find(s => lim / s <= 4) || 200;
+    graphX = p => left + (n > 0 ? p * (W - left - right) / n : (W - left - right) / 2);
+    const y = v => top + (lim - v) * (H - top - bottom) / (2 * lim);
+    for (let t = -Math.floor(lim / step) * step; t <= lim; t += step) {
+      svg.appendChild(svgEl("line", { x1: left, x2: W - right, y1: y(t), y2: y(t), class: t === 0 ? "zero" : "grid" }));
+      svg.appendChild(svgEl("text", { x: left - 6, y: y(t) + 4, "text-anchor": "end", class: "tick y-tick" }, t === 0 ? "0" : cellsText(t).replace(".00", "")));
+    }
+    const moveStep = [1, 2, 5, 10, 20, 50].find(s => n / s <= 10) || 100;
+    for (let p = 0; p <= n; p += moveStep)
+      svg.appendChild(svgEl("text", { x: graphX(p), y: H - 6, "text-anchor": "middle", class: "tick x-tick" }, String(p)));
+    svg.appendChild(svgEl("path", { class: "curve", d: an.points.map((v, p) => (p ? "L" : "M") + graphX(p).toFixed(1) + " " + y(v).toFixed(1)).join(" ") }));
+    an.points.forEach((v, p) => {
+      const dot = svgEl("circle", { cx: graphX(p), cy: y(v), r: 2.5, class: "dot" });
+      dot.addEventListener("click", () => show(p));
+      svg.appendChild(dot);
+    });
+    nowLine = svgEl("line", { y1: top, y2: H - bottom, class: "now" });
+    svg.appendChild(nowLine);
+    // A costly move is drawn where the value fell: the point after it.
+    const worst = game.moves.map((m, i) => ({ m, i })).filter(o => o.m.analysis.mark > 0)
+      .sort((a, b) => a.m.analysis.mark - b.m.analysis.mark);
+    const list = document.getElementById("worst-moves");
+    worst.forEach(({ m, i }) => {
+      const pt = svgEl("circle", { cx: graphX(i + 1), cy: y(an.points[i + 1]), r: 6, class: "mark-point" });
+      pt.dataset.move = i + 1;
+      pt.addEventListener("click", () => show(i));
+      svg.appendChild(pt);
+      svg.appendChild(svgEl("text", { x: graphX(i + 1) + 8, y: y(an.points[i + 1]) - 6, class: "mark-label" }, String(m.analysis.mark)));
+      const b = document.createElement("button");
+      b.className = "worst";
+      b.textContent = "#" + m.analysis.mark + ": move " + (i + 1) + " by " + game.names[m.player] + ", lost " + m.analysis.loss.toFixed(2);
+      b.addEventListener("click", () => show(i));
+      list.appendChild(b);
+    });
+    if (!worst.length) list.textContent = "No move lost a cell or more by the bot's account.";
+  }
+
+  function showAnalysis() {
+    bestBox.style.display = playedBox.style.display = "none";
+    if (!an) return;
+    nowLine.setAttribute("x1", graphX(ply)); nowLine.setAttribute("x2", graphX(ply));
+    const text = document.getElementById("analysis-text");
+    const line = pv => pv && pv.length ? pv.map(rectText).join(" ") : "-";
+    if (ply >= game.moves.length) {
+      const e = an.end;
+      text.innerHTML = "<b>End</b>, " + game.names[e.player] + " to move: " +
+        (e.proved && e.depth === undefined ? "the final margin " : "value ") + "<b>" + cellsText(e.cells) + "</b>" +
+        (e.proved ? " (proved)" : "") + (e.best !== undefined ? ", best " + rectText(e.best) + ", expected " + line(e.pv) : "") + ".";
+      return;
+    }
+    const m = game.moves[ply], a = m.analysis;
+    text.innerHTML = "<b>Move " + (ply + 1) + "</b>, " + game.names[m.player] + " to move: value <b>" + cellsText(a.before) +
+      "</b>" + (a.proved ? " (proved)" : "") + (a.depth !== undefined ? ", depth " + a.depth + ", best <b>" + rectText(a.best) +
+      "</b>, expected " + line(a.pv) : ", a forced pass") + ".<br>Played " + rectText(m.move) + " (+" + m.gain + "), value after " +
+      cellsText(a.after) + ": " + (a.loss > 0.005 ? "<span class='loss'>lost " + a.loss.toFixed(2) + " cells</span>" : "lost nothing") +
+      (a.mark ? " (costliest #" + a.mark + ")" : "") + ".";
+    if (a.best) { bestBox.style.display = "block"; place(bestBox, a.best); }
+    if (m.move && JSON.stringify(m.move) !== JSON.stringify(a.best)) { playedBox.style.display = "block"; place(playedBox, m.move); }
+  }
+
   function play() {
     const btn = document.getElementById("btn-play");
     if (timer) { clearInterval(timer); timer = null; btn.textContent = "play"; return; }
@@ -216,6 +318,12 @@ const char* const kScript = R"HTML(</script>
     }, 600);
   }
 
+  document.getElementById("analysis-panel").hidden = !an;
+  if (an) {
+    document.getElementById("graph-first").textContent = game.names[0];
+    document.getElementById("graph-first-2").textContent = game.names[0];
+    drawGraph();
+  }
   document.getElementById("btn-start").onclick = () => show(0);
   document.getElementById("btn-back").onclick = () => show(ply - 1);
   document.getElementById("btn-forward").onclick = () => show(ply + 1);

@@ -4,8 +4,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "agents/search_report.h"
 #include "mushroom/position.h"
 
 namespace mushroom {
@@ -26,6 +28,9 @@ class Agent {
   virtual Move choose_move(const Position& pos, const Clock& clock) = 0;
   // Told of every move played by either side, with the position before it.
   virtual void observe_move(const Position& /*before*/, const Move& /*m*/) {}
+  // What the last choose_move's search found; agents that keep no such
+  // account (random, greedy, MCTS) return nullopt.
+  virtual std::optional<SearchReport> last_report() const { return std::nullopt; }
 };
 
 // Agent settings from the command line: "key=value" pairs. Each agent reads

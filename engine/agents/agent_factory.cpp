@@ -74,6 +74,8 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
   static const SettingsTable<AlphaBetaAgentConfig> table = [] {
     SettingsTable<AlphaBetaAgentConfig> t("alphabeta");
     t.integer("depth", FIELD(depth), 0, 64, "fixed depth (0: iterative deepening on the clock)")
+        .real("move_ms", FIELD(move_ms), 0, 600'000,
+              "search this many ms per move whatever the bank (0: plan from the bank; analyze --ms)")
         .flag("solver", FIELD(solver), "exact endgames at the root");
     add_root_solver_settings(t)
         .flag("lmr", FIELD(search.lmr), "late move reductions")

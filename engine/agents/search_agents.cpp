@@ -25,7 +25,7 @@ double ms_since(SteadyClock::time_point t0) {
 }  // namespace
 
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, double bank_ms, Move& best, int& failed_at) {
+                double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin) {
   const double bank_budget_ms = rectangles <= config.bank_max_rectangles ? bank_ms * config.bank_share : 0;
   const double budget_ms = std::max(soft_ms * config.share, bank_budget_ms);
   if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
@@ -36,6 +36,7 @@ bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const Ro
   const auto outcome = config.wdl ? solver.solve_window(pos, -1, 1, node_limit, &best, deadline)
                                   : solver.solve_exact(pos, node_limit, &best, deadline);
   if (!outcome) failed_at = rectangles;
+  else if (margin) *margin = *outcome;
   // A loss proven by the window is left to the heuristic search, which plays
   // for the opponent's mistakes; it is retried next move.
   return outcome && (!config.wdl || *outcome >= 0);
@@ -129,27 +130,43 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
 
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   auto t0 = SteadyClock::now();
+  report_.reset();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
-  const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
-  const double soft_ms = budget.soft_ms * config_.time_scale, hard_ms = budget.hard_ms * config_.time_scale;
+  double soft_ms = config_.move_ms, hard_ms = config_.move_ms, bank_ms = config_.move_ms;
+  if (config_.move_ms <= 0) {
+    const MoveBudget budget = plan_move_time(clock.my_ms, pos, list.size, config_.time);
+    soft_ms = budget.soft_ms * config_.time_scale;
+    hard_ms = budget.hard_ms * config_.time_scale;
+    bank_ms = usable_bank_ms(clock.my_ms, config_.time);
+  }
   Move solved;
-  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms,
-                                   usable_bank_ms(clock.my_ms, config_.time), solved, root_solver_failed_at_)) {
-    last_ = AlphaBetaResult{solved, 0, 0, 0, true};
+  int margin = 0;
+  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
+                                   root_solver_failed_at_, &margin)) {
+    // With wdl only a draw is an exact margin; a win is a lower bound.
+    report_ = SearchReport{solved, double(margin), 0, 0, !config_.root_solver.wdl || margin == 0,
+                           search_.principal_variation(pos, true)};
     return solved;
   }
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
+  AlphaBetaResult result;
   if (config_.depth > 0) {
-    last_ = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
-    return last_.best;
+    result = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
+  } else {
+    const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
+    // An iteration costs several times the previous one: start none past
+    // 40% of the soft budget.
+    const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
+    result = search_.search(pos, deadline, 64, 0, soft);
   }
-  const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
-  // An iteration costs several times the previous one: start none past
-  // 40% of the soft budget.
-  const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
-  last_ = search_.search(pos, deadline, 64, 0, soft);
-  return last_.best;
+  std::vector<Move> line = search_.principal_variation(pos, false);
+  // An abandoned iteration may have stored another root move: the line
+  // starts with the move played.
+  if (line.empty() || !(line.front() == result.best)) line.assign(1, result.best);
+  report_ = SearchReport{result.best, double(result.score) / kEvalScale, result.depth, result.nodes, false,
+                         std::move(line)};
+  return result.best;
 }
 
 }  // namespace mushroom

@@ -81,6 +81,9 @@ class MctsAgent : public Agent {
 struct AlphaBetaAgentConfig {
   AlphaBetaConfig search;
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
+  // Search this long per move, whatever the bank says (0: plan from the
+  // bank). `mushroom analyze --ms` and the same bot setting agree.
+  double move_ms = 0;
   bool solver = true;
   RootSolverConfig root_solver{16};
   double time_scale = 1.0;
@@ -105,23 +108,26 @@ class AlphaBetaAgent : public Agent {
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
   Move choose_move(const Position& pos, const Clock& clock) override;
-  const AlphaBetaResult& last_result() const { return last_; }
+  // Also for the solver's moves (proved, their exact margin); nullopt after
+  // a forced pass, which is not searched.
+  std::optional<SearchReport> last_report() const override { return report_; }
 
  private:
   AlphaBetaAgentConfig config_;
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
-  AlphaBetaResult last_;
+  std::optional<SearchReport> report_;
   int root_solver_failed_at_ = 1 << 30;
 };
 
 // Tries to prove the position's exact margin (or, with wdl, that the side
 // to move wins or draws) within config.share of soft_ms or, with at most
 // config.bank_max_rectangles left, config.bank_share of bank_ms (the usable
-// bank), whichever is more; on success stores the best move. An attempt
-// that failed with k rectangles left (failed_at) is not repeated until
-// fewer remain: the game only gets smaller.
+// bank), whichever is more; on success stores the best move, and in margin
+// (when given) the proven margin (with wdl, a lower bound unless 0). An
+// attempt that failed with k rectangles left (failed_at) is not repeated
+// until fewer remain: the game only gets smaller.
 bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
-                double soft_ms, double bank_ms, Move& best, int& failed_at);
+                double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin = nullptr);
 
 }  // namespace mushroom

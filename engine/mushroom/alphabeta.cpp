@@ -281,6 +281,21 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   return result;
 }
 
+std::vector<Move> AlphaBeta::principal_variation(const Position& root, bool exact, int max_moves) {
+  const bool was_exact = exact_;
+  exact_ = exact;  // table_key salts the solver's entries
+  std::vector<Move> line;
+  Position pos = root;
+  while (int(line.size()) < max_moves && !pos.game_over()) {
+    const std::optional<Move> move = table_move(pos);
+    if (!move || !pos.is_legal(*move)) break;
+    line.push_back(*move);
+    pos.apply(*move);
+  }
+  exact_ = was_exact;
+  return line;
+}
+
 std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
                                           std::optional<Clock::time_point> deadline) {
   return solve_window(root, -kInf, kInf, node_limit, best, deadline);

@@ -97,6 +97,12 @@ class AlphaBeta {
   std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
                                   Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
 
+  // The line the table holds from root: its stored move at each position,
+  // as long as that move is legal there, at most max_moves long. exact:
+  // the solver's entries (after solve_exact or solve_window) rather than
+  // the heuristic search's. Advisory: entries may have been overwritten.
+  std::vector<Move> principal_variation(const Position& root, bool exact, int max_moves = 12);
+
   void clear();
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.

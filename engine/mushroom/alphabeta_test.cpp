@@ -118,6 +118,44 @@ TEST(AlphaBeta, WindowSolverProvesWinDrawOrLossAndAMoveThatKeepsIt) {
   EXPECT_GT(losses, 0);
 }
 
+// A line is legal move after move from its position.
+void expect_legal_line(Position pos, const std::vector<Move>& line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char* why = nullptr;
+    ASSERT_TRUE(pos.is_legal(line[i], &why)) << "move " << i << " of the line: " << why;
+    pos.apply(line[i]);
+  }
+}
+
+TEST(AlphaBeta, PrincipalVariationStartsWithTheBestMoveAndIsLegal) {
+  AlphaBeta search;
+  int long_lines = 0;
+  for (const Position& start : playout_positions(40, 43)) {
+    if (start.game_over()) continue;
+    const AlphaBetaResult result = search.search(start, AlphaBeta::Clock::now() + std::chrono::hours(1), 5);
+    const std::vector<Move> line = search.principal_variation(start, false);
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line.front(), result.best);
+    EXPECT_LE(line.size(), 12u);
+    expect_legal_line(start, line);
+    long_lines += line.size() >= 3;
+  }
+  EXPECT_GT(long_lines, 20);  // the table holds more than the root's move
+}
+
+TEST(AlphaBeta, SolverLineStartsWithAMoveThatKeepsTheMargin) {
+  AlphaBeta solver;
+  for (const auto& [start, expected] : solved_endgames(30, 47, 4)) {
+    Move best;
+    ASSERT_TRUE(solver.solve_exact(start, 0, &best).has_value());
+    const std::vector<Move> line = solver.principal_variation(start, true);
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line.front(), best);
+    EXPECT_EQ(margin_after(start, line.front()), expected);
+    expect_legal_line(start, line);
+  }
+}
+
 TEST(AlphaBeta, ExactSolverGivesUpPastItsNodeLimit) {
   const auto positions = playout_positions(50, 2);
   AlphaBeta solver;

@@ -45,7 +45,10 @@ bool BotSession::handle_line(std::string_view raw) {
     else if (command == "INIT") on_init(words);
     else if (command == "TIME") on_time(words);
     else if (command == "OPP") on_opp(words);
-    else if (command == "FINISH") return false;
+    else if (command == "FINISH") {
+      finish_analysis();
+      return false;
+    }
     else warn("unknown command '" + std::string(command) + "' ignored");
   } catch (const std::exception& e) {
     warn(std::string("error: ") + e.what());
@@ -99,6 +102,7 @@ void BotSession::on_time(const std::vector<std::string_view>& words) {
     warn("agent " + agent().name() + " chose illegal move " + to_string(m) + " (" + why + "); playing greedy instead");
     m = greedy_move(pos);
   }
+  if (analysis_) analyze_own_move(pos, m);
   agent().observe_move(pos, m);
   pos.apply(m);
   out_ << to_string(m) << std::endl;
@@ -129,8 +133,81 @@ void BotSession::on_opp(const std::vector<std::string_view>& words) {
   const char* why = nullptr;
   if (!pos.is_legal(m, &why))
     warn("OPP move " + to_string(m) + " is illegal (" + why + "); applying it as the referee says");
+  if (analysis_) note_opponent_move(pos, m);
   agent().observe_move(pos, *move);
   pos.apply(*move);
+}
+
+namespace {
+int gain_of(const Position& pos, const Move& m) {
+  Position after = pos;
+  after.apply(m);
+  return after.score(pos.to_move()) - pos.score(pos.to_move());
+}
+}  // namespace
+
+void BotSession::write_analysis(const MoveAnalysis& move) {
+  if (!analysis_header_written_) *analysis_ << move_analysis_header() << "\n";
+  analysis_header_written_ = true;
+  *analysis_ << format_move_analysis(move) << std::endl;
+}
+
+void BotSession::analyze_own_move(const Position& pos, const Move& m) {
+  ++moves_played_;
+  const std::optional<SearchReport> report = agent().last_report();
+  if (opponent_move_ && report) {
+    opponent_move_->after_cells = -report->cells;
+    opponent_move_->after_proved = report->proved;
+    write_analysis(*opponent_move_);
+  }
+  opponent_move_.reset();
+  expected_.reset();
+  if (!report) return;  // a forced pass: nothing was searched
+  MoveAnalysis own;
+  own.number = moves_played_;
+  own.player = pos.to_move();
+  own.played = m;
+  own.gain = gain_of(pos, m);
+  own.before = report;
+  own.before_cells = own.after_cells = report->cells;
+  own.before_proved = own.after_proved = report->proved;
+  write_analysis(own);
+  SearchReport reply;
+  reply.cells = -report->cells;
+  reply.proved = report->proved;
+  reply.depth = report->depth > 0 ? report->depth - 1 : 0;
+  if (report->pv.size() > 1 && report->pv.front() == m) {
+    reply.pv.assign(report->pv.begin() + 1, report->pv.end());
+    reply.best = reply.pv.front();
+  }
+  expected_ = std::move(reply);
+}
+
+void BotSession::note_opponent_move(const Position& pos, const Move& m) {
+  ++moves_played_;
+  opponent_move_.reset();
+  if (!expected_) return;  // no search of ours saw this position
+  MoveAnalysis theirs;
+  theirs.number = moves_played_;
+  theirs.player = pos.to_move();
+  theirs.played = m;
+  theirs.gain = gain_of(pos, m);
+  theirs.before_cells = expected_->cells;
+  theirs.before_proved = expected_->proved;
+  // The best move shown is the reply our search expected, when it had one.
+  if (!expected_->pv.empty()) theirs.before = expected_;
+  opponent_move_ = std::move(theirs);
+  expected_.reset();
+}
+
+void BotSession::finish_analysis() {
+  if (!analysis_ || !opponent_move_ || !position_ || !position_->game_over()) return;
+  // The opponent's move ended the game: its value after is the final margin.
+  const int margin = position_->score(opponent_move_->player) - position_->score(Player(1 - opponent_move_->player));
+  opponent_move_->after_cells = margin;
+  opponent_move_->after_proved = true;
+  write_analysis(*opponent_move_);
+  opponent_move_.reset();
 }
 
 int BotSession::run(std::istream& in) {

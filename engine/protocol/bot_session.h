@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/move_analysis.h"
 
 namespace mushroom {
 
@@ -32,6 +33,14 @@ class BotSession {
 
   const std::optional<Position>& position() const { return position_; }
 
+  // `mushroom bot --analysis`: a line per move on this stream, in the
+  // columns of agents/move_analysis.h, from the agent's own searches (null:
+  // off). Our move: its search's value before it, and by its own account
+  // the same after it. The opponent's move: before it, our last search's
+  // value of that position, with its expected reply as the best move; after
+  // it, our next search's value; written once that search is done.
+  void set_analysis_stream(std::ostream* analysis) { analysis_ = analysis; }
+
  private:
   void on_ready(const std::vector<std::string_view>& words);
   void on_init(const std::vector<std::string_view>& words);
@@ -39,6 +48,11 @@ class BotSession {
   void on_opp(const std::vector<std::string_view>& words);
   void warn(const std::string& message);
   Agent& agent();
+  // --analysis: our move m from pos, the pending opponent's move first.
+  void analyze_own_move(const Position& pos, const Move& m);
+  void note_opponent_move(const Position& pos, const Move& m);
+  void write_analysis(const MoveAnalysis& move);
+  void finish_analysis();
 
   std::function<std::unique_ptr<Agent>()> make_agent_;
   std::unique_ptr<Agent> agent_;
@@ -47,6 +61,14 @@ class BotSession {
   std::optional<Player> me_;
   std::optional<Position> position_;
   int line_number_ = 0;
+  // --analysis state.
+  std::ostream* analysis_ = nullptr;
+  bool analysis_header_written_ = false;
+  int moves_played_ = 0;
+  // Our last search's view of the position after our move, for the
+  // opponent's side: its value and the reply it expected.
+  std::optional<SearchReport> expected_;
+  std::optional<MoveAnalysis> opponent_move_;  // waiting for our next search
 };
 
 // Parses "r1 c1 r2 c2" words into a move; nullopt if any is not an integer.

@@ -1,7 +1,8 @@
 // Renders game viewer pages in headless Chromium and drives them with the
 // keyboard, checking the DOM against the game's own data and taking
 // screenshots. Run by run.sh (CTest: viewer_browser).
-//   node viewer_browser_test.mjs MUSHROOM_BIN LOG... (first log: a self-play log with SEARCH lines)
+//   node viewer_browser_test.mjs MUSHROOM_BIN LOG... (first log: a self-play log with SEARCH lines; the
+//   last one is also analyzed, `mushroom analyze --out`, for the evaluation graph)
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
@@ -108,13 +109,76 @@ async function checkGame(log, index) {
   await page.waitForTimeout(900);
   assert.equal(Number(await page.locator("body").getAttribute("data-ply")), paused, "pause holds the position");
 
+  assert.equal(await page.locator("#analysis-panel").isVisible(), false, "no analysis, no graph");
   assert.deepEqual(errors, [], `${log}: no script errors and no network`);
   console.log(`ok ${log}: ${n} moves, search notes: ${hasSearch}, screenshots in ${out}`);
   await page.close();
 }
 
+// `mushroom analyze --out`: the evaluation graph beside the board, its
+// costliest moves clickable, the best move outlined.
+async function checkAnalysis(log) {
+  const html = join(out, "analysis.html");
+  execFileSync(bin, ["analyze", log, "--opt", "depth=3", "--opt", "solver=false", "--mark-cells", "0.25",
+                     "--out", html, "--first", "Alice", "--second", "Bob"], { stdio: ["ignore", "ignore", "ignore"] });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors = [];
+  page.on("pageerror", e => errors.push(String(e)));
+  page.on("request", r => { if (!r.url().startsWith("file:")) errors.push("network request: " + r.url()); });
+  await page.goto("file://" + resolve(html));
+  const game = JSON.parse(await page.locator("#game-data").textContent());
+  const n = game.moves.length;
+  assert.equal(game.analysis.points.length, n + 1, "a point per position");
+  assert.ok(await page.locator("#analysis-panel").isVisible(), "the analysis panel shows");
+  assert.equal(await page.locator("#eval-graph circle.dot").count(), n + 1);
+  assert.equal(await page.locator("#eval-graph path.curve").count(), 1);
+  for (const axis of ["x-tick", "y-tick"]) {
+    const ticks = await page.locator(`#eval-graph text.${axis}`).allTextContents();
+    assert.ok(ticks.length >= 3, `${axis}: ${ticks}`);
+    assert.equal(new Set(ticks).size, ticks.length, `axis labels never repeat: ${ticks}`);
+  }
+  const marked = game.moves.map((m, i) => ({ mark: m.analysis.mark, i })).filter(o => o.mark > 0)
+    .sort((a, b) => a.mark - b.mark);
+  assert.ok(marked.length >= 1 && marked.length <= 3, `1 to 3 marked moves, not ${marked.length}`);
+  assert.equal(await page.locator("#eval-graph .mark-point").count(), marked.length);
+  assert.equal(await page.locator("#worst-moves button").count(), marked.length);
+
+  // The costliest move's point jumps to the position before it, with its
+  // account and the best move outlined on the board.
+  const worst = marked[0].i;
+  await page.locator(`#eval-graph .mark-point[data-move="${worst + 1}"]`).click();
+  assert.equal(await page.locator("body").getAttribute("data-ply"), String(worst));
+  const text = await page.locator("#analysis-text").textContent();
+  assert.ok(text.startsWith(`Move ${worst + 1}, `), text);
+  assert.ok(text.includes(`lost ${game.moves[worst].analysis.loss.toFixed(2)} cells`), text);
+  const best = game.moves[worst].analysis.best;
+  assert.ok(await page.locator(".best-rect").isVisible(), "the best move is outlined");
+  const box = await page.locator(".best-rect").boundingBox();
+  const a = await page.locator(`.cell[data-r="${best[0]}"][data-c="${best[1]}"]`).boundingBox();
+  assert.ok(Math.abs(box.x - a.x) < 2 && Math.abs(box.y - a.y) < 2, "the best move's outline sits on its corner");
+  const played = game.moves[worst].move;
+  assert.equal(await page.locator(".played-rect").isVisible(), JSON.stringify(played) !== JSON.stringify(best));
+  const shot = await page.screenshot({ path: join(out, "analysis-worst-move.png"), fullPage: true });
+  assert.equal(shot.subarray(1, 4).toString(), "PNG");
+  assert.ok(shot.length > 20000, `screenshot of ${shot.length} bytes`);
+
+  // The buttons go there too; any point of the graph goes to its position.
+  await page.keyboard.press("Home");
+  await page.locator("#worst-moves button").first().click();
+  assert.equal(await page.locator("body").getAttribute("data-ply"), String(worst));
+  await page.locator("#eval-graph circle.dot").nth(2).click();
+  assert.equal(await page.locator("body").getAttribute("data-ply"), "2");
+  await page.keyboard.press("End");
+  assert.ok((await page.locator("#analysis-text").textContent()).startsWith("End, "));
+  assert.equal(await page.locator(".best-rect").isVisible(), false);
+  assert.deepEqual(errors, [], `${log}: no script errors and no network`);
+  console.log(`ok analysis of ${log}: ${n} moves, ${marked.length} marked, screenshot in ${out}`);
+  await page.close();
+}
+
 try {
   for (let i = 0; i < logs.length; i++) await checkGame(logs[i], i);
+  await checkAnalysis(logs[logs.length - 1]);
 } finally {
   await browser.close();
 }

@@ -1,0 +1,112 @@
+#include <iostream>
+#include <string>
+
+#include "cli/command.h"
+#include "mushroom/position_io.h"
+#include "protocol/game_analysis.h"
+#include "util/shipped_file.h"
+#include "util/text.h"
+#include "view/game_viewer.h"
+
+namespace mushroom::cli {
+
+namespace {
+
+// A game log starts with INIT; anything else is read as a position file.
+bool looks_like_game_log(const std::string& text) {
+  const std::string first_line = text.substr(0, text.find('\n'));
+  const auto words = split_words(first_line);
+  return !words.empty() && words[0] == "INIT";
+}
+
+}  // namespace
+
+int cmd_analyze(int argc, char** argv) {
+  cxxopts::Options opts(
+      "mushroom analyze",
+      "Where was the game lost? Searches every position of a game log (the official tool's format, or ours) with the "
+      "contest bot, a fresh one per position, and prints one line per move: the cells the move took, the mover's "
+      "value before and after it in cells of final margin, the loss, the search's depth, 'yes' where the endgame "
+      "solver proved the position, the best move, the rank of the moves that lost the most, and the line the search "
+      "expected. Given a position file instead (mushroom/position_io.h), prints that position's line. With --out, "
+      "also writes the viewer page with an evaluation graph across the game; the costliest moves are clickable. "
+      "`mushroom bot --opt move_ms=MS` (and the same --opt settings) plays the best moves shown here.");
+  opts.add_options()("input", "game log or position file", cxxopts::value<std::string>())(
+      "ms", "search time per position in ms, at most (the bot's move_ms option)", cxxopts::value<double>()->default_value("1000"))(
+      "opt", "the bot's agent options key=value, as `mushroom bot --opt` (repeatable; e.g. eval=FILE, depth=N)",
+      cxxopts::value<std::vector<std::string>>())(
+      "marks", "how many of the costliest moves to mark", cxxopts::value<int>()->default_value("3"))(
+      "mark-cells", "a marked move lost at least this many cells", cxxopts::value<double>()->default_value("1"))(
+      "to-move", "for a position file: who is to move, FIRST or SECOND", cxxopts::value<std::string>()->default_value("FIRST"))(
+      "o,out", "also write the viewer page with the evaluation graph to this HTML file", cxxopts::value<std::string>())(
+      "title", "page title (default: the input's file name)", cxxopts::value<std::string>())(
+      "first", "name of the first player", cxxopts::value<std::string>()->default_value("FIRST"))(
+      "second", "name of the second player", cxxopts::value<std::string>()->default_value("SECOND"))(
+      "h,help", "show this help");
+  opts.parse_positional({"input"});
+  opts.positional_help("LOG|POSITION");
+  cxxopts::ParseResult args;
+  if (parse_or_help(opts, argc, argv, args)) return 0;
+  const std::string input = required(args, "input");
+  const double ms = args["ms"].as<double>();
+  if (!(ms > 0)) throw std::invalid_argument("--ms must be above 0, not " + std::to_string(ms));
+  AnalysisOptions analysis_options;
+  analysis_options.marks = args["marks"].as<int>();
+  analysis_options.mark_min_cells = args["mark-cells"].as<double>();
+  if (analysis_options.marks < 0) throw std::invalid_argument("--marks must be 0 or more");
+  const std::string to_move = args["to-move"].as<std::string>();
+  if (to_move != "FIRST" && to_move != "SECOND")
+    throw std::invalid_argument("--to-move must be FIRST or SECOND, not '" + to_move + "'");
+
+  AgentOptions agent_options;
+  read_agent_options(args, "opt", agent_options.values);
+  if (!agent_options.values.count("eval")) agent_options.values["eval"] = default_eval_path();
+  if (agent_options.values.count("move_ms"))
+    throw std::invalid_argument("give the search time as --ms, not --opt move_ms");
+  agent_options.values["move_ms"] = std::to_string(ms);
+  make_agent("alphabeta", agent_options);  // a bad option or evaluation fails before any search
+  const AgentFactory factory = [&] { return make_agent("alphabeta", agent_options); };
+
+  const std::string text = read_file(input);
+  if (!looks_like_game_log(text)) {
+    Position pos = parse_position(text, input);
+    pos.set_to_move(to_move == "FIRST" ? kFirst : kSecond);
+    const PositionValue value = value_position(pos, factory);
+    std::cout << move_analysis_header() << "\n";
+    if (value.report) std::cout << format_position_analysis(pos.to_move(), *value.report) << "\n";
+    else std::cout << "the position's value for " << to_move << ": " << format_fixed(value.cells, 2)
+                   << (pos.game_over() ? " (the game is over)" : " (forced pass)") << "\n";
+    if (args.count("out")) {
+      GameLog log;
+      log.start = pos;
+      GameAnalysis analysis;
+      analysis.start = pos;
+      analysis.end = value;
+      view::ViewerOptions viewer{args.count("title") ? args["title"].as<std::string>() : input,
+                                 args["first"].as<std::string>(), args["second"].as<std::string>()};
+      write_file_atomic(args["out"].as<std::string>(), view::game_viewer_html(log, viewer, &analysis));
+      std::cerr << "analyze: wrote " << args["out"].as<std::string>() << "\n";
+    }
+    return 0;
+  }
+
+  const GameLog log = parse_game_log(text, input);
+  // A progress line at every tenth of the game (a second a position by default).
+  const GameAnalysis analysis = analyze_game(log, factory, analysis_options, [](int done, int total) {
+    if (done == total || done * 10 / total != (done - 1) * 10 / total)
+      std::cerr << "analyze: searched " << done << "/" << total << " positions" << std::endl;
+  });
+  std::cout << move_analysis_header() << "\n";
+  for (const MoveAnalysis& move : analysis.moves) std::cout << format_move_analysis(move) << "\n";
+  std::cout << "end: " << player_name(analysis.end.to_move) << " to move, value " << format_fixed(analysis.end.cells, 2)
+            << (analysis.end.proved ? " (proved)" : "") << "\n";
+  if (args.count("out")) {
+    view::ViewerOptions viewer{args.count("title") ? args["title"].as<std::string>() : input,
+                               args["first"].as<std::string>(), args["second"].as<std::string>()};
+    write_file_atomic(args["out"].as<std::string>(), view::game_viewer_html(log, viewer, &analysis));
+    std::cerr << "analyze: wrote " << args["out"].as<std::string>() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace mushroom::cli
