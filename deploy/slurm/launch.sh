@@ -102,12 +102,16 @@ if [[ -z "$LEARNER_THREADS" ]]; then
 fi
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
-mkdir -p "$DIR/slurm"
-DIR="$(cd "$DIR" && pwd)"
+if (( DRY_RUN )); then
+  DIR="$(realpath -m "$DIR")"  # a dry run creates and removes nothing
+else
+  mkdir -p "$DIR/slurm"
+  DIR="$(cd "$DIR" && pwd)"
+fi
 CONFIG="$(cd "$(dirname "$CONFIG")" && pwd)/$(basename "$CONFIG")"
 BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
 [[ -z "$INIT" ]] || INIT="$(cd "$(dirname "$INIT")" && pwd)/$(basename "$INIT")"
-rm -f "$DIR/stop"
+(( DRY_RUN )) || rm -f "$DIR/stop"
 
 ARGS=("${SETS[@]}")
 [[ -z "$GENERATIONS" ]] || ARGS+=(--generations "$GENERATIONS")

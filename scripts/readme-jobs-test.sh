@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# CTest ReadmeJobs: runs the command blocks of README.md's "The three jobs"
+# as written, at toy size, in a scratch folder that sees the repository's
+# configs/, models/, testdata/ and deploy/ and the binary under test as
+# build/mushroom. The only rewrites (printed as they apply):
+#   - the run's config is testdata/configs/eval-ci.toml for one generation;
+#   - matches play one board with a 1,000 ms bank (--boards N --time-ms 1000);
+#   - analyze searches 100 ms a position;
+#   - launch.sh only prints its sbatch commands (--dry-run: no cluster here);
+#   - the GPU box's line is skipped (no CUDA build here).
+# Each command must exit 0; then the files each job promises are checked.
+# Usage: readme-jobs-test.sh MUSHROOM
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(realpath "${1:?usage: readme-jobs-test.sh MUSHROOM}")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mkdir -p "$work/build"
+ln -s "$bin" "$work/build/mushroom"
+for d in configs models testdata deploy scripts; do ln -s "$repo/$d" "$work/$d"; done
+
+# The indented lines between "## The three jobs" and the next top heading,
+# a trailing backslash joining a line to the next.
+commands=$(awk '/^## The three jobs/ {on = 1; next} on && /^#+ / {exit} on && /^    / {print substr($0, 5)}' \
+               "$repo/README.md" | sed -e ':a' -e '/\\$/N; s/\\\n */ /; ta')
+[[ -n $commands ]] || fail "README.md has no command blocks under '## The three jobs'"
+count=0
+cd "$work"
+while IFS= read -r line; do
+  [[ -z $line ]] && continue
+  toy=$(sed -E 's/ {2,}# .*$//' <<< "$line")  # the README's trailing comments
+  if [[ $toy == build-gpu/* ]]; then echo "skipped (needs the CUDA build): $line"; continue; fi
+  toy=${toy//configs\/eval-cpu.toml/testdata/configs/eval-ci.toml --set run.generations=1}
+  if [[ $toy == deploy/slurm/launch.sh* ]]; then
+    toy=${toy//--set run.generations=1/--generations 1}
+    toy="$toy --dry-run"
+  fi
+  toy=$(sed -E 's/--boards [0-9]+/--boards 1 --time-ms 1000/g' <<< "$toy")
+  [[ $toy == "build/mushroom analyze "* ]] && toy="$toy --ms 100"
+  [[ $toy != "$(sed -E 's/ {2,}# .*$//' <<< "$line")" ]] && echo "toy size: $toy" || echo "as written: $line"
+  out=$(bash -c "set -eo pipefail; $toy" 2>&1) || { echo "$out" | tail -30; fail "exit $? from: $toy"; }
+  if [[ $line == *"| sub/main NYPC"* ]]; then
+    grep -qx OK <<< "$out" || fail "the exported bot did not answer OK: $out"
+  fi
+  count=$((count + 1))
+done <<< "$commands"
+(( count >= 8 )) || fail "only $count commands ran: did README.md's blocks move?"
+
+# What the jobs promise.
+[[ -s runs/eval/dashboard.html ]] || fail "the training job wrote no dashboard"
+[[ -s sub/main.cpp && -x sub/main ]] || fail "the export job left no built bot in sub/"  # data.bin only when the weights do not fit
+[[ -s matches/new-vs-committed/games.csv ]] || fail "the rating job's match wrote no games.csv"
+[[ $(wc -l < matches/new-vs-committed/games.csv) -ge 3 ]] || fail "the match played fewer than 2 games"
+[[ -s ladders/mine/ratings.txt ]] || fail "the ladder wrote no ratings"
+grep -q '<svg id="eval-graph"' lost.html || fail "analyze wrote no page with the graph"
+echo "ReadmeJobs: $count commands ran"
