@@ -82,8 +82,13 @@ TEST(Cli, BadInputGetsAClearErrorNamingTheProblem) {
   EXPECT_NE(no_arg.output.find("missing required option --depth"), std::string::npos);
   const CommandResult bad_agent = run("arena --a builtin:nope --b builtin:greedy --boards 1");
   EXPECT_NE(bad_agent.output.find("unknown agent 'nope'"), std::string::npos) << bad_agent.output;
-  const CommandResult bad_opt = run("bot --agent greedy --opt depth=3");
+  const CommandResult bad_opt = run("bot --agent greedy:depth=3");
   EXPECT_NE(bad_opt.output.find("agent 'greedy' has no option 'depth'"), std::string::npos) << bad_opt.output;
+  // The old spelling still works, and says what to write instead.
+  const CommandResult old_opt = run("bot --agent greedy --opt depth=3");
+  EXPECT_NE(old_opt.output.find("mushroom bot: --opt is an old spelling; write --agent greedy:depth=3"),
+            std::string::npos) << old_opt.output;
+  EXPECT_NE(old_opt.output.find("agent 'greedy' has no option 'depth'"), std::string::npos) << old_opt.output;
 }
 
 TEST(Cli, BenchPrintsNsPerPositionLast) {
@@ -331,7 +336,7 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
   const fs::path dir = temp_dir("cli-analyze");
   const std::string log_path = "testdata/games/arena-sample.log";
   const GameLog log = parse_game_log(read_file(log_path), log_path);
-  const std::string settings = "--opt depth=4 --opt solver=false";
+  const std::string settings = "--agent alphabeta:depth=4,solver=false";
   const fs::path page = dir / "analysis.html";
   const CommandResult analyzed = run_shell("('" + std::string(MUSHROOM_BIN) + "' analyze " + log_path + " " + settings +
                                            " --out " + page.string() + " 2>/dev/null)");
@@ -402,8 +407,9 @@ TEST(Cli, AnalyzeNamesWhatIsWrongWithItsInput) {
   const struct {
     std::string args, message;
   } cases[] = {
-      {log + " --opt bogus=1", "has no option 'bogus'"},
-      {log + " --opt move_ms=5", "--ms"},
+      {log + " --agent alphabeta:bogus=1", "has no option 'bogus'"},
+      {log + " --agent alphabeta:depth", "agent option 'depth' in 'alphabeta:depth' is not key=value"},
+      {log + " --agent alphabeta:move_ms=5", "--ms"},
       {log + " --ms 0", "--ms must be above 0"},
       {log + " --to-move THIRD", "--to-move must be FIRST or SECOND"},
       {(dir / "missing.log").string(), "missing.log"},
@@ -422,7 +428,7 @@ TEST(Cli, AnalyzeNamesWhatIsWrongWithItsInput) {
   const size_t second_move = illegal.find("\nSECOND ");
   illegal = illegal.substr(0, second_move) + "\nSECOND 0 0 0 0 5" + illegal.substr(illegal.find('\n', second_move + 1));
   write_file_atomic((dir / "illegal.log").string(), illegal);
-  const CommandResult wrong = run("analyze " + (dir / "illegal.log").string() + " --opt depth=1");
+  const CommandResult wrong = run("analyze " + (dir / "illegal.log").string() + " --agent alphabeta:depth=1");
   EXPECT_NE(wrong.exit_code, 0);
   EXPECT_NE(wrong.output.find("move 2 (SECOND (0,0)-(0,0)) is illegal"), std::string::npos) << wrong.output;
 }

@@ -30,10 +30,13 @@ int cmd_analyze(int argc, char** argv) {
       "solver proved the position, the best move, the rank of the moves that lost the most, and the line the search "
       "expected. Given a position file instead (mushroom/position_io.h), prints that position's line. With --out, "
       "also writes the viewer page with an evaluation graph across the game; the costliest moves are clickable. "
-      "`mushroom bot --opt move_ms=MS` (and the same --opt settings) plays the best moves shown here.");
+      "`mushroom bot --agent SPEC` with move_ms=MS added to the same SPEC plays the best moves shown here.");
   opts.add_options()("input", "game log or position file", cxxopts::value<std::string>())(
       "ms", "search time per position in ms, at most (the bot's move_ms option)", cxxopts::value<double>()->default_value("1000"))(
-      "opt", "the bot's agent options key=value, as `mushroom bot --opt` (repeatable; e.g. eval=FILE, depth=N)",
+      "agent", "the bot, NAME[:key=value,...] as for `mushroom bot` (default: the contest bot, "
+      "alphabeta:eval=models/eval.bin); an agent that keeps a search report (alphabeta)",
+      cxxopts::value<std::string>())(
+      "opt", "old spelling: an agent option key=value; write --agent NAME:key=value",
       cxxopts::value<std::vector<std::string>>())(
       "marks", "how many of the costliest moves to mark", cxxopts::value<int>()->default_value("3"))(
       "mark-cells", "a marked move lost at least this many cells", cxxopts::value<double>()->default_value("1"))(
@@ -58,14 +61,15 @@ int cmd_analyze(int argc, char** argv) {
   if (to_move != "FIRST" && to_move != "SECOND")
     throw std::invalid_argument("--to-move must be FIRST or SECOND, not '" + to_move + "'");
 
+  const AgentSpec spec =
+      agent_spec_option(args, "analyze", "agent", "opt", AgentSpec{"alphabeta", {{"eval", default_eval_path()}}});
   AgentOptions agent_options;
-  read_agent_options(args, "opt", agent_options.values);
-  if (!agent_options.values.count("eval")) agent_options.values["eval"] = default_eval_path();
+  agent_options.values = spec.options;
   if (agent_options.values.count("move_ms"))
-    throw std::invalid_argument("give the search time as --ms, not --opt move_ms");
+    throw std::invalid_argument("give the search time as --ms, not as the agent's move_ms");
   agent_options.values["move_ms"] = std::to_string(ms);
-  make_agent("alphabeta", agent_options);  // a bad option or evaluation fails before any search
-  const AgentFactory factory = [&] { return make_agent("alphabeta", agent_options); };
+  make_agent(spec.name, agent_options);  // a bad option or evaluation fails before any search
+  const AgentFactory factory = [&] { return make_agent(spec.name, agent_options); };
 
   const std::string text = read_file(input);
   if (!looks_like_game_log(text)) {

@@ -25,7 +25,7 @@ int cmd_bench_labels(int argc, char** argv) {
                         "Plays --games of the learned evaluation's self-play with a run config's [selfplay] and "
                         "[evalplay] settings (workers, label_depth, label_nodes, exact_mushrooms, ...) and reports "
                         "labelled positions a second, the share the endgame solver proved, and how the positions "
-                        "spread over the game (mushrooms left). The shards go to a temporary folder unless --out "
+                        "spread over the game (mushrooms left). The shards go to a temporary folder unless --dir "
                         "is given. The last line is exactly positions_per_second=<float> exact_fraction=<float>.");
   opts.add_options()("config", "run config (TOML) whose [selfplay] and [evalplay] are used",
                      cxxopts::value<std::string>())(
@@ -34,8 +34,9 @@ int cmd_bench_labels(int argc, char** argv) {
       "eval", "learned-evaluation file that plays and labels (default: the hand evaluation)",
       cxxopts::value<std::string>()->default_value(""))(
       "games", "games to play", cxxopts::value<int>()->default_value("100"))(
-      "out", "keep the shards in this folder (default: a temporary one, removed)",
-      cxxopts::value<std::string>()->default_value(""))("h,help", "show this help");
+      "dir", "keep the shards in this folder (default: a temporary one, removed)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "out", "old spelling of --dir", cxxopts::value<std::string>())("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
@@ -43,12 +44,13 @@ int cmd_bench_labels(int argc, char** argv) {
   const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
   const int games = args["games"].as<int>();
   if (games < 1) throw std::invalid_argument("--games must be at least 1");
-  const bool keep = !args["out"].as<std::string>().empty();
-  const fs::path out = keep ? fs::path(args["out"].as<std::string>())
+  const std::string kept = value_or_old_spelling<std::string>(args, "bench labels", "out", "dir");
+  const bool keep = !kept.empty();
+  const fs::path out = keep ? fs::path(kept)
                             : fs::temp_directory_path() / ("mushroom-bench-labels-" + std::to_string(getpid()));
   if (!keep) fs::remove_all(out);
   if (keep && fs::exists(out) && !fs::is_empty(out))
-    throw std::invalid_argument("--out " + out.string() + " is not empty");
+    throw std::invalid_argument("--dir " + out.string() + " is not empty");
 
   selfplay::EvalSelfplayJob job;
   job.job.config = config.selfplay;
@@ -59,7 +61,7 @@ int cmd_bench_labels(int argc, char** argv) {
   job.eval = config.evalplay;
   if (!args["eval"].as<std::string>().empty())
     job.evaluation = std::make_shared<LearnedEvalModel>(read_learned_eval(args["eval"].as<std::string>()));
-  std::printf("games=%d workers=%d label_depth=%d label_nodes=%lld exact_mushrooms=%d exact_nodes=%lld eval=%s\n",
+  std::printf("games=%d threads=%d label_depth=%d label_nodes=%lld exact_mushrooms=%d exact_nodes=%lld eval=%s\n",
               games, config.selfplay.workers, config.evalplay.label_depth, (long long)config.evalplay.label_nodes,
               config.evalplay.exact_mushrooms, (long long)config.evalplay.exact_nodes,
               job.evaluation ? args["eval"].as<std::string>().c_str() : "hand");

@@ -11,14 +11,16 @@ int cmd_bot(int argc, char** argv) {
                         "Play one game over the contest protocol on stdin/stdout (READY, INIT, TIME, OPP, "
                         "FINISH). Only OK and moves are printed on stdout; warnings go to stderr. With no --agent it plays "
                         "the contest bot, the strongest by measurement (BENCHMARKS.md): alphabeta with the learned "
-                        "evaluation models/eval.bin ($MUSHROOM_EVAL overrides; --opt eval=FILE names another), "
-                        "iterative deepening on the 10 s CPU-time bank. --agent alphabeta alone is the hand "
-                        "evaluation.\n\nAgent options (--opt key=value), each with its default, "
-                        "range and help:\n" +
+                        "evaluation models/eval.bin ($MUSHROOM_EVAL overrides), iterative deepening on the 10 s "
+                        "CPU-time bank; that is --agent alphabeta:eval=models/eval.bin. --agent alphabeta alone is the "
+                        "hand evaluation.\n\nAn agent is NAME[:key=value,...] (e.g. alphabeta:depth=4,eval=FILE), as "
+                        "everywhere in mushroom. Each agent's options, with default, range and help:\n" +
                             agent_options_help());
-  opts.add_options()("agent", "agent: " + agent_names(), cxxopts::value<std::string>())(
-      "opt", "agent option key=value (repeatable)", cxxopts::value<std::vector<std::string>>())(
-      "model", "model file for the nn agent (same as --opt model=FILE; without --agent, plays the nn agent)", cxxopts::value<std::string>())(
+  opts.add_options()("agent", "the agent, NAME[:key=value,...]; NAME one of " + agent_names(),
+                     cxxopts::value<std::string>())(
+      "opt", "old spelling: an agent option key=value (repeatable); write --agent NAME:key=value",
+      cxxopts::value<std::vector<std::string>>())(
+      "model", "old spelling of --agent nn:model=FILE", cxxopts::value<std::string>())(
       "seed", "agent random seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "require-weights", "the exported bot's option, accepted here too: mushroom bot always exits before OK when "
       "the model or evaluation it plays with does not load")(
@@ -36,16 +38,19 @@ int cmd_bot(int argc, char** argv) {
   for (const std::string& arg : args.unmatched())
     std::cerr << "bot: argument '" << arg << "' is not an option of mushroom bot; ignored" << std::endl;
   // --model alone still means the nn agent with that model.
-  const bool contest_bot = args.count("agent") == 0 && args.count("model") == 0;
-  const std::string name = args.count("agent") ? args["agent"].as<std::string>() : contest_bot ? "alphabeta" : "nn";
+  AgentSpec fallback{"alphabeta", {{"eval", default_eval_path()}}};
+  if (args.count("model")) {
+    if (args.count("agent")) throw std::invalid_argument("give the model inside --agent (nn:model=FILE), not as --model");
+    fallback = AgentSpec{"nn", {{"model", args["model"].as<std::string>()}}};
+    std::cerr << "mushroom bot: --model is an old spelling; write --agent " << format_agent_spec(fallback) << std::endl;
+  }
+  const AgentSpec spec = agent_spec_option(args, "bot", "agent", "opt", fallback);
   AgentOptions options;
   options.seed = args["seed"].as<uint64_t>();
-  read_agent_options(args, "opt", options.values);
-  if (contest_bot && !options.values.count("eval")) options.values["eval"] = default_eval_path();
-  if (args.count("model")) options.values["model"] = args["model"].as<std::string>();
-  make_agent(name, options);  // reject unknown agents/options before the game
+  options.values = spec.options;
+  make_agent(spec.name, options);  // reject unknown agents/options before the game
   std::ios::sync_with_stdio(false);
-  BotSession session([&] { return make_agent(name, options); }, std::cout, std::cerr);
+  BotSession session([&] { return make_agent(spec.name, options); }, std::cout, std::cerr);
   if (args.count("analysis")) session.set_analysis_stream(&std::cerr);
   return session.run(std::cin);
 }

@@ -13,11 +13,14 @@ int cmd_play(int argc, char** argv) {
                         "move by move.\n\nAgent options (--first-opt/--second-opt key=value), each with its "
                         "default, range and help:\n" +
                             agent_options_help());
-  opts.add_options()("first", "agent moving first (" + agent_names() + ")",
-                     cxxopts::value<std::string>()->default_value("greedy"))(
-      "second", "agent moving second", cxxopts::value<std::string>()->default_value("random"))(
-      "first-opt", "option key=value for the first agent (repeatable)", cxxopts::value<std::vector<std::string>>())(
-      "second-opt", "option key=value for the second agent (repeatable)", cxxopts::value<std::vector<std::string>>())(
+  opts.add_options()("first", "agent moving first, NAME[:key=value,...] (default: greedy); NAME one of " +
+                                agent_names(),
+                     cxxopts::value<std::string>())(
+      "second", "agent moving second, NAME[:key=value,...] (default: random)", cxxopts::value<std::string>())(
+      "first-opt", "old spelling: an option key=value of the first agent; write --first NAME:key=value",
+      cxxopts::value<std::vector<std::string>>())(
+      "second-opt", "old spelling: an option key=value of the second agent; write --second NAME:key=value",
+      cxxopts::value<std::vector<std::string>>())(
       "seed", "board and agent seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "board-mode", "uniform | sum10 (total a multiple of 10)",
       cxxopts::value<std::string>()->default_value("uniform"))(
@@ -35,10 +38,12 @@ int cmd_play(int argc, char** argv) {
   AgentOptions first_opts, second_opts;
   first_opts.seed = seed * 2 + 1;
   second_opts.seed = seed * 2 + 2;
-  read_agent_options(args, "first-opt", first_opts.values);
-  read_agent_options(args, "second-opt", second_opts.values);
-  auto first = make_agent(args["first"].as<std::string>(), first_opts);
-  auto second = make_agent(args["second"].as<std::string>(), second_opts);
+  const AgentSpec first_spec = agent_spec_option(args, "play", "first", "first-opt", AgentSpec{"greedy", {}});
+  const AgentSpec second_spec = agent_spec_option(args, "play", "second", "second-opt", AgentSpec{"random", {}});
+  first_opts.values = first_spec.options;
+  second_opts.values = second_spec.options;
+  auto first = make_agent(first_spec.name, first_opts);
+  auto second = make_agent(second_spec.name, second_opts);
   const bool quiet = args.count("quiet") > 0;
 
   const LocalGameResult result = play_local_game(*first, *second, start);

@@ -26,7 +26,8 @@ int cmd_run(int argc, char** argv) {
       cxxopts::value<std::vector<std::string>>())(
       "dir", "run directory, e.g. runs/NAME", cxxopts::value<std::string>())(
       "generations", "stop after this many generations (default: run.generations)", cxxopts::value<int>())(
-      "threads", "threads for gating/evaluation games", cxxopts::value<int>()->default_value("2"))(
+      "parallel", "games at once in gating, evaluation and the ladder", cxxopts::value<int>()->default_value("2"))(
+      "threads", "old spelling of --parallel", cxxopts::value<int>())(
       "init", "start from this model (e.g. models/default.h5) instead of from nothing", cxxopts::value<std::string>())(
       "role",
       "all: the whole loop in this process. actor, learner or gatekeeper: that stage alone, meeting the others "
@@ -47,7 +48,7 @@ int cmd_run(int argc, char** argv) {
   options.dir = required(args, "dir");
   options.generations = args.count("generations") ? args["generations"].as<int>() : 0;
   if (options.generations < 0) throw std::invalid_argument("--generations must be positive");
-  options.threads = std::max(1, args["threads"].as<int>());
+  options.threads = std::max(1, value_or_old_spelling<int>(args, "run", "threads", "parallel"));
   options.log = print_line;
   if (args.count("init")) options.init_model = args["init"].as<std::string>();
   train::RoleOptions role;

@@ -44,15 +44,16 @@ int train_eval_model(const train::RunConfig& config, const cxxopts::ParseResult&
 int cmd_train(int argc, char** argv) {
   cxxopts::Options opts("mushroom train",
                         "Trains on the newest train.window_samples samples of the shards under --data (a shard that "
-                        "fails its check is named and skipped) and writes --out/model.h5, --out/optimizer.pt and "
-                        "--out/metrics.jsonl. Starts from --init, or from --out/model.h5 when it exists (so a second "
+                        "fails its check is named and skipped) and writes --dir/model.h5, --dir/optimizer.pt and "
+                        "--dir/metrics.jsonl. Starts from --init, or from --dir/model.h5 when it exists (so a second "
                         "call continues), or from random weights of the [net] size. With run.model = \"eval\" it "
                         "trains the learned alpha-beta evaluation instead ([evalnet]; mushroom-eval shards, e.g. a "
-                        "run's data/) and writes --out/eval.bin, starting from --init, --out/eval.bin or fresh "
+                        "run's data/) and writes --dir/eval.bin, starting from --init, --dir/eval.bin or fresh "
                         "weights; evalnet.epochs sets the steps when --steps is not given.");
   opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
       "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
-      "out", "output directory", cxxopts::value<std::string>())(
+      "dir", "folder to write the model, optimizer and metrics into", cxxopts::value<std::string>())(
+      "out", "old spelling of --dir", cxxopts::value<std::string>())(
       "init", "model to start from", cxxopts::value<std::string>())(
       "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())(
       "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
@@ -62,7 +63,7 @@ int cmd_train(int argc, char** argv) {
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
   const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
-  const std::filesystem::path out = required(args, "out");
+  const std::filesystem::path out = required(args, old_spelling_given(args, "train", "out", "dir") ? "out" : "dir");
   std::filesystem::create_directories(out);
   if (args.count("steps") && args["steps"].as<int>() < 1) throw std::invalid_argument("--steps must be positive");
   if (config.learns_eval()) return train_eval_model(config, args, out);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent_spec.h"
+
 namespace mushroom::cli {
 
 struct Command {
@@ -32,6 +34,23 @@ std::string required(const cxxopts::ParseResult& args, const std::string& name);
 // Adds the repeatable key=value agent options given under `name` to options;
 // throws std::invalid_argument naming a malformed pair.
 void read_agent_options(const cxxopts::ParseResult& args, const std::string& name, std::map<std::string, std::string>& out);
+
+// Old spellings stay accepted: when --OLD was given, says on stderr what to
+// write instead (--NOW) and returns true. Both given is an error naming them.
+bool old_spelling_given(const cxxopts::ParseResult& args, const std::string& command, const std::string& old_name,
+                        const std::string& now_name);
+// An option's value under its name, or under its old spelling (noted as above).
+template <class T>
+T value_or_old_spelling(const cxxopts::ParseResult& args, const std::string& command, const std::string& old_name,
+                        const std::string& now_name) {
+  return old_spelling_given(args, command, old_name, now_name) ? args[old_name].as<T>() : args[now_name].as<T>();
+}
+
+// The agent spec (agents/agent_spec.h) given as --OPTION, or `fallback` when
+// it is absent, with the options of the old spelling --OLD_OPTIONS key=value
+// merged in (noted on stderr, naming the spec to write instead).
+AgentSpec agent_spec_option(const cxxopts::ParseResult& args, const std::string& command, const std::string& option,
+                            const std::string& old_options, const AgentSpec& fallback);
 
 int cmd_moves(int argc, char** argv);
 int cmd_perft(int argc, char** argv);

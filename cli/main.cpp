@@ -88,6 +88,27 @@ void read_agent_options(const cxxopts::ParseResult& args, const std::string& nam
   }
 }
 
+bool old_spelling_given(const cxxopts::ParseResult& args, const std::string& command, const std::string& old_name,
+                        const std::string& now_name) {
+  if (!args.count(old_name)) return false;
+  if (args.count(now_name))
+    throw std::invalid_argument("--" + old_name + " is the old spelling of --" + now_name + ": give only --" + now_name);
+  std::cerr << "mushroom " << command << ": --" << old_name << " is an old spelling; write --" << now_name << std::endl;
+  return true;
+}
+
+AgentSpec agent_spec_option(const cxxopts::ParseResult& args, const std::string& command, const std::string& option,
+                            const std::string& old_options, const AgentSpec& fallback) {
+  AgentSpec spec = args.count(option) ? parse_agent_spec(args[option].as<std::string>()) : fallback;
+  if (!args.count(old_options)) return spec;
+  std::map<std::string, std::string> extra;
+  read_agent_options(args, old_options, extra);
+  for (const auto& [key, value] : extra) spec.options[key] = value;
+  std::cerr << "mushroom " << command << ": --" << old_options << " is an old spelling; write --" << option << " "
+            << format_agent_spec(spec) << std::endl;
+  return spec;
+}
+
 // The commit, the build type, and what LibTorch (and CUDA) the build has.
 static void print_version() {
   std::cout << mushroom::build_version() << ", "

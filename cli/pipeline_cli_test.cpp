@@ -40,7 +40,7 @@ bool run_and_kill(const fs::path& dir, const std::function<bool()>& until) {
     const std::string log = (dir.parent_path() / (dir.filename().string() + ".log")).string();
     freopen(log.c_str(), "a", stdout);
     execl(MUSHROOM_BIN, MUSHROOM_BIN, "run", "--config", "testdata/configs/tiny.toml", "--dir", dir.c_str(),
-          "--threads", "1", (char*)nullptr);
+          "--parallel", "1", (char*)nullptr);
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -82,7 +82,7 @@ TEST(Pipeline, CommandsHaveHelp) {
 TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   const fs::path dir = fresh_dir("pipeline_labels");
   int code = 0;
-  std::string out = run_command("bench labels --config testdata/configs/eval-ci.toml --games 6 --out " +
+  std::string out = run_command("bench labels --config testdata/configs/eval-ci.toml --games 6 --dir " +
                                     (dir / "data").string() + " --set evalplay.label_nodes=500",
                                 &code);
   ASSERT_EQ(code, 0) << out;
@@ -91,12 +91,12 @@ TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   EXPECT_NE(out.find("positions by mushrooms left:"), std::string::npos) << out;
   EXPECT_NE(out.find("\npositions_per_second="), std::string::npos) << out;
   EXPECT_GT(count_files(dir / "data", ".h5"), 0);
-  out = run_command("bench labels --config testdata/configs/eval-ci.toml --games 2 --out " + (dir / "data").string(),
+  out = run_command("bench labels --config testdata/configs/eval-ci.toml --games 2 --dir " + (dir / "data").string(),
                     &code);
   EXPECT_NE(code, 0);
   EXPECT_NE(out.find("is not empty"), std::string::npos) << out;
 
-  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --out " +
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "model").string() + " --steps 20 --set evalnet.target=margin --set evalnet.seat_buckets=2",
                     &code);
   ASSERT_EQ(code, 0) << out;
@@ -105,7 +105,7 @@ TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   const LearnedEvalModel trained = read_learned_eval((dir / "model" / "eval.bin").string());
   EXPECT_EQ(trained.seat_buckets, 2);
   // A second call goes on from --out/eval.bin; another architecture is refused by name.
-  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --out " +
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "model").string() + " --steps 5",
                     &code);
   EXPECT_NE(code, 0);
@@ -121,7 +121,7 @@ TEST(Pipeline, ConfigChecksManyFilesAndRunTakesOverrides) {
   EXPECT_EQ(code, 0) << out;
   for (const char* f : {"configs/cpu-small.toml: ok", "configs/gpu.toml: ok", "configs/gpu-small.toml: ok"})
     EXPECT_NE(out.find(f), std::string::npos) << out;
-  out = run_command("config --get selfplay.workers configs/gpu.toml", &code);
+  out = run_command("config --get selfplay.threads configs/gpu.toml", &code);
   EXPECT_EQ(code, 0) << out;
   EXPECT_EQ(out, "12\n");
   out = run_command("config --get selfplay.device configs/gpu.toml --set selfplay.device=cpu --set selfplay.backend=cpu",
@@ -137,7 +137,7 @@ TEST(Pipeline, ConfigChecksManyFilesAndRunTakesOverrides) {
   EXPECT_NE(out.find("unknown key 'selfplay.gamez'"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "config.toml")) << "a run began with a bad override";
   out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() +
-                        " --generations 1 --threads 1 --set selfplay.games=3 --set gate.enabled=false",
+                        " --generations 1 --parallel 1 --set selfplay.games=3 --set gate.enabled=false",
                     &code);
   ASSERT_EQ(code, 0) << out;
   bool saved = false;
@@ -161,7 +161,7 @@ TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   EXPECT_TRUE(run_and_kill(dir, [&] { return count_files(dir / "data" / "gen-0002", "shard-") > 0; }));
   // The same command again finishes the run.
   int code = 0;
-  const std::string out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() + " --threads 1", &code);
+  const std::string out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() + " --parallel 1", &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find("run complete: 2 generations"), std::string::npos) << out;
   // Generation 1 was not redone: its model is byte for byte the one before the kills.
@@ -195,7 +195,7 @@ TEST(Pipeline, EachCandidateIsPlacedOnTheRunsLadder) {
   const fs::path dir = fresh_dir("pipeline_ladder") / "run";
   int code = 0;
   const std::string out =
-      run_command("run --config testdata/configs/tiny-ladder.toml --dir " + dir.string() + " --threads 1", &code);
+      run_command("run --config testdata/configs/tiny-ladder.toml --dir " + dir.string() + " --parallel 1", &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find("ladder: gen-0001 rated "), std::string::npos) << out;
   const std::string ratings = read_file((dir / "ladder" / "ratings.txt").string());
@@ -229,11 +229,11 @@ TEST(Pipeline, DefaultBotPlaysLegallyOnTheRealClock) {
 TEST(Pipeline, SelfplayThenTrainAndABadShardIsNamed) {
   const fs::path dir = fresh_dir("pipeline_cmds");
   int code = 0;
-  std::string out = run_command("selfplay --config testdata/configs/tiny.toml --out " + (dir / "data").string() + " --games 3", &code);
+  std::string out = run_command("selfplay --config testdata/configs/tiny.toml --dir " + (dir / "data").string() + " --games 3", &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find("selfplay: 3/3 games"), std::string::npos) << out;
   write_file_atomic((dir / "data" / "shard-zzz.h5").string(), "garbage");
-  out = run_command("train --config testdata/configs/tiny.toml --data " + (dir / "data").string() + " --out " +
+  out = run_command("train --config testdata/configs/tiny.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "model").string() + " --steps 3",
                     &code);
   ASSERT_EQ(code, 0) << out;
@@ -242,13 +242,43 @@ TEST(Pipeline, SelfplayThenTrainAndABadShardIsNamed) {
   EXPECT_TRUE(fs::exists(dir / "model" / "model.h5"));
   EXPECT_TRUE(fs::exists(dir / "model" / "optimizer.pt"));
   // The trained model plays through the bot's nn agent.
-  out = run_command("play --first nn --first-opt model=" + (dir / "model" / "model.h5").string() + " --first-opt sims=8 --second greedy --quiet", &code);
+  out = run_command("play --first nn:model=" + (dir / "model" / "model.h5").string() + ",sims=8 --second greedy --quiet", &code);
   EXPECT_EQ(code, 0) << out;
   // A config with an unknown key is refused, naming the key.
   write_file_atomic((dir / "bad.toml").string(), "[selfplay]\nworkerz = 2\n");
-  out = run_command("selfplay --config " + (dir / "bad.toml").string() + " --out " + (dir / "x").string(), &code);
+  out = run_command("selfplay --config " + (dir / "bad.toml").string() + " --dir " + (dir / "x").string(), &code);
   EXPECT_EQ(code, 2);
   EXPECT_NE(out.find("unknown key 'selfplay.workerz'"), std::string::npos) << out;
+}
+
+// The old spellings (README "The `mushroom` CLI") still work and say what to
+// write instead; an old and a new spelling of one option together are refused.
+TEST(Pipeline, OldSpellingsStillWorkAndSayWhatToWrite) {
+  const fs::path dir = fresh_dir("pipeline_old_spellings");
+  int code = 0;
+  std::string out = run_command("selfplay --config testdata/configs/tiny.toml --out " + (dir / "data").string() +
+                                    " --games 2 --jobs 1", &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("mushroom selfplay: --out is an old spelling; write --dir"), std::string::npos) << out;
+  EXPECT_NE(out.find("mushroom selfplay: --jobs is an old spelling; write --generations"), std::string::npos) << out;
+  EXPECT_NE(out.find("selfplay: 2/2 games"), std::string::npos) << out;
+  out = run_command("train --config testdata/configs/tiny.toml --data " + (dir / "data").string() + " --out " +
+                        (dir / "model").string() + " --steps 2", &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("mushroom train: --out is an old spelling; write --dir"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir / "model" / "model.h5"));
+  out = run_command("selfplay --config testdata/configs/tiny.toml --dir " + (dir / "a").string() + " --out " +
+                        (dir / "b").string(), &code);
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(out.find("--out is the old spelling of --dir: give only --dir"), std::string::npos) << out;
+  out = run_command("run --config testdata/configs/tiny.toml --dir " + (dir / "run").string() +
+                        " --threads 1 --parallel 1", &code);
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(out.find("--threads is the old spelling of --parallel: give only --parallel"), std::string::npos) << out;
+  write_file_atomic((dir / "old.toml").string(), "[selfplay]\nworkers = 1\n");
+  out = run_command("config --get selfplay.threads " + (dir / "old.toml").string(), &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("selfplay.workers is an old spelling; write selfplay.threads"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ fs::path fresh_dir(const std::string& name) {
 std::vector<std::string> role_args(const std::string& role, const fs::path& run, std::vector<std::string> more = {},
                                    const char* config = kConfig) {
   std::vector<std::string> args = {MUSHROOM_BIN, "run", "--role", role, "--config", config, "--dir", run.string(),
-                                   "--poll-seconds", "0.2", "--threads", "1"};
+                                   "--poll-seconds", "0.2", "--parallel", "1"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }

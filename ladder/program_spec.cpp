@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "agents/agent.h"
+#include "agents/agent_spec.h"
 #include "arena/seed_bots.h"
 
 namespace mushroom {
@@ -25,33 +26,14 @@ std::string self_executable() {
 std::string resolve_program(const std::string& spec, const std::string& work_dir) {
   const std::string prefix = "builtin:";
   if (spec.rfind(prefix, 0) != 0) return spec;
-  std::string rest = spec.substr(prefix.size());
-  std::string name = rest, options;
-  if (const size_t colon = rest.find(':'); colon != std::string::npos) {
-    name = rest.substr(0, colon);
-    options = rest.substr(colon + 1);
-  }
-  if (name == "seed-greedy") {
-    if (!options.empty()) throw std::invalid_argument("builtin:seed-greedy takes no options");
+  const AgentSpec agent = parse_agent_spec(spec.substr(prefix.size()));
+  if (agent.name == "seed-greedy") {
+    if (!agent.options.empty()) throw std::invalid_argument("builtin:seed-greedy takes no options");
     return "python3 " + shell_quote(extract_seed_greedy(work_dir));
   }
   // Fail now, not inside every game, on unknown agents or options.
-  AgentOptions probe;
-  std::string command = shell_quote(self_executable()) + " bot --agent " + shell_quote(name);
-  size_t start = 0;
-  while (start < options.size()) {
-    size_t end = options.find(',', start);
-    if (end == std::string::npos) end = options.size();
-    const std::string pair = options.substr(start, end - start);
-    const size_t eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw std::invalid_argument("agent option '" + pair + "' in '" + spec + "' is not key=value");
-    probe.values[pair.substr(0, eq)] = pair.substr(eq + 1);
-    command += " --opt " + shell_quote(pair);
-    start = end + 1;
-  }
-  make_agent(name, probe);
-  return command;
+  make_agent(agent.name, AgentOptions{1, agent.options});
+  return shell_quote(self_executable()) + " bot --agent " + shell_quote(format_agent_spec(agent));
 }
 
 std::string checkpoint_program(const std::string& path) {

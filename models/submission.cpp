@@ -243,6 +243,8 @@ class SettingSource {
   virtual ~SettingSource() = default;
   virtual std::optional<SettingValue> take(const std::string& key) = 0;
   [[noreturn]] virtual void reject(const std::string& key, const SettingValue& value, const std::string& problem) const = 0;
+  // A value was given under the setting's old spelling (still accepted).
+  virtual void note_old_spelling(const std::string& /*old_key*/, const std::string& /*key*/) const {}
 };
 
 enum class SettingKind { kInteger, kReal, kBool, kChoice, kText, kDevice };
@@ -251,6 +253,7 @@ enum class SettingKind { kInteger, kReal, kBool, kChoice, kText, kDevice };
 template <class Config>
 struct Setting {
   std::string key;
+  std::string old_key;  // an old spelling still read, with a note ("": none)
   SettingKind kind = SettingKind::kText;
   double lo = 0, hi = 0;             // kInteger, kReal
   std::vector<std::string> choices;  // kChoice
@@ -410,8 +413,22 @@ class SettingsTable {
   // Reads every declared key the source has into config; keys it lacks keep
   // their current value. The source decides what an unread key means.
   void read(SettingSource& source, Config& config) const {
-    for (const Setting<Config>& s : settings_)
-      if (std::optional<SettingValue> v = source.take(s.key)) s.store(config, *v, source);
+    for (const Setting<Config>& s : settings_) {
+      std::optional<SettingValue> v = source.take(s.key);
+      if (!s.old_key.empty())
+        if (std::optional<SettingValue> old = source.take(s.old_key)) {
+          if (v) source.reject(s.key, *old, "is given twice: also as its old spelling '" + s.old_key + "'");
+          source.note_old_spelling(s.old_key, s.key);
+          v = old;
+        }
+      if (v) s.store(config, *v, source);
+    }
+  }
+
+  // The last declared setting is also read under `old_key`, its old spelling.
+  SettingsTable& old_spelling(const char* old_key) {
+    settings_.back().old_key = old_key;
+    return *this;
   }
 
   // The declared defaults: a default-constructed Config's values.
@@ -424,7 +441,7 @@ class SettingsTable {
   // A setting's value in `config`, as TOML text.
   std::string value_text(const Config& config, const std::string& key) const {
     for (const Setting<Config>& s : settings_)
-      if (s.key == key) return s.show(config);
+      if (s.key == key || (!s.old_key.empty() && s.old_key == key)) return s.show(config);
     throw std::invalid_argument("no setting '" + key + "' in " + name_);
   }
 

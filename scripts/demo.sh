@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 build/mushroom run --config configs/demo.toml --dir runs/demo --init models/default.h5
 echo
 echo "demonstration game: the default bot (alphabeta with the learned evaluation models/eval.bin, 10 s bank) against greedy"
-build/mushroom play --first alphabeta --first-opt eval=models/eval.bin --second greedy --seed "${SEED:-7}"
+build/mushroom play --first alphabeta:eval=models/eval.bin --second greedy --seed "${SEED:-7}"

@@ -9,7 +9,7 @@ B=${1:?usage: screen-eval-switches-test.sh MUSHROOM}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-"$B" bench labels --config testdata/configs/eval-ci.toml --games 6 --out "$work/data" > /dev/null
+"$B" bench labels --config testdata/configs/eval-ci.toml --games 6 --dir "$work/data" > /dev/null
 export MUSHROOM=$B
 out=$(scripts/screen-eval-switches.sh --data "$work/data" --out "$work/screen" --config testdata/configs/eval-ci.toml \
       --steps 10 --boards 1 --depth 2 --only margin,buckets)

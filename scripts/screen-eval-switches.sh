@@ -66,7 +66,7 @@ train() {  # NAME [--set ...]
   local name=$1; shift
   [[ -f $out/$name/eval.bin ]] && return 0
   # shellcheck disable=SC2086
-  "$B" train --config "$config" --data "$out/data" --out "$out/$name" ${steps:+--steps $steps} "$@" \
+  "$B" train --config "$config" --data "$out/data" --dir "$out/$name" ${steps:+--steps $steps} "$@" \
     > "$out/$name.log" 2>&1 || { echo "screen-eval-switches: training $name failed, see $out/$name.log" >&2; exit 1; }
   echo "trained $name: $(tail -1 "$out/$name.log")"
 }

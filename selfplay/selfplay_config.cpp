@@ -7,7 +7,8 @@ const SettingsTable<SelfplayConfig>& selfplay_settings() {
   static const SettingsTable<SelfplayConfig> table =
       SettingsTable<SelfplayConfig>("selfplay")
           .integer("games", FIELD(games), 1, 10'000'000, "games per generation")
-          .integer("workers", FIELD(workers), 1, 256, "threads; each runs its own games and evaluator")
+          .integer("threads", FIELD(workers), 1, 256, "threads; each runs its own games and evaluator")
+          .old_spelling("workers")
           .integer("games_in_flight", FIELD(games_in_flight), 1, 100'000,
                    "games per worker played at once (one leaf each per batched step)")
           .integer("full_sims", FIELD(full_sims), 1, 1'000'000,

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <iostream>
 #include <set>
 
 #include "util/rng.h"
@@ -34,6 +35,10 @@ class TomlTableSource : public SettingSource {
   }
   [[noreturn]] void reject(const std::string& key, const SettingValue&, const std::string& problem) const override {
     throw ConfigError(source_ + ": " + section_ + "." + key + " " + problem);
+  }
+  void note_old_spelling(const std::string& old_key, const std::string& key) const override {
+    std::cerr << source_ << ": " << section_ << "." << old_key << " is an old spelling; write " << section_ << "."
+              << key << std::endl;
   }
   void finish() const {
     if (!table_) return;

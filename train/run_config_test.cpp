@@ -67,7 +67,7 @@ TEST(RunConfig, OverridesReplaceKeysAndAreCheckedAsTheFileIs) {
   expect_override_error("games=3", "expected section.key=value");
   expect_override_error("selfplay.games=-4", "selfplay.games");
   expect_override_error("selfplay.games=-4", "with --set selfplay.games=-4");
-  expect_override_error("selfplay.workers=two", "integer");
+  expect_override_error("selfplay.threads=two", "integer");
   EXPECT_THROW(value_text(plain, "selfplay.nope"), ConfigError);
 
   const std::string path = (std::filesystem::temp_directory_path() / "mushroom-override-test.toml").string();
@@ -122,6 +122,21 @@ TEST(RunConfig, EmptyFileGivesDefaults) {
   EXPECT_EQ(c.selfplay.games, selfplay::SelfplayConfig{}.games);
 }
 
+// selfplay.workers is now selfplay.threads: a config of either spelling
+// reads the same, the old one with a note on stderr naming the new one.
+TEST(RunConfig, AnOldSpellingIsReadWithANote) {
+  testing::internal::CaptureStderr();
+  const RunConfig old = parse_run_config("[selfplay]\nworkers = 3\n", "old.toml");
+  const std::string note = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(old.selfplay.workers, 3);
+  EXPECT_NE(note.find("old.toml: selfplay.workers is an old spelling; write selfplay.threads"), std::string::npos)
+      << note;
+  testing::internal::CaptureStderr();
+  const RunConfig now = parse_run_config("[selfplay]\nthreads = 3\n", "new.toml");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(now.selfplay.workers, 3);
+}
+
 TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[selfplay]\ngamez = 3\n", {"test.toml", "unknown key 'selfplay.gamez'"});
   expect_error("[trian]\n", {"unknown table 'trian'"});
@@ -130,7 +145,9 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[train]\nlr_decay_factor = 2.0\n", {"train.lr_decay_factor", "outside the range"});
   expect_error("[train]\nlr_decay_generation = -1\n", {"train.lr_decay_generation", "outside the range"});
   expect_error("[selfplay]\nproven_sample_fraction = 1.5\n", {"selfplay.proven_sample_fraction", "outside the range"});
-  expect_error("[selfplay]\nworkers = \"two\"\n", {"selfplay.workers", "integer"});
+  expect_error("[selfplay]\nthreads = \"two\"\n", {"selfplay.threads", "integer"});
+  expect_error("[selfplay]\nworkers = \"two\"\n", {"selfplay.threads", "integer"});  // the old spelling
+  expect_error("[selfplay]\nthreads = 2\nworkers = 3\n", {"selfplay.threads", "old spelling 'workers'"});
   expect_error("[selfplay]\nbackend = \"tpu\"\n", {"selfplay.backend", "cpu, torch"});
   expect_error("[train]\ndevice = \"gpu\"\n", {"train.device", "cuda:N"});
   expect_error("[gate]\nenabled = 1\n", {"gate.enabled", "true or false"});

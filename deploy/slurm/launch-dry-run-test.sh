@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CTest SlurmLaunchDryRun: what deploy/slurm/launch.sh would submit, without
 # a cluster (--dry-run): each role's CPUs follow its threads (the config's,
-# or the --*-threads options), the gatekeeper gets --threads, --set reaches
+# or the --*-threads options), the gatekeeper gets --parallel, --set reaches
 # every role, a CUDA config picks build-gpu/mushroom, and bad input is an
 # error that names it.
 # Usage: launch-dry-run-test.sh MUSHROOM_BIN   (run from the repository root)
@@ -21,23 +21,23 @@ expect "$out" "MUSHROOM_BIN=$BIN"
 actor="$(grep "mushroom-r1-actor" <<< "$out")"
 learner="$(grep "mushroom-r1-learner" <<< "$out")"
 gatekeeper="$(grep "mushroom-r1-gatekeeper" <<< "$out")"
-expect "$actor" "--cpus-per-task=$("$BIN" config --get selfplay.workers configs/cpu-small.toml)"
+expect "$actor" "--cpus-per-task=$("$BIN" config --get selfplay.threads configs/cpu-small.toml)"
 expect "$actor" "--array=0-2"
-expect "$actor" "--set selfplay.workers=$("$BIN" config --get selfplay.workers configs/cpu-small.toml)"
+expect "$actor" "--set selfplay.threads=$("$BIN" config --get selfplay.threads configs/cpu-small.toml)"
 expect "$learner" "--cpus-per-task=$("$BIN" config --get train.threads configs/cpu-small.toml)"
 expect "$gatekeeper" "--cpus-per-task=2"
-expect "$gatekeeper" "--threads 2"
+expect "$gatekeeper" "--parallel 2"
 
 # Threads and overrides given: every role gets the --set, each its threads.
 out="$("$HERE/launch.sh" --dir "$W/r2" --config configs/cpu-small.toml --actors 1 --bin "$BIN" --dry-run \
   --set selfplay.games=64 --actor-threads 6 --learner-threads 3 --gatekeeper-threads 5)"
 for role in actor learner gatekeeper; do expect "$(grep "r2-$role" <<< "$out")" "--set selfplay.games=64"; done
 expect "$(grep r2-actor <<< "$out")" "--cpus-per-task=6"
-expect "$(grep r2-actor <<< "$out")" "--set selfplay.workers=6"
+expect "$(grep r2-actor <<< "$out")" "--set selfplay.threads=6"
 expect "$(grep r2-learner <<< "$out")" "--cpus-per-task=3"
 expect "$(grep r2-learner <<< "$out")" "--set train.threads=3"
 expect "$(grep r2-gatekeeper <<< "$out")" "--cpus-per-task=5"
-expect "$(grep r2-gatekeeper <<< "$out")" "--threads 5"
+expect "$(grep r2-gatekeeper <<< "$out")" "--parallel 5"
 
 # A CUDA config with no --bin runs the GPU build; without one it says so.
 mkdir -p "$W/repo/build" "$W/repo/configs"
@@ -51,7 +51,7 @@ expect "$err" "self-play on 'cuda'"
 mkdir -p "$W/repo/build-gpu"
 ln -s "$BIN" "$W/repo/build-gpu/mushroom"
 out="$(cd "$W/repo" && "$HERE/launch.sh" --dir "$W/r3" --config configs/gpu.toml --actors 1 --dry-run)"
-expect "$(grep r3-actor <<< "$out")" "--cpus-per-task=$("$BIN" config --get selfplay.workers configs/gpu.toml)"
+expect "$(grep r3-actor <<< "$out")" "--cpus-per-task=$("$BIN" config --get selfplay.threads configs/gpu.toml)"
 expect "$out" "MUSHROOM_BIN=$(cd "$W/repo/build-gpu" && pwd)/mushroom"
 
 # Bad input names itself.

@@ -10,8 +10,8 @@
 #       --learner-sbatch "--partition=gpu --gres=gpu:1" --actor-sbatch "--partition=gpu --gres=gpu:1"
 #
 # Each job asks for the CPUs its role uses (--cpus-per-task): an actor its
-# self-play workers (selfplay.workers), the learner its training threads
-# (train.threads), the gatekeeper its match threads (--threads); set them
+# self-play workers (selfplay.threads), the learner its training threads
+# (train.threads), the gatekeeper its games at once (--parallel); set them
 # with --actor-threads, --learner-threads and --gatekeeper-threads. A config
 # that puts self-play or training on CUDA runs build-gpu/mushroom (README,
 # "GPU box") unless --bin names another.
@@ -31,7 +31,7 @@ Options:
   --bin FILE              the mushroom binary, built with LibTorch (default: build-gpu/mushroom when the
                           config asks for CUDA, else build/mushroom)
   --set KEY=VALUE         override a config key for every role (mushroom run --set; repeatable)
-  --actor-threads N       each actor's self-play workers and CPUs (default: the config's selfplay.workers)
+  --actor-threads N       each actor's self-play workers and CPUs (default: the config's selfplay.threads)
   --learner-threads N     the learner's training threads and CPUs (default: the config's train.threads, 1 if 0)
   --gatekeeper-threads N  the gatekeeper's match threads and CPUs (default: 2)
   --generations N         stop after this many generations (default: the config's)
@@ -95,7 +95,7 @@ if [[ -z "$BIN" ]]; then
   [[ "$SELFPLAY_DEVICE$TRAIN_DEVICE" != *cuda* ]] || BIN=build-gpu/mushroom
 fi
 [[ -x "$BIN" ]] || die "no mushroom binary at '$BIN' (the config puts self-play on '$SELFPLAY_DEVICE' and training on '$TRAIN_DEVICE'; build it, README \"GPU box\", or pass --bin)"
-[[ -n "$ACTOR_THREADS" ]] || ACTOR_THREADS="$(get selfplay.workers)"
+[[ -n "$ACTOR_THREADS" ]] || ACTOR_THREADS="$(get selfplay.threads)"
 if [[ -z "$LEARNER_THREADS" ]]; then
   LEARNER_THREADS="$(get train.threads)"
   [[ "$LEARNER_THREADS" != 0 ]] || LEARNER_THREADS=1
@@ -116,10 +116,10 @@ BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
 ARGS=("${SETS[@]}")
 [[ -z "$GENERATIONS" ]] || ARGS+=(--generations "$GENERATIONS")
 [[ -z "$INIT" ]] || ARGS+=(--init "$INIT")
-ACTOR_ARGS=("${ARGS[@]}" --set "selfplay.workers=$ACTOR_THREADS")
+ACTOR_ARGS=("${ARGS[@]}" --set "selfplay.threads=$ACTOR_THREADS")
 [[ -z "$CHUNK" ]] || ACTOR_ARGS+=(--chunk-games "$CHUNK")
 LEARNER_ARGS=("${ARGS[@]}" --set "train.threads=$LEARNER_THREADS")
-GATEKEEPER_ARGS=("${ARGS[@]}" --threads "$GATEKEEPER_THREADS")
+GATEKEEPER_ARGS=("${ARGS[@]}" --parallel "$GATEKEEPER_THREADS")
 NAME="mushroom-$(basename "$DIR")"
 export MUSHROOM_BIN="$BIN" MUSHROOM_CONFIG="$CONFIG" MUSHROOM_DIR="$DIR"
 

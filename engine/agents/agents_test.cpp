@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "agents/agent_spec.h"
 #include "agents/greedy_agent.h"
 #include "agents/local_match.h"
 #include "agents/random_agent.h"
@@ -15,6 +16,43 @@
 
 namespace mushroom {
 namespace {
+
+// NAME[:key=value,...], the one spelling of an agent on every command.
+TEST(AgentSpec, ParsesNameAndOptionsAndFormatsThemBack) {
+  const AgentSpec bare = parse_agent_spec("greedy");
+  EXPECT_EQ(bare.name, "greedy");
+  EXPECT_TRUE(bare.options.empty());
+  const AgentSpec full = parse_agent_spec("alphabeta:depth=4,eval=runs/a:b/eval.bin,solver=false");
+  EXPECT_EQ(full.name, "alphabeta");
+  const std::map<std::string, std::string> expected{
+      {"depth", "4"}, {"eval", "runs/a:b/eval.bin"}, {"solver", "false"}};  // a ':' in a value is kept
+  EXPECT_EQ(full.options, expected);
+  EXPECT_EQ(format_agent_spec(full), "alphabeta:depth=4,eval=runs/a:b/eval.bin,solver=false");
+  EXPECT_EQ(parse_agent_spec(format_agent_spec(full)).options, full.options);
+  EXPECT_EQ(parse_agent_spec("nn:model=").options.at("model"), "");  // an empty value is a value
+}
+
+TEST(AgentSpec, MalformedSpecsAreNamed) {
+  const struct {
+    const char* spec;
+    const char* message;
+  } cases[] = {
+      {"", "has no name"},
+      {":depth=3", "has no name"},
+      {"alphabeta:depth", "agent option 'depth' in 'alphabeta:depth' is not key=value"},
+      {"alphabeta:=3", "agent option '=3'"},
+      {"alphabeta:depth=3,", "agent option '' in 'alphabeta:depth=3,'"},
+      {"alphabeta:", "agent option '' in 'alphabeta:'"},
+  };
+  for (const auto& c : cases) {
+    try {
+      parse_agent_spec(c.spec);
+      ADD_FAILURE() << "accepted '" << c.spec << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << c.spec << ": " << e.what();
+    }
+  }
+}
 
 TEST(Greedy, TakesLargestAreaWithFirstInOrderOnTies) {
   for (const Position& p : playout_positions(500, 21)) {

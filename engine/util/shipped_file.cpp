@@ -16,7 +16,7 @@ std::string find_shipped_file(const char* env_var, const std::string& relative, 
 }
 
 std::string default_eval_path() {
-  return find_shipped_file("MUSHROOM_EVAL", "models/eval.bin", "pass --opt eval=FILE");
+  return find_shipped_file("MUSHROOM_EVAL", "models/eval.bin", "name another as the agent option eval=FILE");
 }
 
 }  // namespace mushroom
