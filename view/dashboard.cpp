@@ -91,12 +91,14 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   const char* terms[] = {"total", "policy", "value", "score", "ownership"};
   for (int t = 0; t < 5; ++t) {
     ChartSeries s{.label = terms[t], .x = {}, .y = {}, .points = false};
+    bool drawn = false;  // a term this run never trains (all zero: an evaluation run's policy) gets no line
     for (const TrainLine& p : run.training) {
       s.x.push_back(p.samples_seen);
       const double values[] = {p.loss, p.policy, p.value, p.score, p.ownership};
       s.y.push_back(values[t]);
+      drawn = drawn || (values[t] != 0 && !std::isnan(values[t]));
     }
-    loss.series.push_back(s);
+    if (drawn) loss.series.push_back(s);
   }
   Chart strength{.title = "score by generation", .x_label = "generation", .y_label = "score (1 = all won)",
                  .series = {}, .y_from_zero = true, .y_max = 1.05};
@@ -235,8 +237,10 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
             "ladder/ladder.html</a></p>";
   html += "<h2>Generations</h2>" + table;
   html += games_section(root, options);
+  // Each figure is drawn once, above; the gnuplot PNG of the same figures is
+  // linked for those who want a file to paste.
   if (fs::exists(root / "plots" / "run.png"))
-    html += "<h2>gnuplot figure</h2><img class=\"plot\" src=\"plots/run.png\" alt=\"run plots\">";
+    html += "<p class=\"muted\">The same figures as one PNG (gnuplot): <a href=\"plots/run.png\">plots/run.png</a></p>";
   html += "</main></body></html>\n";
   const std::string path = (root / "dashboard.html").string();
   write_file_atomic(path, html);

@@ -262,6 +262,12 @@ TEST(Dashboard, ShowsCurvesTablesAndLinksSampleGames) {
   EXPECT_NE(html.find(">2 generations, "), std::string::npos);
   fs::remove(dir / "metrics" / "gen-0002.json");
   EXPECT_NE(read_file(write_dashboard(dir.string())).find(">1 generation, "), std::string::npos);
+  // One chart per figure: the gnuplot PNG is linked, not shown a second time.
+  fs::create_directories(dir / "plots");
+  write_file_atomic((dir / "plots" / "run.png").string(), "png");
+  const std::string with_png = read_file(write_dashboard(dir.string()));
+  EXPECT_NE(with_png.find("href=\"plots/run.png\""), std::string::npos);
+  EXPECT_EQ(with_png.find("<img"), std::string::npos);
 }
 
 // The ladder's chart: the candidates' ratings and the fixed references'
