@@ -36,8 +36,7 @@ int cmd_analyze(int argc, char** argv) {
       "agent", "the bot, NAME[:key=value,...] as for `mushroom bot` (default: the contest bot, "
       "alphabeta:eval=models/eval.bin); an agent that keeps a search report (alphabeta)",
       cxxopts::value<std::string>())(
-      "opt", "old spelling: an agent option key=value; write --agent NAME:key=value",
-      cxxopts::value<std::vector<std::string>>())(
+
       "marks", "how many of the costliest moves to mark", cxxopts::value<int>()->default_value("3"))(
       "mark-cells", "a marked move lost at least this many cells", cxxopts::value<double>()->default_value("1"))(
       "to-move", "for a position file: who is to move, FIRST or SECOND", cxxopts::value<std::string>()->default_value("FIRST"))(
@@ -61,8 +60,8 @@ int cmd_analyze(int argc, char** argv) {
   if (to_move != "FIRST" && to_move != "SECOND")
     throw std::invalid_argument("--to-move must be FIRST or SECOND, not '" + to_move + "'");
 
-  const AgentSpec spec =
-      agent_spec_option(args, "analyze", "agent", "opt", AgentSpec{"alphabeta", {{"eval", default_eval_path()}}});
+  const AgentSpec spec = args.count("agent") ? parse_agent_spec(args["agent"].as<std::string>())
+                                             : AgentSpec{"alphabeta", {{"eval", default_eval_path()}}};
   AgentOptions agent_options;
   agent_options.values = spec.options;
   if (agent_options.values.count("move_ms"))
