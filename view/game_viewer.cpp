@@ -82,11 +82,7 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, c
   std::string moves = "[";
   for (size_t i = 0; i < log.moves.size(); ++i) {
     const LoggedMove& m = log.moves[i];
-    pos.set_to_move(m.player);
-    const char* why = nullptr;
-    if (!pos.is_legal(m.move, &why))
-      throw std::invalid_argument("move " + std::to_string(i + 1) + " (" + player_name(m.player) + " " +
-                                  to_string(m.move) + ") is illegal: " + (why ? why : "not allowed"));
+    check_logged_move(pos, m, i);
     const int before = pos.score(m.player);
     pos.apply(m.move);
     if (i) moves += ",";

@@ -9,6 +9,7 @@
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
 #include "util/text.h"
+#include "protocol/game_log_test_util.h"
 #include "view/dashboard.h"
 #include "view/game_viewer.h"
 #include "view/html.h"
@@ -21,19 +22,8 @@ namespace fs = std::filesystem;
 
 // A whole greedy-vs-greedy game, the first move annotated as self-play does.
 GameLog greedy_game(uint64_t seed) {
-  GameLog log;
-  log.start = random_board(seed);
-  Position pos = log.start;
-  while (!pos.game_over()) {
-    const Move m = greedy_move(pos);
-    LoggedMove logged{pos.to_move(), m, 3};
-    if (log.moves.empty()) logged.search = SearchNote{0.25, {{m, 40, 0.3}, {Move::pass(), 2, -0.5}}};
-    log.moves.push_back(logged);
-    pos.apply(m);
-  }
-  log.finished = true;
-  log.score_first = pos.score(kFirst);
-  log.score_second = pos.score(kSecond);
+  GameLog log = greedy_game_log(seed);
+  log.moves.front().search = SearchNote{0.25, {{log.moves.front().move, 40, 0.3}, {Move::pass(), 2, -0.5}}};
   return log;
 }
 

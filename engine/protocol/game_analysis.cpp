@@ -48,11 +48,7 @@ GameAnalysis analyze_game(const GameLog& log, const AgentFactory& make_agent, co
   Position pos = log.start;
   for (size_t i = 0; i < log.moves.size(); ++i) {
     const LoggedMove& logged = log.moves[i];
-    pos.set_to_move(logged.player);
-    const char* why = nullptr;
-    if (!pos.is_legal(logged.move, &why))
-      throw std::invalid_argument("move " + std::to_string(i + 1) + " (" + player_name(logged.player) + " " +
-                                  describe_move(logged.move) + ") is illegal: " + (why ? why : "not allowed"));
+    check_logged_move(pos, logged, i);
     values.push_back(value_position(pos, make_agent));
     if (progress) progress(int(i) + 1, total);
     MoveAnalysis move;

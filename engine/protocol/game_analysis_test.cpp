@@ -8,6 +8,7 @@
 #include "mushroom/greedy.h"
 #include "mushroom/position_io.h"
 #include "protocol/bot_session.h"
+#include "protocol/game_log_test_util.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -72,21 +73,7 @@ TEST(MoveAnalysis, ALineHasTheHeadersColumns) {
   EXPECT_EQ(lone[9], "(1,2)-(1,4)");
 }
 
-// A whole greedy game on a random board, as a log.
-GameLog greedy_game(uint64_t seed) {
-  GameLog log;
-  log.start = random_board(seed);
-  Position pos = log.start;
-  while (!pos.game_over()) {
-    const Move m = greedy_move(pos);
-    log.moves.push_back({pos.to_move(), m, 10});
-    pos.apply(m);
-  }
-  log.finished = true;
-  log.score_first = pos.score(kFirst);
-  log.score_second = pos.score(kSecond);
-  return log;
-}
+GameLog greedy_game(uint64_t seed) { return greedy_game_log(seed); }
 
 AgentFactory depth_agent(int depth) {
   return [depth] {

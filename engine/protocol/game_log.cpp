@@ -1,5 +1,7 @@
 #include "protocol/game_log.h"
 
+#include <stdexcept>
+
 #include "mushroom/position_io.h"
 #include "protocol/bot_session.h"
 #include "util/text.h"
@@ -15,6 +17,14 @@ Position GameLog::final_position() const {
     pos.apply(m.move);
   }
   return pos;
+}
+
+void check_logged_move(Position& pos, const LoggedMove& move, size_t index) {
+  pos.set_to_move(move.player);
+  const char* why = nullptr;
+  if (!pos.is_legal(move.move, &why))
+    throw std::invalid_argument("move " + std::to_string(index + 1) + " (" + player_name(move.player) + " " +
+                                to_string(move.move) + ") is illegal: " + (why ? why : "not allowed"));
 }
 
 std::string format_game_log(const GameLog& log) {

@@ -53,6 +53,11 @@ struct GameLog {
   Position final_position() const;
 };
 
+// Gives the logged mover the move in pos and checks the move; throws
+// std::invalid_argument "move N (PLAYER r1 c1 r2 c2) is illegal: why" (N
+// from 1) when it is not legal there. pos is not changed otherwise.
+void check_logged_move(Position& pos, const LoggedMove& move, size_t index);
+
 std::string format_game_log(const GameLog& log);
 // Throws ParseError naming the source and line on malformed logs.
 GameLog parse_game_log(std::string_view text, const std::string& source = "<log>");
