@@ -20,6 +20,8 @@ const SettingsTable<TrainConfig>& train_settings() {
           .real("weight_decay", FIELD(weight_decay), 0.0, 1.0, "L2 weight decay")
           .choice("lr_schedule", FIELD(lr_schedule), {"constant", "cosine"},
                   "constant, or cosine (decays to 10% within each generation)")
+          .integer("warmup_steps", FIELD(warmup_steps), 0, 1'000'000,
+                   "the first this many steps of each generation ramp the rate up linearly (0: none)")
           .integer("lr_decay_generation", FIELD(lr_decay_generation), 0, 1'000'000,
                    "from this generation on the rate is multiplied by lr_decay_factor (0: never)")
           .real("lr_decay_factor", FIELD(lr_decay_factor), 1e-6, 1.0, "the late drop's factor")

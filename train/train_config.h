@@ -33,6 +33,11 @@ struct TrainConfig {
   double adam_eps = 1e-8;
   double weight_decay = 1e-4;
   std::string lr_schedule = "constant";  // constant | cosine (within a generation's steps)
+  // The first this many steps of each generation ramp the rate up linearly
+  // from near 0 (0: none): Adam's first steps on a fresh net are full-size
+  // in every weight, and a net can die there (all units dead, the value
+  // stuck at ln 2); the CI's BLOCKGAME check once did about one run in six.
+  int warmup_steps = 0;
   // From this generation on (0: never) the learning rate is multiplied by
   // lr_decay_factor: a late drop lets the net settle below Adam's noise floor.
   int lr_decay_generation = 0;

@@ -49,7 +49,9 @@ double learning_rate_for(const TrainConfig& config, int generation) {
 
 double step_learning_rate(const TrainConfig& config, int generation, int step, int steps) {
   const double lr = learning_rate_for(config, generation);
-  return config.lr_schedule == "cosine" ? lr * (0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps))) : lr;
+  const double warmup = step < config.warmup_steps ? double(step + 1) / (config.warmup_steps + 1) : 1.0;
+  return warmup *
+         (config.lr_schedule == "cosine" ? lr * (0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps))) : lr);
 }
 
 TrainStats Trainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,

@@ -29,8 +29,9 @@ struct TrainStats {
 // within-generation schedule): train.learning_rate, times
 // train.lr_decay_factor from generation train.lr_decay_generation on.
 double learning_rate_for(const TrainConfig& config, int generation);
-// The rate at step `step` of `steps` within a generation: learning_rate_for,
-// shaped by train.lr_schedule (constant, or a cosine down to a tenth).
+// The rate at step `step` (from 0) of `steps` within a generation:
+// learning_rate_for, shaped by train.lr_schedule (constant, or a cosine down
+// to a tenth), times (step + 1) / (warmup_steps + 1) while step < warmup_steps.
 double step_learning_rate(const TrainConfig& config, int generation, int step, int steps);
 
 class Trainer {

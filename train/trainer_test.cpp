@@ -109,6 +109,18 @@ TEST(Trainer, CorruptOptimizerFileStartsFresh) {
 // The late drop: generations before lr_decay_generation train at the full
 // rate, that generation and later ones at the reduced rate (the metrics
 // record it); 0 never drops.
+TEST(Trainer, WarmupRampsTheRateUpThenTheScheduleRuns) {
+  TrainConfig config = adam_config();
+  config.warmup_steps = 4;
+  for (int step = 0; step < 4; ++step) EXPECT_DOUBLE_EQ(step_learning_rate(config, 1, step, 100), 1e-3 * (step + 1) / 5);
+  EXPECT_DOUBLE_EQ(step_learning_rate(config, 1, 4, 100), 1e-3);
+  config.lr_schedule = "cosine";
+  EXPECT_DOUBLE_EQ(step_learning_rate(config, 1, 1, 100), 0.4 * (1e-3 * (0.1 + 0.45 * (1 + std::cos(M_PI / 100)))));
+  EXPECT_DOUBLE_EQ(step_learning_rate(config, 1, 50, 100), 1e-3 * 0.55);
+  config.warmup_steps = 0;
+  EXPECT_DOUBLE_EQ(step_learning_rate(config, 1, 0, 100), 1e-3);
+}
+
 TEST(Trainer, LearningRateDropsFromTheConfiguredGeneration) {
   TrainConfig config = adam_config();
   config.lr_decay_generation = 5;
