@@ -399,6 +399,12 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
   ASSERT_EQ(position_lines.size(), 2u) << position.output;
   EXPECT_EQ(analysis_columns(position_lines[1])[1], "SECOND");
   EXPECT_EQ(analysis_columns(position_lines[1])[7], "4");
+  // The file's own "to move:" line, when --to-move is not given.
+  write_file_atomic((dir / "second.txt").string(), read_file("testdata/perft/midgame.txt") + "\nto move: SECOND\n");
+  const CommandResult from_file = run_shell("('" + std::string(MUSHROOM_BIN) + "' analyze " +
+                                            (dir / "second.txt").string() + " " + settings + " 2>/dev/null)");
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.output;
+  EXPECT_EQ(split_lines(from_file.output)[1], position_lines[1]);
 }
 
 TEST(Cli, AnalyzeNamesWhatIsWrongWithItsInput) {

@@ -39,7 +39,8 @@ int cmd_analyze(int argc, char** argv) {
 
       "marks", "how many of the costliest moves to mark", cxxopts::value<int>()->default_value("3"))(
       "mark-cells", "a marked move lost at least this many cells", cxxopts::value<double>()->default_value("1"))(
-      "to-move", "for a position file: who is to move, FIRST or SECOND", cxxopts::value<std::string>()->default_value("FIRST"))(
+      "to-move", "for a position file: who is to move, FIRST or SECOND (default: the file's 'to move:' line, else FIRST)",
+      cxxopts::value<std::string>())(
       "o,out", "also write the viewer page with the evaluation graph to this HTML file", cxxopts::value<std::string>())(
       "title", "page title (default: the input's file name)", cxxopts::value<std::string>())(
       "first", "name of the first player", cxxopts::value<std::string>()->default_value("FIRST"))(
@@ -56,8 +57,8 @@ int cmd_analyze(int argc, char** argv) {
   analysis_options.marks = args["marks"].as<int>();
   analysis_options.mark_min_cells = args["mark-cells"].as<double>();
   if (analysis_options.marks < 0) throw std::invalid_argument("--marks must be 0 or more");
-  const std::string to_move = args["to-move"].as<std::string>();
-  if (to_move != "FIRST" && to_move != "SECOND")
+  const std::string to_move = args.count("to-move") ? args["to-move"].as<std::string>() : "";
+  if (!to_move.empty() && to_move != "FIRST" && to_move != "SECOND")
     throw std::invalid_argument("--to-move must be FIRST or SECOND, not '" + to_move + "'");
 
   const AgentSpec spec = args.count("agent") ? parse_agent_spec(args["agent"].as<std::string>())
@@ -73,11 +74,11 @@ int cmd_analyze(int argc, char** argv) {
   const std::string text = read_file(input);
   if (!looks_like_game_log(text)) {
     Position pos = parse_position(text, input);
-    pos.set_to_move(to_move == "FIRST" ? kFirst : kSecond);
+    if (!to_move.empty()) pos.set_to_move(to_move == "FIRST" ? kFirst : kSecond);
     const PositionValue value = value_position(pos, factory);
     std::cout << move_analysis_header() << "\n";
     if (value.report) std::cout << format_position_analysis(pos.to_move(), *value.report) << "\n";
-    else std::cout << "the position's value for " << to_move << ": " << format_fixed(value.cells, 2)
+    else std::cout << "the position's value for " << player_name(pos.to_move()) << ": " << format_fixed(value.cells, 2)
                    << (pos.game_over() ? " (the game is over)" : " (forced pass)") << "\n";
     if (args.count("out")) {
       GameLog log;

@@ -74,24 +74,71 @@ size_t read_block(const std::vector<Line>& lines, size_t& i, const std::string& 
   return start;
 }
 
+namespace {
+
+constexpr std::string_view kToMove = "to move:", kLastMove = "last move:";
+
+bool is_state_line(std::string_view text) {
+  const std::string_view t = trim(text);
+  return t.rfind(kToMove, 0) == 0 || t.rfind(kLastMove, 0) == 0;
+}
+
+// The optional "to move:" and "last move:" lines, each at most once.
+void read_state_lines(Position& pos, const std::vector<Line>& lines, size_t i, const std::string& source) {
+  bool seen_to_move = false, seen_last_move = false;
+  for (; i < lines.size(); ++i) {
+    const std::string_view t = trim(lines[i].text);
+    if (t.empty()) continue;
+    const bool to_move = t.rfind(kToMove, 0) == 0, last_move = t.rfind(kLastMove, 0) == 0;
+    if (!to_move && !last_move)
+      throw ParseError(where(source, lines[i].number, 1) + "expected 'to move: FIRST|SECOND' or 'last move: pass', got '" +
+                       std::string(t) + "'");
+    const std::string_view value = trim(t.substr((to_move ? kToMove : kLastMove).size()));
+    if (to_move) {
+      if (seen_to_move) throw ParseError(where(source, lines[i].number, 1) + "a second 'to move:' line");
+      if (value != "FIRST" && value != "SECOND")
+        throw ParseError(where(source, lines[i].number, 1) + "'to move:' takes FIRST or SECOND, not '" +
+                         std::string(value) + "'");
+      pos.set_to_move(value == "FIRST" ? kFirst : kSecond);
+      seen_to_move = true;
+    } else {
+      if (seen_last_move) throw ParseError(where(source, lines[i].number, 1) + "a second 'last move:' line");
+      if (value != "pass")
+        throw ParseError(where(source, lines[i].number, 1) + "'last move:' takes only pass (leave the line out "
+                         "otherwise), not '" + std::string(value) + "'");
+      pos.set_last_pass(true);
+      seen_last_move = true;
+    }
+  }
+}
+
+}  // namespace
+
 Position parse_position(std::string_view text, const std::string& source) {
   const auto raw = split_lines(text);
   const auto lines = number_lines(raw);
   size_t i = 0;
   Position pos;
-  fill_digits(pos, lines, read_block(lines, i, source, kDigitChars, "digits 0-9", "digits"), source);
+  const size_t digits_start = read_block(lines, i, source, kDigitChars, "digits 0-9", "digits");
+  fill_digits(pos, lines, digits_start, source);
   while (i < lines.size() && is_blank(lines[i].text)) ++i;
-  if (i == lines.size()) return pos;
-  const size_t owners_start =
-      read_block(lines, i, source, kOwnerChars, "owners ('.', '1', '2')", "owners ('.', '1', '2')");
-  for (int r = 0; r < kRows; ++r) {
-    std::string_view row = lines[owners_start + r].text;
-    for (int c = 0; c < kCols; ++c)
-      pos.set_owner(r, c, row[c] == '1' ? Owner::kFirst : row[c] == '2' ? Owner::kSecond : Owner::kNone);
+  if (i < lines.size() && !is_state_line(lines[i].text)) {
+    const size_t owners_start =
+        read_block(lines, i, source, kOwnerChars, "owners ('.', '1', '2')", "owners ('.', '1', '2')");
+    for (int r = 0; r < kRows; ++r) {
+      std::string_view row = lines[owners_start + r].text;
+      for (int c = 0; c < kCols; ++c) {
+        const Owner o = row[c] == '1' ? Owner::kFirst : row[c] == '2' ? Owner::kSecond : Owner::kNone;
+        if (o != Owner::kNone && pos.digit(r, c) != 0)
+          throw ParseError(where(source, lines[owners_start + r].number, c + 1) + "cell (" + std::to_string(r) + "," +
+                           std::to_string(c) + ") is owned but still holds the digit " +
+                           std::to_string(pos.digit(r, c)) + " (line " +
+                           std::to_string(lines[digits_start + r].number) + "): a taken cell is empty");
+        pos.set_owner(r, c, o);
+      }
+    }
   }
-  while (i < lines.size() && is_blank(lines[i].text)) ++i;
-  if (i < lines.size())
-    throw ParseError(where(source, lines[i].number, 1) + "unexpected text after the owner block");
+  read_state_lines(pos, lines, i, source);
   return pos;
 }
 
@@ -157,6 +204,9 @@ std::string format_position(const Position& pos, bool always_owners) {
       out += '\n';
     }
   }
+  if (pos.to_move() == kSecond || pos.last_move_was_pass()) out += '\n';
+  if (pos.to_move() == kSecond) out += "to move: SECOND\n";
+  if (pos.last_move_was_pass()) out += "last move: pass\n";
   return out;
 }
 

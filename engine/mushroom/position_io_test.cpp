@@ -41,9 +41,12 @@ TEST(PositionIo, ParsesDigitsOnly) {
 }
 
 TEST(PositionIo, ParsesOwnerBlockAndCrlf) {
-  std::string text = std::string(kDigits) + "\n";
-  text += "11...............\n";
-  for (int r = 1; r < 9; ++r) text += ".................\n";
+  // Owned cells are empty: rows 1 and 9 end in 0s where they are owned.
+  std::string text = "12345678912345678\n00000000000000000\n";
+  for (int r = 2; r < 9; ++r) text += "12345678912345678\n";
+  text += "12345678912345600\n\n";
+  text += ".................\n11...............\n";
+  for (int r = 2; r < 9; ++r) text += ".................\n";
   text += "...............22\n";
   std::string crlf;
   for (char ch : text) {
@@ -55,6 +58,39 @@ TEST(PositionIo, ParsesOwnerBlockAndCrlf) {
   EXPECT_EQ(p.score(kSecond), 2);
   EXPECT_EQ(p.owner(9, 16), Owner::kSecond);
   EXPECT_EQ(p.hash(), p.compute_hash_from_scratch());
+  EXPECT_EQ(p.to_move(), kFirst);
+  EXPECT_FALSE(p.last_move_was_pass());
+}
+
+// Any position of a real game: the side to move and a pass just played.
+TEST(PositionIo, StateLinesGiveTheSideToMoveAndAPass) {
+  const Position second = parse_position(std::string(kDigits) + "\nto move: SECOND\n", "pos.txt");
+  EXPECT_EQ(second.to_move(), kSecond);
+  EXPECT_FALSE(second.last_move_was_pass());
+  EXPECT_EQ(second.hash(), second.compute_hash_from_scratch());
+  const Position passed = parse_position(std::string(kDigits) + "\nlast move: pass\r\nto move:   FIRST  \n", "pos.txt");
+  EXPECT_EQ(passed.to_move(), kFirst);
+  EXPECT_TRUE(passed.last_move_was_pass());
+  EXPECT_EQ(passed.hash(), passed.compute_hash_from_scratch());
+  // Written only when they say something: a FIRST-to-move file is as before.
+  EXPECT_EQ(format_position(parse_position(kDigits)), kDigits);
+  EXPECT_EQ(format_position(second), std::string(kDigits) + "\nto move: SECOND\n");
+  EXPECT_TRUE(parse_position(format_position(passed)) == passed);
+}
+
+TEST(PositionIo, ImpossiblePositionsAndBadStateLinesAreNamed) {
+  std::string owned_digit = std::string(kDigits) + "\n";
+  for (int r = 0; r < 10; ++r) owned_digit += r == 3 ? "....1............\n" : ".................\n";
+  EXPECT_EQ(error_of(owned_digit),
+            "pos.txt:15:5: cell (3,4) is owned but still holds the digit 5 (line 4): a taken cell is empty");
+  EXPECT_EQ(error_of(std::string(kDigits) + "to move: THIRD\n"),
+            "pos.txt:11:1: 'to move:' takes FIRST or SECOND, not 'THIRD'");
+  EXPECT_EQ(error_of(std::string(kDigits) + "to move: FIRST\nto move: SECOND\n"),
+            "pos.txt:12:1: a second 'to move:' line");
+  EXPECT_EQ(error_of(std::string(kDigits) + "last move: 0 0 1 1\n"),
+            "pos.txt:11:1: 'last move:' takes only pass (leave the line out otherwise), not '0 0 1 1'");
+  EXPECT_EQ(error_of(std::string(kDigits) + "\nto move: SECOND\nextra\n"),
+            "pos.txt:13:1: expected 'to move: FIRST|SECOND' or 'last move: pass', got 'extra'");
 }
 
 TEST(PositionIo, ErrorsNameLineAndColumn) {
@@ -79,7 +115,7 @@ TEST(PositionIo, ErrorsNameLineAndColumn) {
   std::string trailing = std::string(kDigits) + "\n";
   for (int r = 0; r < 10; ++r) trailing += ".................\n";
   trailing += "\nextra\n";
-  EXPECT_EQ(error_of(trailing), "pos.txt:23:1: unexpected text after the owner block");
+  EXPECT_EQ(error_of(trailing), "pos.txt:23:1: expected 'to move: FIRST|SECOND' or 'last move: pass', got 'extra'");
 }
 
 TEST(PositionIo, FormatParseRoundTrip) {
@@ -90,6 +126,8 @@ TEST(PositionIo, FormatParseRoundTrip) {
         ASSERT_EQ(q.digit(r, c), p.digit(r, c));
         ASSERT_EQ(q.owner(r, c), p.owner(r, c));
       }
+    EXPECT_EQ(q.to_move(), p.to_move());
+    EXPECT_EQ(q.last_move_was_pass(), p.last_move_was_pass());
   }
 }
 
