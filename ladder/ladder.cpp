@@ -19,6 +19,7 @@
 #include "arena/arena.h"
 #include "arena/games_file.h"
 #include "arena/stats.h"
+#include "ladder/program_spec.h"
 #include "util/hash.h"
 #include "util/log_stamp.h"
 #include "util/text.h"
@@ -65,9 +66,12 @@ void merge_programs(const LadderConfig& config) {
     if (it == known.end()) {
       known.push_back(p);
       changed = true;
-    } else if (it->command != p.command) {
+    } else if (canonical_program_command(it->command) != canonical_program_command(p.command)) {
       throw std::invalid_argument("program '" + p.name + "' of the ladder in " + config.dir + " is '" + it->command +
                                   "', not '" + p.command + "': give the new program another name");
+    } else if (it->command != p.command) {
+      it->command = p.command;  // the same program in today's spelling
+      changed = true;
     }
   }
   if (!changed) return;

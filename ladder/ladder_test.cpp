@@ -1,10 +1,12 @@
 #include "ladder/ladder.h"
+#include "ladder/program_spec.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "arena/stats.h"
 #include "util/text.h"
@@ -131,6 +133,26 @@ void expect_error(const std::function<void()>& f, const std::string& part) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
   }
+}
+
+// A ladder made before agents were spelled NAME:key=value,... keeps its
+// programs: the old and the new command of one program are one program.
+TEST(Ladder, OneProgramInEitherSpellingIsOneProgram) {
+  const std::string exe = "'/opt/x/mushroom'";
+  EXPECT_EQ(canonical_program_command(exe + " bot --agent 'alphabeta' --opt 'eval=models/a b.bin' --opt 'depth=3'"),
+            exe + " bot --agent 'alphabeta:depth=3,eval=models/a b.bin'");
+  EXPECT_EQ(canonical_program_command(exe + " bot --agent 'alphabeta:eval=models/a b.bin,depth=3'"),
+            exe + " bot --agent 'alphabeta:depth=3,eval=models/a b.bin'");
+  EXPECT_EQ(canonical_program_command(exe + " bot --agent 'alphabeta'"), exe + " bot --agent 'alphabeta'");
+  EXPECT_EQ(canonical_program_command(exe + " bot --agent 'greedy' --opt 'x=it'\\''s'"),
+            exe + " bot --agent 'greedy:x=it'\\''s'");
+  // Other commands are themselves.
+  const std::vector<std::string> others{"cd sub && exec ./main NYPC", "python3 'bot.py'", exe + " bot --agent",
+                                        exe + " bot --agent 'a' --opt"};
+  for (const std::string& other : others)
+    EXPECT_EQ(canonical_program_command(other), other);
+  EXPECT_NE(canonical_program_command(exe + " bot --agent 'alphabeta' --opt 'eval=a.bin'"),
+            canonical_program_command(exe + " bot --agent 'alphabeta:eval=b.bin'"));
 }
 
 TEST(Ladder, BadInputIsAnErrorThatNamesIt) {
