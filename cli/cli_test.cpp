@@ -274,6 +274,32 @@ TEST(Cli, AKilledArenaResumesWithoutLosingOrRepeatingAGame) {
 // --boards-file plays boards in the official tool's INPUT format (10 lines
 // of 17 digits), each twice with the sides swapped; a bad file is named
 // with its line.
+// A match begun when our bot's options were spelled --opt key=value resumes:
+// arena.txt's programs compare in one spelling (arena/program_command.h).
+TEST(Cli, AnArenaBegunUnderTheOldAgentSpellingResumes) {
+  const fs::path dir = temp_dir("cli-arena-old-spelling");
+  const std::string match = "arena --a builtin:alphabeta:depth=1 --b builtin:greedy --seed 5 --log-dir " + dir.string();
+  const CommandResult first = run(match + " --boards 1");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const std::string settings_path = (dir / "arena.txt").string();
+  std::string settings = read_file(settings_path);
+  const size_t spec = settings.find("bot --agent 'alphabeta:depth=1'");
+  ASSERT_NE(spec, std::string::npos) << settings;
+  settings.replace(spec, std::string("bot --agent 'alphabeta:depth=1'").size(), "bot --agent 'alphabeta' --opt 'depth=1'");
+  write_file_atomic(settings_path, settings);
+  const CommandResult resumed = run(match + " --boards 2");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("games: 4 (2 complete pairs, 2 read back from games.csv)"), std::string::npos)
+      << resumed.output;
+  EXPECT_EQ(read_games_file((dir / "games.csv").string(), false).size(), 4u);
+  EXPECT_NE(read_file(settings_path).find("bot --agent 'alphabeta:depth=1'"), std::string::npos);  // rewritten
+  // Another program is still another match.
+  const CommandResult other = run("arena --a builtin:alphabeta:depth=2 --b builtin:greedy --seed 5 --boards 2 --log-dir " +
+                                  dir.string());
+  EXPECT_NE(other.exit_code, 0);
+  EXPECT_NE(other.output.find("was played under other settings"), std::string::npos) << other.output;
+}
+
 TEST(Cli, ArenaPlaysTheBoardsOfAnInputFile) {
   const fs::path dir = temp_dir("cli-arena-boards");
   const Position a = parse_position(read_file("testdata/perft/start_uniform.txt"));

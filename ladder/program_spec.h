@@ -6,18 +6,14 @@
 #pragma once
 #include <string>
 
+#include "arena/program_command.h"  // shell_quote, canonical_program_command
+
 namespace mushroom {
 
 std::string resolve_program(const std::string& spec, const std::string& work_dir);
 // This executable's absolute path (from /proc/self/exe).
 std::string self_executable();
-// Quotes a string for /bin/sh.
-std::string shell_quote(const std::string& s);
-// One program, one text: our own bot commands were once written with --opt
-// pairs ("EXE bot --agent 'alphabeta' --opt 'eval=F'"); this gives either
-// spelling as resolve_program writes it now ("EXE bot --agent
-// 'alphabeta:eval=F'"), and any other command unchanged.
-std::string canonical_program_command(const std::string& command);
+
 // The program spec that plays a checkpoint: a conv net (.h5) as
 // builtin:nn:model=FILE, a learned evaluation (.eval) as
 // builtin:alphabeta:eval=FILE. Throws std::invalid_argument naming a missing

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "arena/program_command.h"
 #include "util/log_stamp.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -108,6 +109,17 @@ std::string format_arena_settings(const ArenaConfig& c) {
          "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
 }
 
+// arena.txt with its programs in one spelling (arena/program_command.h): a
+// match begun before agents were spelled NAME:key=value,... resumes.
+std::string canonical_arena_settings(const std::string& text) {
+  std::string out;
+  for (const std::string& line : split_lines(text)) {
+    const bool program = line.rfind("a=", 0) == 0 || line.rfind("b=", 0) == 0;
+    out += (program ? line.substr(0, 2) + canonical_program_command(line.substr(2)) : line) + "\n";
+  }
+  return out;
+}
+
 GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
   const int first = g.a_first ? 0 : 1;
   GameRecord r;
@@ -169,7 +181,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     std::filesystem::create_directories(config.log_dir);
     check_or_write_settings_file((std::filesystem::path(config.log_dir) / "arena.txt").string(),
                                  format_arena_settings(config), "the match in " + config.log_dir,
-                                 "use those settings to resume it, or another --log-dir");
+                                 "use those settings to resume it, or another --log-dir", canonical_arena_settings);
     games_path = (std::filesystem::path(config.log_dir) / "games.csv").string();
     int line = 1, beyond = 0;
     for (const GameRecord& r : read_games_file(games_path, true)) {

@@ -139,13 +139,18 @@ void start_games_file(const std::string& path) {
 }
 
 void check_or_write_settings_file(const std::string& path, const std::string& wanted, const std::string& what,
-                                  const std::string& advice) {
+                                  const std::string& advice,
+                                  const std::function<std::string(const std::string&)>& normalize) {
   if (!std::filesystem::exists(path)) {
     write_file_atomic(path, wanted);
     return;
   }
   const std::string found = read_file(path);
   if (found == wanted) return;
+  if (normalize && normalize(found) == normalize(wanted)) {
+    write_file_atomic(path, wanted);
+    return;
+  }
   throw std::invalid_argument(what + " was played under other settings:\n" + found + "this run asks for:\n" + wanted +
                               advice);
 }

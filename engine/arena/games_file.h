@@ -17,6 +17,7 @@
 //   reason         the forfeit's reason (commas and quotes become spaces)
 //   log            the game's log (protocol/game_log.h), relative to the folder
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,10 @@ void start_games_file(const std::string& path);
 // the ladder's ladder.txt): writes `wanted` to `path` the first time;
 // after that they must agree, else std::invalid_argument shows both,
 // names `what` was played ("the match in DIR") and ends with `advice`.
+// With `normalize`, texts equal once normalized say the same (the file is
+// then rewritten as `wanted`); without, they must be equal.
 void check_or_write_settings_file(const std::string& path, const std::string& wanted, const std::string& what,
-                                  const std::string& advice);
+                                  const std::string& advice,
+                                  const std::function<std::string(const std::string&)>& normalize = {});
 
 }  // namespace mushroom
