@@ -11,6 +11,7 @@
 
 #include "agents/move_analysis.h"
 #include "arena/games_file.h"
+#include "mushroom/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"
@@ -42,7 +43,7 @@ TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
   for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga",
-                           "view", "analyze", "dashboard", "export-bot", "ladder"}) {
+                           "view", "analyze", "dashboard", "export-bot", "ladder", "solve-endgame"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;
@@ -463,6 +464,45 @@ TEST(Cli, AnalyzeNamesWhatIsWrongWithItsInput) {
   const CommandResult wrong = run("analyze " + (dir / "illegal.log").string() + " --agent alphabeta:depth=1");
   EXPECT_NE(wrong.exit_code, 0);
   EXPECT_NE(wrong.output.find("move 2 (SECOND 0 0 0 0) is illegal"), std::string::npos) << wrong.output;
+}
+
+// `mushroom solve-endgame`: the exact margin and a move that keeps it, for
+// either side to move (the position file says which), checked in-process.
+TEST(Cli, SolveEndgamePrintsTheMarginAndAMoveThatKeepsIt) {
+  const fs::path dir = temp_dir("cli-solve-endgame");
+  const std::string endgame = "testdata/perft/endgame.txt";
+  write_file_atomic((dir / "second.txt").string(), read_file(endgame) + "\nto move: SECOND\n");
+  for (const std::string& file : {endgame, (dir / "second.txt").string()}) {
+    const CommandResult r = run("solve-endgame --position " + file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::vector<std::string> lines = split_lines(r.output);
+    int margin = 0, r1, c1, r2, c2;
+    ASSERT_EQ(std::sscanf(lines.back().c_str(), "margin=%d best=%d %d %d %d", &margin, &r1, &c1, &r2, &c2), 5)
+        << r.output;
+    const Position pos = load_position_file(file);
+    AlphaBeta solver;
+    EXPECT_EQ(solver.solve_exact(pos, 0), margin) << file;
+    Position after = pos;
+    const Move best = Move::rect(r1, c1, r2, c2);
+    ASSERT_TRUE(pos.is_legal(best)) << r.output;
+    after.apply(best);
+    EXPECT_EQ(-*AlphaBeta().solve_exact(after, 0), margin) << "the move named keeps the margin";
+    EXPECT_NE(r.output.find("nodes: "), std::string::npos);
+    EXPECT_NE(r.output.find(std::string(player_name(pos.to_move())) + " to move"), std::string::npos) << r.output;
+    const CommandResult wdl = run("solve-endgame --wdl --position " + file);
+    ASSERT_EQ(wdl.exit_code, 0) << wdl.output;
+    EXPECT_EQ(split_lines(wdl.output).back().rfind(margin > 0 ? "result=win best=" : margin == 0 ? "result=draw best="
+                                                                                                : "result=loss best=", 0),
+              0u) << wdl.output;
+  }
+  const CommandResult limited = run("solve-endgame --position testdata/perft/midgame.txt --nodes 1000");
+  EXPECT_EQ(limited.exit_code, 1) << limited.output;
+  EXPECT_NE(limited.output.find("not proved within the limits"), std::string::npos) << limited.output;
+  const CommandResult missing = run("solve-endgame --position " + (dir / "none.txt").string());
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
+  const CommandResult bits = run("solve-endgame --position " + endgame + " --tt-bits 5");
+  EXPECT_NE(bits.output.find("--tt-bits must be in 10..30"), std::string::npos) << bits.output;
 }
 
 TEST(Cli, ArenaRunsTheOfficialSettingIni) {

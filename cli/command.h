@@ -63,6 +63,7 @@ int cmd_arena(int argc, char** argv);
 int cmd_ladder(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
+int cmd_solve_endgame(int argc, char** argv);
 int cmd_tonga(int argc, char** argv);
 int cmd_export_bot(int argc, char** argv);
 int cmd_view(int argc, char** argv);

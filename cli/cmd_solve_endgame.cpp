@@ -1,0 +1,66 @@
+#include <chrono>
+#include <iostream>
+
+#include "agents/move_analysis.h"
+#include "cli/command.h"
+#include "mushroom/alphabeta.h"
+#include "mushroom/movegen.h"
+#include "mushroom/position_io.h"
+#include "protocol/game_log.h"
+#include "util/text.h"
+
+namespace mushroom::cli {
+
+int cmd_solve_endgame(int argc, char** argv) {
+  cxxopts::Options opts(
+      "mushroom solve-endgame",
+      "Proves a position's exact final margin for the side to move with the exact endgame search, and prints the "
+      "principal variation, the node count and the time. The last line is exactly margin=<int> best=<r1> <c1> <r2> "
+      "<c2> (a move that achieves it; -1 -1 -1 -1 is the pass), or with --wdl result=<win|draw|loss> best=... "
+      "(which proves only that). The position file may give the side to move and a pass just played "
+      "(mushroom/position_io.h). Exit 1 when the limits stop it before a proof.");
+  opts.add_options()("position", "position file", cxxopts::value<std::string>())(
+      "wdl", "prove only win, draw or loss (faster than the margin)")(
+      "ms", "give up after this many milliseconds (0: no limit)", cxxopts::value<double>()->default_value("0"))(
+      "nodes", "give up after this many nodes (0: no limit)", cxxopts::value<uint64_t>()->default_value("0"))(
+      "tt-bits", "the transposition table holds 2^N entries of 16 bytes", cxxopts::value<int>()->default_value("22"))(
+      "h,help", "show this help");
+  cxxopts::ParseResult args;
+  if (parse_or_help(opts, argc, argv, args)) return 0;
+  const std::string path = required(args, "position");
+  const double ms = args["ms"].as<double>();
+  const int tt_bits = args["tt-bits"].as<int>();
+  if (ms < 0) throw std::invalid_argument("--ms must be 0 or more");
+  if (tt_bits < 10 || tt_bits > 30) throw std::invalid_argument("--tt-bits must be in 10..30");
+  const Position pos = load_position_file(path);
+  const bool wdl = args.count("wdl") > 0;
+  MoveList list;
+  generate_moves(pos, list);
+  std::cout << "position: " << pos.mushrooms_left() << " mushrooms left, " << list.size << " rectangles, "
+            << player_name(pos.to_move()) << " to move" << (pos.last_move_was_pass() ? ", after a pass" : "") << "\n";
+
+  AlphaBeta solver(AlphaBetaConfig{.tt_bits = tt_bits});
+  std::optional<AlphaBeta::Clock::time_point> deadline;
+  if (ms > 0) deadline = AlphaBeta::Clock::now() + std::chrono::microseconds(int64_t(ms * 1000));
+  Move best = Move::pass();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::optional<int> value = wdl ? solver.solve_window(pos, -1, 1, args["nodes"].as<uint64_t>(), &best, deadline)
+                                       : solver.solve_exact(pos, args["nodes"].as<uint64_t>(), &best, deadline);
+  const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!value) {
+    std::cout << "not proved within the limits (" << format_fixed(elapsed, 1) << " ms)\n";
+    return 1;
+  }
+  std::string line;
+  for (const Move& m : solver.principal_variation(pos, true, 64)) line += (line.empty() ? "" : " ") + describe_move(m);
+  std::cout << "pv: " << (line.empty() ? "-" : line) << "\n"
+            << "nodes: " << solver.nodes() << "\n"
+            << "time: " << format_fixed(elapsed, 1) << " ms\n";
+  if (wdl)
+    std::cout << "result=" << (*value > 0 ? "win" : *value == 0 ? "draw" : "loss") << " best=" << to_string(best) << "\n";
+  else
+    std::cout << "margin=" << *value << " best=" << to_string(best) << "\n";
+  return 0;
+}
+
+}  // namespace mushroom::cli
