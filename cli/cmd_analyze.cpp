@@ -71,6 +71,15 @@ int cmd_analyze(int argc, char** argv) {
   make_agent(spec.name, agent_options);  // a bad option or evaluation fails before any search
   const AgentFactory factory = [&] { return make_agent(spec.name, agent_options); };
 
+  // --out: the viewer page of the game (or lone position) with its analysis.
+  auto write_page = [&](const GameLog& log, const GameAnalysis& analysis) {
+    if (!args.count("out")) return;
+    const view::ViewerOptions viewer{args.count("title") ? args["title"].as<std::string>() : input,
+                                     args["first"].as<std::string>(), args["second"].as<std::string>()};
+    write_file_atomic(args["out"].as<std::string>(), view::game_viewer_html(log, viewer, &analysis));
+    std::cerr << "analyze: wrote " << args["out"].as<std::string>() << "\n";
+  };
+
   const std::string text = read_file(input);
   if (!looks_like_game_log(text)) {
     Position pos = parse_position(text, input);
@@ -80,17 +89,12 @@ int cmd_analyze(int argc, char** argv) {
     if (value.report) std::cout << format_position_analysis(pos.to_move(), *value.report) << "\n";
     else std::cout << "the position's value for " << player_name(pos.to_move()) << ": " << format_fixed(value.cells, 2)
                    << (pos.game_over() ? " (the game is over)" : " (forced pass)") << "\n";
-    if (args.count("out")) {
-      GameLog log;
-      log.start = pos;
-      GameAnalysis analysis;
-      analysis.start = pos;
-      analysis.end = value;
-      view::ViewerOptions viewer{args.count("title") ? args["title"].as<std::string>() : input,
-                                 args["first"].as<std::string>(), args["second"].as<std::string>()};
-      write_file_atomic(args["out"].as<std::string>(), view::game_viewer_html(log, viewer, &analysis));
-      std::cerr << "analyze: wrote " << args["out"].as<std::string>() << "\n";
-    }
+    GameLog log;
+    log.start = pos;
+    GameAnalysis analysis;
+    analysis.start = pos;
+    analysis.end = value;
+    write_page(log, analysis);
     return 0;
   }
 
@@ -104,12 +108,7 @@ int cmd_analyze(int argc, char** argv) {
   for (const MoveAnalysis& move : analysis.moves) std::cout << format_move_analysis(move) << "\n";
   std::cout << "end: " << player_name(analysis.end.to_move) << " to move, value " << format_fixed(analysis.end.cells, 2)
             << (analysis.end.proved ? " (proved)" : "") << "\n";
-  if (args.count("out")) {
-    view::ViewerOptions viewer{args.count("title") ? args["title"].as<std::string>() : input,
-                               args["first"].as<std::string>(), args["second"].as<std::string>()};
-    write_file_atomic(args["out"].as<std::string>(), view::game_viewer_html(log, viewer, &analysis));
-    std::cerr << "analyze: wrote " << args["out"].as<std::string>() << "\n";
-  }
+  write_page(log, analysis);
   return 0;
 }
 
