@@ -505,6 +505,26 @@ TEST(Cli, SolveEndgamePrintsTheMarginAndAMoveThatKeepsIt) {
   EXPECT_NE(bits.output.find("--tt-bits must be in 10..30"), std::string::npos) << bits.output;
 }
 
+// `mushroom bench endgame`: the solver's reach by bucket of mushrooms left.
+TEST(Cli, BenchEndgameReportsReachByBucket) {
+  const fs::path dir = temp_dir("cli-bench-endgame");
+  const CommandResult r = run_shell("('" + std::string(MUSHROOM_BIN) +
+                                    "' bench endgame --positions testdata/perft/endgame.txt testdata/perft/midgame.txt "
+                                    "testdata/perft/no_moves.txt --ms 50 2>/dev/null)");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> lines = split_lines(r.output);
+  ASSERT_EQ(lines.size(), 7u) << r.output;  // the heading, five buckets, the summary
+  EXPECT_TRUE(std::regex_match(lines.back(), std::regex(R"(proved_105_119=[01]\.\d{3} proved_120_134=[01]\.\d{3} median_ms=[0-9.]+)")))
+      << lines.back();
+  // endgame.txt (87 left) and no_moves.txt are proved at once; midgame.txt (138 left) is not, in 50 ms.
+  EXPECT_TRUE(std::regex_match(lines[1], std::regex(R"(<=89 +2 +1\.000 +[0-9.]+)"))) << lines[1];
+  EXPECT_TRUE(std::regex_match(lines[5], std::regex(R"(>=135 +1 +0\.000 +50\.0)"))) << lines[5];
+  write_file_atomic((dir / "bad.txt").string(), "123\n");
+  const CommandResult bad = run("bench endgame --positions testdata/perft/endgame.txt " + (dir / "bad.txt").string());
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("bad.txt:1:4: row has only 3 of 17 digits"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, ArenaRunsTheOfficialSettingIni) {
   const fs::path dir = temp_dir("cli-ini");
   write_file_atomic((dir / "board.txt").string(), format_position(parse_position(read_file("testdata/perft/start_uniform.txt"))));

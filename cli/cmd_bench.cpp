@@ -96,7 +96,8 @@ int cmd_bench(int argc, char** argv) {
 #else
   const Bench labels = nullptr, nn = nullptr;  // LibTorch builds only
 #endif
-  for (const auto& [name, bench] : {std::pair{"eval", Bench(cmd_bench_eval)}, {"labels", labels}, {"nn", nn}}) {
+  for (const auto& [name, bench] : {std::pair{"eval", Bench(cmd_bench_eval)}, {"endgame", Bench(cmd_bench_endgame)},
+                                    {"labels", labels}, {"nn", nn}}) {
     if (argc < 2 || std::string(argv[1]) != name) continue;
     if (!bench)
       throw std::invalid_argument(std::string("'bench ") + name + "' needs a build with LibTorch (-DMUSHROOM_WITH_TORCH=ON)");
@@ -111,9 +112,10 @@ int cmd_bench(int argc, char** argv) {
                         "generator, in one run. The last line is ns_per_position=<float> for the fast one. "
                         "'mushroom bench search --positions FILE [--seconds S]' measures MCTS simulations per "
                         "second with each no-net evaluator and alpha-beta nodes per second, S seconds per "
-                        "position. 'mushroom bench eval --help', 'mushroom bench labels --help' and 'mushroom bench nn "
-                        "--help' describe the evaluation, evaluation-data and network benchmarks.");
-  opts.add_options()("what", "what to benchmark: movegen | search | eval | labels | nn", cxxopts::value<std::string>())(
+                        "position. 'mushroom bench eval --help', 'mushroom bench endgame --help', 'mushroom bench labels --help' "
+                        "and 'mushroom bench nn --help' describe the evaluation, endgame-solver, evaluation-data and "
+                        "network benchmarks.");
+  opts.add_options()("what", "what to benchmark: movegen | search | eval | endgame | labels | nn", cxxopts::value<std::string>())(
       "positions", "position set file", cxxopts::value<std::string>())(
       "seconds", "minimum seconds per timed generator", cxxopts::value<double>()->default_value("1.0"))(
       "skip-naive", "do not time the (slow) naive generator")(
@@ -126,7 +128,7 @@ int cmd_bench(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string what = args.count("what") ? args["what"].as<std::string>() : "";
   if (what != "movegen" && what != "search")
-    throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen, search, eval, labels, nn)");
+    throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen, search, eval, endgame, labels, nn)");
   const std::string path = required(args, "positions");
   const auto positions = parse_position_list(read_file(path), path);
   if (positions.empty()) throw std::invalid_argument("no positions in '" + path + "'");

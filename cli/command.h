@@ -56,6 +56,7 @@ int cmd_moves(int argc, char** argv);
 int cmd_perft(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_bench_eval(int argc, char** argv);
+int cmd_bench_endgame(int argc, char** argv);
 int cmd_play(int argc, char** argv);
 int cmd_positions(int argc, char** argv);
 int cmd_bot(int argc, char** argv);
