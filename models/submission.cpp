@@ -1910,6 +1910,9 @@ class AlphaBeta {
   // the heuristic search's. Advisory: entries may have been overwritten.
   std::vector<Move> principal_variation(const Position& root, bool exact, int max_moves = 12);
 
+  // Nodes the last search or proof visited.
+  uint64_t nodes() const { return nodes_; }
+
   void clear();
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.
