@@ -597,6 +597,8 @@ std::string to_string(const Move& m);
 namespace mushroom {
 
 enum Player : uint8_t { kFirst = 0, kSecond = 1 };
+// "FIRST" / "SECOND", as the protocol and the game logs spell them.
+const char* player_name(Player p);
 enum class Owner : uint8_t { kNone = 0, kFirst = 1, kSecond = 2 };
 
 // Everything apply() changes, so undo() can restore it exactly.
@@ -691,6 +693,11 @@ inline RectangleTake rectangle_take(const Position& pos, int r1, int c1, int r2,
 // The same for a move; the pass takes nothing.
 inline RectangleTake rectangle_take(const Position& pos, const Move& m) {
   return m.is_pass() ? RectangleTake{} : rectangle_take(pos, m.r1, m.c1, m.r2, m.c2);
+}
+// The cells the side to move's score gains by m: every cell it did not own.
+inline int cells_taken(const Position& pos, const Move& m) {
+  const RectangleTake take = rectangle_take(pos, m);
+  return take.gain - take.stolen;
 }
 
 }  // namespace mushroom
@@ -1950,9 +1957,9 @@ class AlphaBeta {
   // Prepares the per-search state (node count, limits, stop flag).
   void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
   // The table's move for pos, if the table holds pos.
-  std::optional<Move> table_move(const Position& pos);
+  std::optional<Move> table_move(const Position& pos, bool exact);
   Entry* probe(uint64_t key) { return &table_[key & mask_]; }
-  uint64_t table_key(const Position& pos) const;
+  uint64_t table_key(const Position& pos, bool exact) const;
 
   AlphaBetaConfig config_;
   StaticEvaluator* evaluator_;
@@ -2972,6 +2979,8 @@ const Keys& keys() {
 
 namespace mushroom {
 
+const char* player_name(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
+
 std::string to_string(const Move& m) {
   if (m.is_pass()) return "-1 -1 -1 -1";
   return std::to_string(m.r1) + " " + std::to_string(m.c1) + " " + std::to_string(m.r2) + " " +
@@ -3900,7 +3909,9 @@ int AlphaBeta::reduction(int depth, int i) const {
   return reductions_[std::min(depth, 64)][std::min(i, kReductionMoves - 1)];
 }
 
-uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.hash() ^ kExactSalt : pos.hash(); }
+uint64_t AlphaBeta::table_key(const Position& pos, bool exact) const {
+  return exact ? pos.hash() ^ kExactSalt : pos.hash();
+}
 
 void AlphaBeta::clear() {
   std::fill(table_.begin(), table_.end(), Entry{});
@@ -3976,8 +3987,8 @@ void AlphaBeta::take_back(Position& pos, const Undo& undo) {
   if (evaluator_ && !exact_) evaluator_->pop();
 }
 
-std::optional<Move> AlphaBeta::table_move(const Position& pos) {
-  const uint64_t key = table_key(pos);
+std::optional<Move> AlphaBeta::table_move(const Position& pos, bool exact) {
+  const uint64_t key = table_key(pos, exact);
   const Entry* e = probe(key);
   if (e->bound == Bound::kNone || e->key != key) return std::nullopt;
   return e->move;
@@ -4042,7 +4053,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
-  const uint64_t key = table_key(pos);
+  const uint64_t key = table_key(pos, exact_);
   Entry* entry = probe(key);
   std::optional<Move> tt_move;
   if (entry->bound != Bound::kNone && entry->key == key) {
@@ -4132,7 +4143,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
       if (config_.partial_root && root_improvement_ && result.depth > 0) result.best = *root_improvement_;
       break;
     }
-    if (const std::optional<Move> move = table_move(root)) result.best = *move;
+    if (const std::optional<Move> move = table_move(root, exact_)) result.best = *move;
     result.score = score;
     result.depth = depth;
     if (Clock::now() > soft_deadline.value_or(deadline)) break;
@@ -4142,17 +4153,14 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
 }
 
 std::vector<Move> AlphaBeta::principal_variation(const Position& root, bool exact, int max_moves) {
-  const bool was_exact = exact_;
-  exact_ = exact;  // table_key salts the solver's entries
   std::vector<Move> line;
   Position pos = root;
   while (int(line.size()) < max_moves && !pos.game_over()) {
-    const std::optional<Move> move = table_move(pos);
+    const std::optional<Move> move = table_move(pos, exact);
     if (!move || !pos.is_legal(*move)) break;
     line.push_back(*move);
     pos.apply(*move);
   }
-  exact_ = was_exact;
   return line;
 }
 
@@ -4166,7 +4174,7 @@ std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int 
   start(true, node_limit, deadline);
   Position pos = root;
   const int score = negamax(pos, 0, alpha, beta, 0);
-  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root);
+  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root, exact_);
   exact_ = false;
   if (stopped_) return std::nullopt;
   if (best) *best = move.value_or(Move::pass());
@@ -4921,8 +4929,6 @@ std::string line_text(const std::vector<Move>& line) {
   return out.empty() ? "-" : out;
 }
 
-std::string player_word(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
-
 // The columns after "after": loss, depth, proved, best, mark, pv.
 std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss, int mark) {
   char buf[160];
@@ -4951,7 +4957,7 @@ std::string move_analysis_header() {
 std::string format_move_analysis(const MoveAnalysis& move) {
   char head[120], loss[32];
   std::snprintf(head, sizeof head, "%4d  %-6s  %-15s  %+5d  %+7.2f  %+7.2f  ", move.number,
-                player_word(move.player).c_str(), describe_move(move.played).c_str(), move.gain, move.before_cells,
+                player_name(move.player), describe_move(move.played).c_str(), move.gain, move.before_cells,
                 move.after_cells);
   std::snprintf(loss, sizeof loss, "%.2f", move.loss());
   return head + search_columns(move.before, move.before_proved, loss, move.mark);
@@ -4959,7 +4965,7 @@ std::string format_move_analysis(const MoveAnalysis& move) {
 
 std::string format_position_analysis(Player to_move, const SearchReport& report) {
   char head[120];
-  std::snprintf(head, sizeof head, "%4s  %-6s  %-15s  %5s  %+7.2f  %7s  ", "-", player_word(to_move).c_str(), "-",
+  std::snprintf(head, sizeof head, "%4s  %-6s  %-15s  %5s  %+7.2f  %7s  ", "-", player_name(to_move), "-",
                 "-", report.cells, "-");
   return head + search_columns(report, report.proved, "-", 0);
 }
@@ -5116,14 +5122,6 @@ void BotSession::on_opp(const std::vector<std::string_view>& words) {
   pos.apply(*move);
 }
 
-namespace {
-int gain_of(const Position& pos, const Move& m) {
-  Position after = pos;
-  after.apply(m);
-  return after.score(pos.to_move()) - pos.score(pos.to_move());
-}
-}  // namespace
-
 void BotSession::write_analysis(const MoveAnalysis& move) {
   if (!analysis_header_written_) *analysis_ << move_analysis_header() << "\n";
   analysis_header_written_ = true;
@@ -5145,7 +5143,7 @@ void BotSession::analyze_own_move(const Position& pos, const Move& m) {
   own.number = moves_played_;
   own.player = pos.to_move();
   own.played = m;
-  own.gain = gain_of(pos, m);
+  own.gain = cells_taken(pos, m);
   own.before = report;
   own.before_cells = own.after_cells = report->cells;
   own.before_proved = own.after_proved = report->proved;
@@ -5169,7 +5167,7 @@ void BotSession::note_opponent_move(const Position& pos, const Move& m) {
   theirs.number = moves_played_;
   theirs.player = pos.to_move();
   theirs.played = m;
-  theirs.gain = gain_of(pos, m);
+  theirs.gain = cells_taken(pos, m);
   theirs.before_cells = expected_->cells;
   theirs.before_proved = expected_->proved;
   // The best move shown is the reply our search expected, when it had one.

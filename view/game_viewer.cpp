@@ -83,11 +83,11 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, c
   for (size_t i = 0; i < log.moves.size(); ++i) {
     const LoggedMove& m = log.moves[i];
     check_logged_move(pos, m, i);
-    const int before = pos.score(m.player);
+    const int gain = cells_taken(pos, m.move);
     pos.apply(m.move);
     if (i) moves += ",";
     moves += "{\"player\":" + std::to_string(int(m.player)) + ",\"move\":" + move_json(m.move) +
-             ",\"ms\":" + std::to_string(m.ms) + ",\"gain\":" + std::to_string(pos.score(m.player) - before);
+             ",\"ms\":" + std::to_string(m.ms) + ",\"gain\":" + std::to_string(gain);
     if (m.search) {
       moves += ",\"search\":{\"value\":" + format_fixed(m.search->value, 4) + ",\"candidates\":[";
       for (size_t k = 0; k < m.search->candidates.size(); ++k) {

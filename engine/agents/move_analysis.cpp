@@ -14,8 +14,6 @@ std::string line_text(const std::vector<Move>& line) {
   return out.empty() ? "-" : out;
 }
 
-std::string player_word(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
-
 // The columns after "after": loss, depth, proved, best, mark, pv.
 std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss, int mark) {
   char buf[160];
@@ -44,7 +42,7 @@ std::string move_analysis_header() {
 std::string format_move_analysis(const MoveAnalysis& move) {
   char head[120], loss[32];
   std::snprintf(head, sizeof head, "%4d  %-6s  %-15s  %+5d  %+7.2f  %+7.2f  ", move.number,
-                player_word(move.player).c_str(), describe_move(move.played).c_str(), move.gain, move.before_cells,
+                player_name(move.player), describe_move(move.played).c_str(), move.gain, move.before_cells,
                 move.after_cells);
   std::snprintf(loss, sizeof loss, "%.2f", move.loss());
   return head + search_columns(move.before, move.before_proved, loss, move.mark);
@@ -52,7 +50,7 @@ std::string format_move_analysis(const MoveAnalysis& move) {
 
 std::string format_position_analysis(Player to_move, const SearchReport& report) {
   char head[120];
-  std::snprintf(head, sizeof head, "%4s  %-6s  %-15s  %5s  %+7.2f  %7s  ", "-", player_word(to_move).c_str(), "-",
+  std::snprintf(head, sizeof head, "%4s  %-6s  %-15s  %5s  %+7.2f  %7s  ", "-", player_name(to_move), "-",
                 "-", report.cells, "-");
   return head + search_columns(report, report.proved, "-", 0);
 }

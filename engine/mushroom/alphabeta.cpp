@@ -40,7 +40,9 @@ int AlphaBeta::reduction(int depth, int i) const {
   return reductions_[std::min(depth, 64)][std::min(i, kReductionMoves - 1)];
 }
 
-uint64_t AlphaBeta::table_key(const Position& pos) const { return exact_ ? pos.hash() ^ kExactSalt : pos.hash(); }
+uint64_t AlphaBeta::table_key(const Position& pos, bool exact) const {
+  return exact ? pos.hash() ^ kExactSalt : pos.hash();
+}
 
 void AlphaBeta::clear() {
   std::fill(table_.begin(), table_.end(), Entry{});
@@ -116,8 +118,8 @@ void AlphaBeta::take_back(Position& pos, const Undo& undo) {
   if (evaluator_ && !exact_) evaluator_->pop();
 }
 
-std::optional<Move> AlphaBeta::table_move(const Position& pos) {
-  const uint64_t key = table_key(pos);
+std::optional<Move> AlphaBeta::table_move(const Position& pos, bool exact) {
+  const uint64_t key = table_key(pos, exact);
   const Entry* e = probe(key);
   if (e->bound == Bound::kNone || e->key != key) return std::nullopt;
   return e->move;
@@ -182,7 +184,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
 
   const int alpha_start = alpha;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
-  const uint64_t key = table_key(pos);
+  const uint64_t key = table_key(pos, exact_);
   Entry* entry = probe(key);
   std::optional<Move> tt_move;
   if (entry->bound != Bound::kNone && entry->key == key) {
@@ -272,7 +274,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
       if (config_.partial_root && root_improvement_ && result.depth > 0) result.best = *root_improvement_;
       break;
     }
-    if (const std::optional<Move> move = table_move(root)) result.best = *move;
+    if (const std::optional<Move> move = table_move(root, exact_)) result.best = *move;
     result.score = score;
     result.depth = depth;
     if (Clock::now() > soft_deadline.value_or(deadline)) break;
@@ -282,17 +284,14 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
 }
 
 std::vector<Move> AlphaBeta::principal_variation(const Position& root, bool exact, int max_moves) {
-  const bool was_exact = exact_;
-  exact_ = exact;  // table_key salts the solver's entries
   std::vector<Move> line;
   Position pos = root;
   while (int(line.size()) < max_moves && !pos.game_over()) {
-    const std::optional<Move> move = table_move(pos);
+    const std::optional<Move> move = table_move(pos, exact);
     if (!move || !pos.is_legal(*move)) break;
     line.push_back(*move);
     pos.apply(*move);
   }
-  exact_ = was_exact;
   return line;
 }
 
@@ -306,7 +305,7 @@ std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int 
   start(true, node_limit, deadline);
   Position pos = root;
   const int score = negamax(pos, 0, alpha, beta, 0);
-  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root);
+  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root, exact_);
   exact_ = false;
   if (stopped_) return std::nullopt;
   if (best) *best = move.value_or(Move::pass());

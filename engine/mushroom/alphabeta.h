@@ -143,9 +143,9 @@ class AlphaBeta {
   // Prepares the per-search state (node count, limits, stop flag).
   void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
   // The table's move for pos, if the table holds pos.
-  std::optional<Move> table_move(const Position& pos);
+  std::optional<Move> table_move(const Position& pos, bool exact);
   Entry* probe(uint64_t key) { return &table_[key & mask_]; }
-  uint64_t table_key(const Position& pos) const;
+  uint64_t table_key(const Position& pos, bool exact) const;
 
   AlphaBetaConfig config_;
   StaticEvaluator* evaluator_;

@@ -8,6 +8,8 @@
 
 namespace mushroom {
 
+const char* player_name(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
+
 std::string to_string(const Move& m) {
   if (m.is_pass()) return "-1 -1 -1 -1";
   return std::to_string(m.r1) + " " + std::to_string(m.c1) + " " + std::to_string(m.r2) + " " +

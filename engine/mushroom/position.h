@@ -10,6 +10,8 @@
 namespace mushroom {
 
 enum Player : uint8_t { kFirst = 0, kSecond = 1 };
+// "FIRST" / "SECOND", as the protocol and the game logs spell them.
+const char* player_name(Player p);
 enum class Owner : uint8_t { kNone = 0, kFirst = 1, kSecond = 2 };
 
 // Everything apply() changes, so undo() can restore it exactly.
@@ -104,6 +106,11 @@ inline RectangleTake rectangle_take(const Position& pos, int r1, int c1, int r2,
 // The same for a move; the pass takes nothing.
 inline RectangleTake rectangle_take(const Position& pos, const Move& m) {
   return m.is_pass() ? RectangleTake{} : rectangle_take(pos, m.r1, m.c1, m.r2, m.c2);
+}
+// The cells the side to move's score gains by m: every cell it did not own.
+inline int cells_taken(const Position& pos, const Move& m) {
+  const RectangleTake take = rectangle_take(pos, m);
+  return take.gain - take.stolen;
 }
 
 }  // namespace mushroom

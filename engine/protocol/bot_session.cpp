@@ -138,14 +138,6 @@ void BotSession::on_opp(const std::vector<std::string_view>& words) {
   pos.apply(*move);
 }
 
-namespace {
-int gain_of(const Position& pos, const Move& m) {
-  Position after = pos;
-  after.apply(m);
-  return after.score(pos.to_move()) - pos.score(pos.to_move());
-}
-}  // namespace
-
 void BotSession::write_analysis(const MoveAnalysis& move) {
   if (!analysis_header_written_) *analysis_ << move_analysis_header() << "\n";
   analysis_header_written_ = true;
@@ -167,7 +159,7 @@ void BotSession::analyze_own_move(const Position& pos, const Move& m) {
   own.number = moves_played_;
   own.player = pos.to_move();
   own.played = m;
-  own.gain = gain_of(pos, m);
+  own.gain = cells_taken(pos, m);
   own.before = report;
   own.before_cells = own.after_cells = report->cells;
   own.before_proved = own.after_proved = report->proved;
@@ -191,7 +183,7 @@ void BotSession::note_opponent_move(const Position& pos, const Move& m) {
   theirs.number = moves_played_;
   theirs.player = pos.to_move();
   theirs.played = m;
-  theirs.gain = gain_of(pos, m);
+  theirs.gain = cells_taken(pos, m);
   theirs.before_cells = expected_->cells;
   theirs.before_proved = expected_->proved;
   // The best move shown is the reply our search expected, when it had one.

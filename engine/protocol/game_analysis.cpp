@@ -55,9 +55,8 @@ GameAnalysis analyze_game(const GameLog& log, const AgentFactory& make_agent, co
     move.number = int(i) + 1;
     move.player = logged.player;
     move.played = logged.move;
-    const int before = pos.score(logged.player);
+    move.gain = cells_taken(pos, logged.move);
     pos.apply(logged.move);
-    move.gain = pos.score(logged.player) - before;
     move.before = values.back().report;
     move.before_cells = values.back().cells;
     move.before_proved = values.back().proved;

@@ -8,8 +8,6 @@
 
 namespace mushroom {
 
-const char* player_name(Player p) { return p == kFirst ? "FIRST" : "SECOND"; }
-
 Position GameLog::final_position() const {
   Position pos = start;
   for (const LoggedMove& m : moves) {

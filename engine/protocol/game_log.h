@@ -62,6 +62,5 @@ std::string format_game_log(const GameLog& log);
 // Throws ParseError naming the source and line on malformed logs.
 GameLog parse_game_log(std::string_view text, const std::string& source = "<log>");
 
-const char* player_name(Player p);  // "FIRST" / "SECOND"
 
 }  // namespace mushroom
