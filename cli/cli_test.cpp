@@ -489,6 +489,10 @@ TEST(Cli, SolveEndgamePrintsTheMarginAndAMoveThatKeepsIt) {
     EXPECT_EQ(-*AlphaBeta().solve_exact(after, 0), margin) << "the move named keeps the margin";
     EXPECT_NE(r.output.find("nodes: "), std::string::npos);
     EXPECT_NE(r.output.find(std::string(player_name(pos.to_move())) + " to move"), std::string::npos) << r.output;
+    const CommandResult plain = run("solve-endgame --solver alphabeta --position " + file);
+    ASSERT_EQ(plain.exit_code, 0) << plain.output;
+    EXPECT_EQ(split_lines(plain.output).back().rfind("margin=" + std::to_string(margin) + " best=", 0), 0u)
+        << plain.output;
     const CommandResult wdl = run("solve-endgame --wdl --position " + file);
     ASSERT_EQ(wdl.exit_code, 0) << wdl.output;
     EXPECT_EQ(split_lines(wdl.output).back().rfind(margin > 0 ? "result=win best=" : margin == 0 ? "result=draw best="
@@ -513,16 +517,86 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
                                     "testdata/perft/no_moves.txt --ms 50 2>/dev/null)");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::vector<std::string> lines = split_lines(r.output);
-  ASSERT_EQ(lines.size(), 7u) << r.output;  // the heading, five buckets, the summary
+  ASSERT_EQ(lines.size(), 8u) << r.output;  // the title, the heading, five buckets, the summary
+  EXPECT_EQ(lines[0].rfind("endgame (exact margin, 50 ms a position, 2^22 table)", 0), 0u) << lines[0];
   EXPECT_TRUE(std::regex_match(lines.back(), std::regex(R"(proved_105_119=[01]\.\d{3} proved_120_134=[01]\.\d{3} median_ms=[0-9.]+)")))
       << lines.back();
   // endgame.txt (87 left) and no_moves.txt are proved at once; midgame.txt (138 left) is not, in 50 ms.
-  EXPECT_TRUE(std::regex_match(lines[1], std::regex(R"(<=89 +2 +1\.000 +[0-9.]+)"))) << lines[1];
-  EXPECT_TRUE(std::regex_match(lines[5], std::regex(R"(>=135 +1 +0\.000 +50\.0)"))) << lines[5];
+  EXPECT_TRUE(std::regex_match(lines[2], std::regex(R"(<=89 +2 +1\.000 +[0-9.]+)"))) << lines[2];
+  EXPECT_TRUE(std::regex_match(lines[6], std::regex(R"(>=135 +1 +0\.000 +50\.0)"))) << lines[6];
+  // Both solvers on random endgames: the reference table first, then the check that they agree.
+  const CommandResult both = run_shell("('" + std::string(MUSHROOM_BIN) +
+                                       "' bench endgame --random 12 --max-left 55 --seed 5 --reference --ms 5000 2>/dev/null)");
+  ASSERT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_EQ(both.output.rfind("reference: alphabeta (exact margin", 0), 0u) << both.output;
+  EXPECT_NE(both.output.find("agreement: 12 of 12 positions that both proved"), std::string::npos) << both.output;
+  EXPECT_NE(both.output.find("<=89            12    1.000"), std::string::npos) << both.output;
+  // --regret: the bot's own move on each proved position, against the proven margin.
+  const CommandResult regret = run_shell("('" + std::string(MUSHROOM_BIN) +
+                                         "' bench endgame --random 6 --max-left 50 --seed 6 --regret --agent alphabeta:depth=1 "
+                                         "--regret-ms 20 2>/dev/null)");
+  ASSERT_EQ(regret.exit_code, 0) << regret.output;
+  const std::vector<std::string> regret_lines = split_lines(regret.output);
+  ASSERT_GE(regret_lines.size(), 3u) << regret.output;
+  EXPECT_EQ(regret_lines[0], "regret: alphabeta:depth=1 at 20 ms a move, on the positions proved") << regret.output;
+  int measured = 0, lost = 0, moves_lost = 0, worst = 0;
+  double mean = 0;
+  ASSERT_EQ(std::sscanf(regret_lines[2].c_str(), "<=89 %d %d %d %lf %d", &measured, &lost, &moves_lost, &mean, &worst), 5)
+      << regret_lines[2];
+  EXPECT_EQ(measured, 6);  // every random endgame was proved, and so was the position after each move
+  EXPECT_GE(lost, moves_lost);
+  EXPECT_GE(worst, 0);
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--random 3 --regret --wdl", "--regret needs the exact margins"},
+           {"--random 3 --regret --agent alphabeta:bogus=1", "has no option 'bogus'"},
+           {"--random 3 --regret --agent greedy", "agent 'greedy' has no option 'move_ms'"},
+           {"--random 3 --solver minimax", "unknown solver 'minimax'"},
+           {"--ms 10", "give --positions FILE... or --random N"},
+           {"--random 3 --max-left 0", "--max-left must be in 1..170"}}) {
+    const CommandResult r2 = run("bench endgame " + args);
+    EXPECT_NE(r2.exit_code, 0) << args;
+    EXPECT_NE(r2.output.find(message), std::string::npos) << args << ": " << r2.output;
+  }
   write_file_atomic((dir / "bad.txt").string(), "123\n");
   const CommandResult bad = run("bench endgame --positions testdata/perft/endgame.txt " + (dir / "bad.txt").string());
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("bad.txt:1:4: row has only 3 of 17 digits"), std::string::npos) << bad.output;
+}
+
+// `mushroom positions --from-logs`: every position of a game, as it stood,
+// ready for the solver.
+TEST(Cli, PositionsFromLogsWriteEveryPositionAsItStood) {
+  const fs::path dir = temp_dir("cli-positions-logs");
+  const std::string log = "testdata/games/arena-sample.log";
+  const GameLog game = parse_game_log(read_file(log));
+  const CommandResult r = run("positions --from-logs " + log + " --min-left 0 --max-left 170 --dir " + (dir / "all").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Position pos = game.start;
+  int written = 0;
+  for (size_t i = 0; i < game.moves.size(); ++i) {
+    check_logged_move(pos, game.moves[i], i);
+    char name[32];
+    std::snprintf(name, sizeof(name), "arena-sample-ply-%02zu.txt", i);
+    const fs::path file = dir / "all" / name;
+    ASSERT_TRUE(fs::exists(file)) << file;
+    Position read = load_position_file(file.string());
+    read.set_ply(pos.ply());  // the file does not keep the move number
+    EXPECT_TRUE(read == pos) << file;  // owners, side to move and pass included
+    ++written;
+    pos.apply(game.moves[i].move);
+  }
+  EXPECT_NE(r.output.find("wrote " + std::to_string(written) + " positions"), std::string::npos) << r.output;
+  // A range keeps only its positions.
+  const CommandResult some = run("positions --from-logs " + log + " --min-left 100 --max-left 120 --dir " + (dir / "some").string());
+  ASSERT_EQ(some.exit_code, 0) << some.output;
+  for (const auto& entry : fs::directory_iterator(dir / "some")) {
+    const int left = load_position_file(entry.path().string()).mushrooms_left();
+    EXPECT_TRUE(left >= 100 && left <= 120) << entry.path();
+  }
+  const CommandResult bad = run("positions --from-logs " + log + " --min-left 90 --max-left 80 --dir " + (dir / "x").string());
+  EXPECT_NE(bad.output.find("--min-left and --max-left"), std::string::npos) << bad.output;
+  const CommandResult no_dir = run("positions --from-logs " + log);
+  EXPECT_NE(no_dir.output.find("--dir"), std::string::npos) << no_dir.output;
 }
 
 TEST(Cli, ArenaRunsTheOfficialSettingIni) {

@@ -5,8 +5,13 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "mushroom/alphabeta.h"
+#include "agents/agent.h"
+#include "agents/agent_spec.h"
+#include "endgame/exact_solvers.h"
+#include "mushroom/playout_positions.h"
 #include "mushroom/position_io.h"
+#include "util/shipped_file.h"
+#include "util/text.h"
 
 namespace mushroom::cli {
 
@@ -27,6 +32,105 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// One solver over every position, each from an empty table under the limit.
+struct Run {
+  std::vector<std::optional<int>> values;
+  std::vector<double> ms;  // a position not proved counts at the limit
+};
+
+Run run_solver(ExactSolverKind kind, const std::vector<Position>& positions, double limit_ms, int tt_bits, bool wdl,
+               const EndgameConfig& endgame = {}) {
+  ExactSolver solver(kind, tt_bits, endgame);
+  Run run;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    solver.clear();  // every position from an empty table: no help from the one before
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto deadline = t0 + std::chrono::microseconds(int64_t(limit_ms * 1000));
+    const std::optional<ExactAnswer> answer = solver.solve(positions[i], wdl, 0, deadline);
+    run.values.push_back(answer ? std::optional<int>(answer->value) : std::nullopt);
+    run.ms.push_back(answer ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
+                            : limit_ms);
+    if ((i + 1) % 25 == 0 || i + 1 == positions.size())
+      std::fprintf(stderr, "bench endgame (%s): %zu/%zu positions\n", exact_solver_name(kind), i + 1, positions.size());
+  }
+  return run;
+}
+
+// The table by bucket; returns the fraction proved in each bucket.
+std::vector<double> print_table(const char* title, const std::vector<Position>& positions, const Run& run) {
+  const size_t n_buckets = std::size(kBuckets);
+  std::vector<std::vector<double>> times(n_buckets);
+  std::vector<int> proved(n_buckets, 0);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const int left = positions[i].mushrooms_left();
+    for (size_t b = 0; b < n_buckets; ++b)
+      if (left >= kBuckets[b].lo && left <= kBuckets[b].hi) {
+        times[b].push_back(run.ms[i]);
+        proved[b] += run.values[i].has_value();
+      }
+  }
+  std::printf("%s\n%-8s %9s %8s %10s\n", title, "left", "positions", "proved", "median_ms");
+  std::vector<double> fractions;
+  for (size_t b = 0; b < n_buckets; ++b) {
+    fractions.push_back(times[b].empty() ? 0.0 : double(proved[b]) / double(times[b].size()));
+    std::printf("%-8s %9zu %8.3f %10.1f\n", kBuckets[b].name, times[b].size(), fractions[b], median(times[b]));
+  }
+  return fractions;
+}
+
+// What the bot's own search gives away where the solver proved the margin:
+// for each proved position, the agent's move at move_ms, and the proven
+// margin after it (solved under the same limit). By bucket: how many were
+// measured, how many moves lost cells, and the cells lost.
+void print_regret(const std::string& agent_spec, double move_ms, const std::vector<Position>& positions,
+                  const Run& run, ExactSolver& solver, double limit_ms) {
+  const AgentSpec spec = parse_agent_spec(agent_spec);
+  AgentOptions options;
+  options.values = spec.options;
+  options.values["move_ms"] = std::to_string(move_ms);
+  const size_t n_buckets = std::size(kBuckets);
+  std::vector<int> measured(n_buckets, 0), lossy(n_buckets, 0), unsolved(n_buckets, 0), cells(n_buckets, 0),
+      worst(n_buckets, 0);
+  size_t done = 0, total = 0;
+  for (const auto& v : run.values) total += v.has_value();
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!run.values[i]) continue;
+    const Position& pos = positions[i];
+    std::unique_ptr<Agent> agent = make_agent(spec.name, options);
+    agent->new_game(pos, pos.to_move());
+    const Move move = agent->choose_move(pos, Clock{});
+    Position after = pos;
+    after.apply(move);
+    std::optional<int> kept;  // the proven margin after the move, for the mover
+    if (after.game_over()) {
+      kept = -after.margin_for_side_to_move();
+    } else {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(limit_ms * 1000));
+      if (const std::optional<ExactAnswer> reply = solver.solve(after, false, 0, deadline)) kept = -reply->value;
+    }
+    const int left = pos.mushrooms_left();
+    for (size_t b = 0; b < n_buckets; ++b) {
+      if (left < kBuckets[b].lo || left > kBuckets[b].hi) continue;
+      if (!kept) {
+        ++unsolved[b];
+        continue;
+      }
+      const int lost = *run.values[i] - *kept;
+      ++measured[b];
+      lossy[b] += lost > 0;
+      cells[b] += lost;
+      worst[b] = std::max(worst[b], lost);
+    }
+    if (++done % 25 == 0 || done == total) std::fprintf(stderr, "bench endgame regret: %zu/%zu positions\n", done, total);
+  }
+  std::printf("regret: %s at %s ms a move, on the positions proved\n%-8s %8s %10s %10s %11s %9s\n", agent_spec.c_str(),
+              format_fixed(move_ms, 0).c_str(), "left", "measured", "lost_cells", "moves_lost", "mean_cells", "max_cells");
+  for (size_t b = 0; b < n_buckets; ++b)
+    std::printf("%-8s %8d %10d %10d %11.3f %9d%s\n", kBuckets[b].name, measured[b], cells[b], lossy[b],
+                measured[b] ? double(cells[b]) / measured[b] : 0.0, worst[b],
+                unsolved[b] ? ("  (" + std::to_string(unsolved[b]) + " not proved after the move)").c_str() : "");
+}
+
 }  // namespace
 
 int cmd_bench_endgame(int argc, char** argv) {
@@ -37,58 +141,99 @@ int cmd_bench_endgame(int argc, char** argv) {
       "prints, by bucket of mushrooms left, the positions, the fraction proved and the median time (a position "
       "not proved counts at the limit). The last line is exactly proved_105_119=<fraction> "
       "proved_120_134=<fraction> median_ms=<float>, the median over every position (an empty bucket's fraction "
-      "is 0).");
+      "is 0), for the solver chosen by --solver.");
   opts.add_options()("positions", "position files (repeatable; or several after the option's first)",
                      cxxopts::value<std::vector<std::string>>())(
       "ms", "time limit per position in milliseconds", cxxopts::value<double>()->default_value("1000"))(
       "tt-bits", "the transposition table holds 2^N entries of 16 bytes", cxxopts::value<int>()->default_value("22"))(
-      "wdl", "prove only win, draw or loss")("h,help", "show this help");
+      "wdl", "prove only win, draw or loss")(
+      "solver", "endgame (the dedicated solver) | alphabeta (alpha-beta's exact mode)",
+      cxxopts::value<std::string>()->default_value("endgame"))(
+      "ordering-min-left", "dedicated solver: order by the two-move estimate at nodes with at least this many "
+                           "mushrooms left (171: never)", cxxopts::value<int>()->default_value(std::to_string(EndgameConfig{}.ordering_min_left)))(
+      "etc", "dedicated solver: enhanced transposition cutoffs (1 on, 0 off)",
+      cxxopts::value<int>()->default_value(EndgameConfig{}.etc ? "1" : "0"))(
+      "random", "also solve N random endgames (random and greedy moves on seeded boards, stopped at --max-left "
+                "mushrooms left): with --reference, the correctness check at scale", cxxopts::value<int>()->default_value("0"))(
+      "max-left", "random endgames: at most this many mushrooms left", cxxopts::value<int>()->default_value("60"))(
+      "seed", "random endgames: their seed", cxxopts::value<uint64_t>()->default_value("1"))(
+      "regret", "also play the bot's own search (--agent) at --regret-ms a move on every position proved, and "
+                "print by bucket the cells its move gives away against the proven margin")(
+      "agent", "--regret's bot, NAME[:key=value,...] (default: the contest bot, alphabeta:eval=models/eval.bin)",
+      cxxopts::value<std::string>())(
+      "regret-ms", "--regret's search time a move", cxxopts::value<double>()->default_value("300"))(
+      "reference", "also time alpha-beta's exact mode in the same run, print its table first, and check that the "
+                   "two agree on every position both prove (a mismatch is printed, and the exit status is 1)")("h,help", "show this help");
   opts.parse_positional({"positions"});
   opts.positional_help("[FILE...]");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  if (!args.count("positions")) throw std::invalid_argument("missing required option --positions");
+  const int random = args["random"].as<int>();
+  if (!args.count("positions") && random == 0) throw std::invalid_argument("give --positions FILE... or --random N");
+  if (random < 0) throw std::invalid_argument("--random must be 0 or more");
+  if (args["max-left"].as<int>() < 1 || args["max-left"].as<int>() > kCells)
+    throw std::invalid_argument("--max-left must be in 1..170");
   const double ms = args["ms"].as<double>();
   const int tt_bits = args["tt-bits"].as<int>();
   if (!(ms > 0)) throw std::invalid_argument("--ms must be above 0");
   if (tt_bits < 10 || tt_bits > 30) throw std::invalid_argument("--tt-bits must be in 10..30");
   const bool wdl = args.count("wdl") > 0;
   std::vector<Position> positions;
-  for (const std::string& path : args["positions"].as<std::vector<std::string>>())
-    positions.push_back(load_position_file(path));  // a bad file is named before any solving
-
-  AlphaBeta solver(AlphaBetaConfig{.tt_bits = tt_bits});
-  const size_t n_buckets = std::size(kBuckets);
-  std::vector<std::vector<double>> times(n_buckets);
-  std::vector<int> proved(n_buckets, 0);
-  std::vector<double> all_times;
-  for (size_t i = 0; i < positions.size(); ++i) {
-    const Position& pos = positions[i];
-    solver.clear();  // every position from an empty table: no help from the one before
-    const auto t0 = AlphaBeta::Clock::now();
-    const auto deadline = t0 + std::chrono::microseconds(int64_t(ms * 1000));
-    const std::optional<int> value =
-        wdl ? solver.solve_window(pos, -1, 1, 0, nullptr, deadline) : solver.solve_exact(pos, 0, nullptr, deadline);
-    const double elapsed =
-        value ? std::chrono::duration<double, std::milli>(AlphaBeta::Clock::now() - t0).count() : ms;
-    const int left = pos.mushrooms_left();
-    for (size_t b = 0; b < n_buckets; ++b)
-      if (left >= kBuckets[b].lo && left <= kBuckets[b].hi) {
-        times[b].push_back(elapsed);
-        proved[b] += value.has_value();
-      }
-    all_times.push_back(elapsed);
-    if ((i + 1) % 25 == 0 || i + 1 == positions.size())
-      std::fprintf(stderr, "bench endgame: %zu/%zu positions\n", i + 1, positions.size());
+  std::vector<std::string> paths;
+  if (args.count("positions")) paths = args["positions"].as<std::vector<std::string>>();
+  for (const std::string& path : paths) positions.push_back(load_position_file(path));  // a bad file is named first
+  const uint64_t seed = args["seed"].as<uint64_t>();
+  int drawn = 0;
+  for (const Position& pos : endgame_positions(random, seed, args["max-left"].as<int>())) {
+    paths.push_back("random endgame " + std::to_string(++drawn) + " of seed " + std::to_string(seed));
+    positions.push_back(pos);
   }
-  std::printf("%-8s %9s %8s %10s   (%s, %.0f ms a position, 2^%d table)\n", "left", "positions", "proved",
-              "median_ms", wdl ? "win/draw/loss" : "exact margin", ms, tt_bits);
-  auto fraction = [&](size_t b) { return times[b].empty() ? 0.0 : double(proved[b]) / double(times[b].size()); };
-  for (size_t b = 0; b < n_buckets; ++b)
-    std::printf("%-8s %9zu %8.3f %10.1f\n", kBuckets[b].name, times[b].size(), fraction(b), median(times[b]));
-  std::printf("proved_105_119=%.3f proved_120_134=%.3f median_ms=%.1f\n", fraction(2), fraction(3),
-              median(all_times));
-  return 0;
+
+  const ExactSolverKind kind = parse_exact_solver_kind(args["solver"].as<std::string>());
+  const bool reference = args.count("reference") > 0;
+  const std::string mode = std::string(wdl ? "win/draw/loss" : "exact margin") + ", " + format_fixed(ms, 0) +
+                           " ms a position, 2^" + std::to_string(tt_bits) + " table";
+  EndgameConfig endgame;
+  endgame.ordering_min_left = args["ordering-min-left"].as<int>();
+  endgame.etc = args["etc"].as<int>() != 0;
+  // --regret's options are checked before any solving.
+  const bool regret = args.count("regret") > 0;
+  const double regret_ms = args["regret-ms"].as<double>();
+  const std::string agent = args.count("agent") ? args["agent"].as<std::string>() : "alphabeta:eval=" + default_eval_path();
+  if (regret) {
+    if (wdl) throw std::invalid_argument("--regret needs the exact margins: leave out --wdl");
+    if (!(regret_ms > 0)) throw std::invalid_argument("--regret-ms must be above 0");
+    const AgentSpec spec = parse_agent_spec(agent);
+    AgentOptions options;
+    options.values = spec.options;
+    options.values["move_ms"] = std::to_string(regret_ms);
+    make_agent(spec.name, options);  // names a bad agent or option, or one that takes no move_ms
+  }
+  const Run run = run_solver(kind, positions, ms, tt_bits, wdl, endgame);
+  int mismatches = 0;
+  if (reference) {
+    const Run plain = run_solver(ExactSolverKind::kAlphaBeta, positions, ms, tt_bits, wdl);
+    print_table(("reference: alphabeta (" + mode + ")").c_str(), positions, plain);
+    int both = 0;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      if (!run.values[i] || !plain.values[i]) continue;
+      ++both;
+      if (*run.values[i] != *plain.values[i]) {
+        ++mismatches;
+        std::printf("MISMATCH %s: %s %d, alphabeta %d, in this position:\n%s\n", paths[i].c_str(),
+                    exact_solver_name(kind), *run.values[i], *plain.values[i], format_position(positions[i], true).c_str());
+      }
+    }
+    std::printf("agreement: %d of %d positions that both proved\n\n", both - mismatches, both);
+  }
+  if (regret) {
+    ExactSolver solver(kind, tt_bits, endgame);
+    print_regret(agent, regret_ms, positions, run, solver, ms);
+    std::printf("\n");
+  }
+  const std::vector<double> fractions = print_table((std::string(exact_solver_name(kind)) + " (" + mode + ")").c_str(), positions, run);
+  std::printf("proved_105_119=%.3f proved_120_134=%.3f median_ms=%.1f\n", fractions[2], fractions[3], median(run.ms));
+  return mismatches ? 1 : 0;
 }
 
 }  // namespace mushroom::cli

@@ -3,7 +3,7 @@
 
 #include "agents/move_analysis.h"
 #include "cli/command.h"
-#include "mushroom/alphabeta.h"
+#include "endgame/exact_solvers.h"
 #include "mushroom/movegen.h"
 #include "mushroom/position_io.h"
 #include "protocol/game_log.h"
@@ -14,7 +14,8 @@ namespace mushroom::cli {
 int cmd_solve_endgame(int argc, char** argv) {
   cxxopts::Options opts(
       "mushroom solve-endgame",
-      "Proves a position's exact final margin for the side to move with the exact endgame search, and prints the "
+      "Proves a position's exact final margin for the side to move with the dedicated endgame solver (or, with "
+      "--solver alphabeta, alpha-beta's plain exact mode), and prints the "
       "principal variation, the node count and the time. The last line is exactly margin=<int> best=<r1> <c1> <r2> "
       "<c2> (a move that achieves it; -1 -1 -1 -1 is the pass), or with --wdl result=<win|draw|loss> best=... "
       "(which proves only that). The position file may give the side to move and a pass just played "
@@ -24,6 +25,8 @@ int cmd_solve_endgame(int argc, char** argv) {
       "ms", "give up after this many milliseconds (0: no limit)", cxxopts::value<double>()->default_value("0"))(
       "nodes", "give up after this many nodes (0: no limit)", cxxopts::value<uint64_t>()->default_value("0"))(
       "tt-bits", "the transposition table holds 2^N entries of 16 bytes", cxxopts::value<int>()->default_value("22"))(
+      "solver", "endgame (the dedicated solver) | alphabeta (alpha-beta's exact mode, the reference)",
+      cxxopts::value<std::string>()->default_value("endgame"))(
       "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
@@ -39,27 +42,27 @@ int cmd_solve_endgame(int argc, char** argv) {
   std::cout << "position: " << pos.mushrooms_left() << " mushrooms left, " << list.size << " rectangles, "
             << player_name(pos.to_move()) << " to move" << (pos.last_move_was_pass() ? ", after a pass" : "") << "\n";
 
-  AlphaBeta solver(AlphaBetaConfig{.tt_bits = tt_bits});
-  std::optional<AlphaBeta::Clock::time_point> deadline;
-  if (ms > 0) deadline = AlphaBeta::Clock::now() + std::chrono::microseconds(int64_t(ms * 1000));
-  Move best = Move::pass();
+  ExactSolver solver(parse_exact_solver_kind(args["solver"].as<std::string>()), tt_bits);
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (ms > 0) deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(ms * 1000));
   const auto t0 = std::chrono::steady_clock::now();
-  const std::optional<int> value = wdl ? solver.solve_window(pos, -1, 1, args["nodes"].as<uint64_t>(), &best, deadline)
-                                       : solver.solve_exact(pos, args["nodes"].as<uint64_t>(), &best, deadline);
+  const std::optional<ExactAnswer> answer = solver.solve(pos, wdl, args["nodes"].as<uint64_t>(), deadline);
   const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (!value) {
+  if (!answer) {
     std::cout << "not proved within the limits (" << format_fixed(elapsed, 1) << " ms)\n";
     return 1;
   }
   std::string line;
-  for (const Move& m : solver.principal_variation(pos, true, 64)) line += (line.empty() ? "" : " ") + describe_move(m);
+  for (const Move& m : solver.principal_variation(pos, 64)) line += (line.empty() ? "" : " ") + describe_move(m);
   std::cout << "pv: " << (line.empty() ? "-" : line) << "\n"
-            << "nodes: " << solver.nodes() << "\n"
-            << "time: " << format_fixed(elapsed, 1) << " ms\n";
+            << "nodes: " << answer->nodes << " in " << answer->probes << (answer->probes == 1 ? " search" : " searches") << "\n"
+            << "time: " << format_fixed(elapsed, 1) << " ms (" << format_fixed(answer->nodes / std::max(elapsed, 1e-3) / 1e3, 2)
+            << " M nodes/s)\n";
   if (wdl)
-    std::cout << "result=" << (*value > 0 ? "win" : *value == 0 ? "draw" : "loss") << " best=" << to_string(best) << "\n";
+    std::cout << "result=" << (answer->value > 0 ? "win" : answer->value == 0 ? "draw" : "loss")
+              << " best=" << to_string(answer->best) << "\n";
   else
-    std::cout << "margin=" << *value << " best=" << to_string(best) << "\n";
+    std::cout << "margin=" << answer->value << " best=" << to_string(answer->best) << "\n";
   return 0;
 }
 

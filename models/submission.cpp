@@ -2229,6 +2229,160 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 
 }  // namespace mushroom
 
+// ---- engine/endgame/endgame_solver.h ----
+// The dedicated exact endgame solver for the mushroom game: it proves a
+// position's final score margin under best play for both sides.
+//
+// Apart from the heuristic alpha-beta (mushroom/alphabeta.h), whose exact
+// mode is the plain reference this solver is checked against:
+//  - null-window proofs: a margin is found by MTD(f)-style probes "is the
+//    margin at least g?" around a guess, each a search on the window
+//    (g-1, g), win/draw/loss by one search on (-1, 1);
+//  - a table made for proofs: each entry keeps a lower and an upper bound on
+//    the exact margin, so the probes share their work, in buckets of two
+//    where the entry with the larger subtree survives;
+//  - ordering made for proofs, where enough is left below to pay for it:
+//    each child is made once, its table entry may end the node at once
+//    (enhanced transposition cutoff), and the children are tried by what
+//    the move gains less the opponent's best immediate reply, fewest
+//    replies first among equals;
+//  - the pass is searched only when it could matter: passing gives the
+//    side to move at most the current margin (the opponent may pass too,
+//    which ends the game), so it is skipped once alpha reaches that.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+
+namespace mushroom {
+
+struct EndgameConfig {
+  int tt_bits = 22;  // 2^22 entries of 16 bytes: 64 MiB
+  // Enhanced transposition cutoffs at ordered nodes.
+  bool etc = true;
+  // Nodes with at least this many mushrooms left are ordered by the
+  // two-move estimate (each child made and its replies scanned); the rest,
+  // cheaper, by what each move gains alone. Above 170: never.
+  int ordering_min_left = 0;
+};
+
+struct EndgameProof {
+  int margin = 0;  // the exact final margin for the side to move; -1/0/1 from solve_wdl
+  Move best = Move::pass();  // a move that achieves it
+  uint64_t nodes = 0;
+  int probes = 0;  // null-window searches it took
+};
+
+class EndgameSolver {
+ public:
+  using Clock = std::chrono::steady_clock;
+  struct Limits {
+    uint64_t nodes = 0;  // 0: no limit
+    std::optional<Clock::time_point> deadline;
+  };
+
+  explicit EndgameSolver(EndgameConfig config = {});
+
+  // The exact margin, if proved within the limits. guess (a margin, for
+  // example the heuristic search's estimate) only steers the probes.
+  std::optional<EndgameProof> solve(const Position& root, const Limits& limits, int guess = 0);
+  // Win, draw or loss only: margin is 1, 0 or -1.
+  std::optional<EndgameProof> solve_wdl(const Position& root, const Limits& limits);
+  // The fail-soft search on the window (alpha, beta) of final margins: exact
+  // inside, a bound outside.
+  std::optional<int> search_window(const Position& root, int alpha, int beta, const Limits& limits,
+                                   Move* best = nullptr);
+
+  // The line the table holds from root (advisory: entries may be replaced).
+  std::vector<Move> principal_variation(const Position& root, int max_moves = 64);
+  // Nodes the last solve (all its probes) or search visited.
+  uint64_t nodes() const { return nodes_; }
+  // Empties the table (the proofs of earlier positions are otherwise kept).
+  void clear();
+
+ private:
+  struct Entry {
+    uint64_t key_work = 0;  // the key's high 56 bits, and log2 of the subtree's nodes in the low 8
+    int16_t lower = 0, upper = 0;
+    Move move;
+  };
+  static_assert(sizeof(Entry) == 16);
+
+  int search(Position& pos, int alpha, int beta, int ply);
+  // One search from root under the limits start() set (nodes count on).
+  std::optional<int> probe(const Position& root, int alpha, int beta, Move* best);
+  // The ordered moves of a node (the pass not among them); returns their
+  // count, or (when cutoff is given) sets *cutoff to a proven value >= beta
+  // found in a child's table entry and returns 0.
+  int ordered_moves(Position& pos, const MoveList& list, Move* out, int beta, std::optional<Move> tt_move,
+                    std::optional<int>* cutoff);
+  Entry* find(uint64_t key);
+  void store(uint64_t key, int lower, int upper, const Move& move, uint64_t subtree_nodes);
+  void count_node();
+  void start(const Limits& limits);
+
+  EndgameConfig config_;
+  std::vector<Entry> table_;
+  uint64_t mask_ = 0;
+  uint64_t nodes_ = 0, node_limit_ = 0;
+  std::optional<Clock::time_point> deadline_;
+  bool stopped_ = false;
+  Move root_best_;
+};
+
+}  // namespace mushroom
+
+// ---- engine/endgame/exact_solvers.h ----
+// Either exact solver behind one call, so that the commands that prove
+// positions (solve-endgame, bench endgame) can run the dedicated solver
+// (endgame/endgame_solver.h) or the plain exact mode of the heuristic
+// alpha-beta (mushroom/alphabeta.h) it is measured and checked against.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace mushroom {
+
+enum class ExactSolverKind { kEndgame, kAlphaBeta };
+// "endgame" or "alphabeta"; anything else throws std::invalid_argument
+// naming both.
+ExactSolverKind parse_exact_solver_kind(const std::string& name);
+const char* exact_solver_name(ExactSolverKind kind);
+
+struct ExactAnswer {
+  int value = 0;             // the exact margin, or 1/0/-1 with wdl
+  Move best = Move::pass();  // a move that achieves it
+  uint64_t nodes = 0;
+  int probes = 1;  // the dedicated solver's null-window searches
+};
+
+class ExactSolver {
+ public:
+  // endgame: the dedicated solver's settings (its tt_bits is replaced).
+  ExactSolver(ExactSolverKind kind, int tt_bits, EndgameConfig endgame = {});
+  // Alpha-beta's exact mode on a search the caller owns (and keeps alive),
+  // sharing its table, as the alphabeta agent's root solver does.
+  explicit ExactSolver(AlphaBeta& shared);
+  // The proof within the limits (node_limit 0: none), or nothing.
+  std::optional<ExactAnswer> solve(const Position& pos, bool wdl, uint64_t node_limit,
+                                   std::optional<std::chrono::steady_clock::time_point> deadline);
+  std::vector<Move> principal_variation(const Position& pos, int max_moves = 64);
+  void clear();
+  ExactSolverKind kind() const { return kind_; }
+
+ private:
+  ExactSolverKind kind_;
+  std::unique_ptr<EndgameSolver> endgame_;
+  std::unique_ptr<AlphaBeta> owned_alphabeta_;
+  AlphaBeta* alphabeta_ = nullptr;  // owned_alphabeta_, or the caller's
+};
+
+}  // namespace mushroom
+
 // ---- engine/agents/search_agents.h ----
 // The search agents: `mcts` (no network; heuristic evaluator) and
 // `alphabeta` (the classical baseline). Both plan their time from the bank
@@ -2251,6 +2405,9 @@ struct RootSolverConfig {
   double bank_share = 0;
   int bank_max_rectangles = 12;  // ...only this close to the end: earlier, attempts mostly fail
   bool wdl = false;         // prove win/draw/loss only, not the margin
+  // Which exact solver: "alphabeta" (alpha-beta's exact mode) or "endgame"
+  // (the dedicated solver, engine/endgame/).
+  std::string exact = "alphabeta";
 };
 
 struct MctsAgentConfig {
@@ -2275,7 +2432,7 @@ struct MctsAgentConfig {
 // The options every MCTS-based agent reads (mcts, nn, the exported bot),
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
-// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl,
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, exact,
 // time_scale, tail.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
@@ -2296,7 +2453,8 @@ class MctsAgent : public Agent {
   MctsAgentConfig config_;
   Mcts<MushroomGame> mcts_;
   std::shared_ptr<Evaluator<MushroomGame>> evaluator_;
-  AlphaBeta root_solver_, leaf_solver_;
+  ExactSolver root_solver_;
+  AlphaBeta leaf_solver_;
   double sims_per_ms_ = 20;  // refined after every timed move
   int last_simulations_ = 0;
   int root_solver_failed_at_ = 1 << 30;  // rectangles when a root attempt last failed
@@ -2319,7 +2477,7 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, lmr, lmr_divisor, partial_root, pvs,
+// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
 // killers, history, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
@@ -2340,6 +2498,7 @@ class AlphaBetaAgent : public Agent {
   AlphaBetaAgentConfig config_;
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
+  ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
   std::optional<SearchReport> report_;
   int root_solver_failed_at_ = 1 << 30;
 };
@@ -2351,7 +2510,7 @@ class AlphaBetaAgent : public Agent {
 // (when given) the proven margin (with wdl, a lower bound unless 0). An
 // attempt that failed with k rectangles left (failed_at) is not repeated
 // until fewer remain: the game only gets smaller.
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+bool solve_root(ExactSolver& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
                 double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin = nullptr);
 
 }  // namespace mushroom
@@ -4742,6 +4901,324 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
 
 }  // namespace mushroom
 
+// ---- engine/endgame/endgame_solver.cpp ----
+
+#include <algorithm>
+
+namespace mushroom {
+
+namespace {
+constexpr int kBeyondMargins = 1000;  // beyond any margin (|margin| <= 170)
+constexpr uint64_t kEntryKeyBits = ~uint64_t(0xFF);
+
+// log2 of a subtree's nodes, rounded up: what a table entry saved.
+int subtree_work(uint64_t subtree_nodes) { return subtree_nodes ? 64 - __builtin_clzll(subtree_nodes) : 0; }
+}  // namespace
+
+EndgameSolver::EndgameSolver(EndgameConfig config) : config_(config) {
+  table_.resize(size_t(1) << config_.tt_bits);
+  mask_ = table_.size() - 1;
+}
+
+void EndgameSolver::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+
+void EndgameSolver::start(const Limits& limits) {
+  nodes_ = 0;
+  node_limit_ = limits.nodes;
+  deadline_ = limits.deadline;
+  stopped_ = false;
+}
+
+void EndgameSolver::count_node() {
+  ++nodes_;
+  if ((nodes_ & 1023) == 0) {
+    if (node_limit_ && nodes_ > node_limit_) stopped_ = true;
+    if (deadline_ && Clock::now() > *deadline_) stopped_ = true;
+  }
+}
+
+EndgameSolver::Entry* EndgameSolver::find(uint64_t key) {
+  Entry* bucket = &table_[key & mask_ & ~uint64_t(1)];
+  for (int i = 0; i < 2; ++i)
+    if (bucket[i].key_work != 0 && ((bucket[i].key_work ^ key) & kEntryKeyBits) == 0) return &bucket[i];
+  return nullptr;
+}
+
+void EndgameSolver::store(uint64_t key, int lower, int upper, const Move& move, uint64_t subtree_nodes) {
+  int work = subtree_work(subtree_nodes);
+  Entry* e = find(key);
+  if (e) {
+    // Both are true bounds on the same exact value: keep the tighter ones.
+    lower = std::max(lower, int(e->lower));
+    upper = std::min(upper, int(e->upper));
+    if (lower > upper) lower = -kBeyondMargins, upper = kBeyondMargins;  // a key collision: start over
+    work = std::max(work, int(e->key_work & 0xFF));
+  } else {
+    // Replace the entry whose subtree was smaller.
+    Entry* bucket = &table_[key & mask_ & ~uint64_t(1)];
+    e = (bucket[0].key_work & 0xFF) <= (bucket[1].key_work & 0xFF) ? &bucket[0] : &bucket[1];
+  }
+  e->key_work = (key & kEntryKeyBits) | uint64_t(work);
+  e->lower = int16_t(lower);
+  e->upper = int16_t(upper);
+  e->move = move;
+}
+
+int EndgameSolver::ordered_moves(Position& pos, const MoveList& list, Move* out, int beta,
+                                 std::optional<Move> tt_move, std::optional<int>* cutoff) {
+  struct Keyed {
+    int key;
+    Move move;
+  };
+  Keyed keyed[kMaxMoves];
+  const int n = list.size;
+  const bool deep = pos.mushrooms_left() >= config_.ordering_min_left && n > 1;
+  Undo undo;
+  for (int i = 0; i < n; ++i) {
+    const Move& m = list[i];
+    const RectangleTake take = rectangle_take(pos, m);
+    int key;
+    if (deep) {
+      pos.apply(m, &undo);
+      if (config_.etc && cutoff) {
+        // The child's table entry may already prove this node >= beta.
+        if (const Entry* e = find(pos.hash()); e && -e->upper >= beta) {
+          pos.undo(undo);
+          *cutoff = -e->upper;
+          return 0;
+        }
+      }
+      int replies = 0;
+      const int reply_gain = best_rectangle_gain(pos, &replies);
+      pos.undo(undo);
+      key = (take.gain - reply_gain) * 256 - replies;
+    } else {
+      key = take.gain * 256 + take.stolen;
+    }
+    if (tt_move && m == *tt_move) key = 1 << 30;
+    keyed[i] = {key, m};
+  }
+  std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });
+  for (int i = 0; i < n; ++i) out[i] = keyed[i].move;
+  return n;
+}
+
+int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
+  count_node();
+  if (stopped_) return 0;
+  const int now = pos.margin_for_side_to_move();
+  if (pos.game_over()) return now;
+  const uint64_t key = pos.hash();
+  std::optional<Move> tt_move;
+  if (const Entry* e = find(key)) {
+    tt_move = e->move;
+    if (ply > 0) {  // the root must search, to name its move
+      if (e->lower >= beta) return e->lower;
+      if (e->upper <= alpha) return e->upper;
+      if (e->lower == e->upper) return e->lower;
+      alpha = std::max(alpha, int(e->lower));
+      beta = std::min(beta, int(e->upper));
+    }
+  }
+  const uint64_t nodes_before = nodes_;
+  const int alpha_start = alpha;
+  MoveList list;
+  generate_moves(pos, list);
+  Undo undo;
+  if (list.size == 0) {
+    // Only the pass: it ends the game after the opponent's pass.
+    if (pos.last_move_was_pass()) return now;
+    pos.apply(Move::pass(), &undo);
+    const int value = -search(pos, -beta, -alpha, ply + 1);
+    pos.undo(undo);
+    if (ply == 0) root_best_ = Move::pass();
+    return value;
+  }
+
+  int best = -kBeyondMargins;
+  Move best_move = Move::pass();
+  // After the opponent's pass, passing ends the game now: a free lower bound.
+  if (pos.last_move_was_pass()) {
+    best = now;
+    if (ply == 0) root_best_ = Move::pass();
+    if (best >= beta) return best;
+    alpha = std::max(alpha, best);
+  }
+  Move moves[kMaxMoves];
+  std::optional<int> cutoff;
+  const int n = ordered_moves(pos, list, moves, beta, tt_move, ply > 0 ? &cutoff : nullptr);
+  if (cutoff) return *cutoff;
+  for (int i = 0; i < n; ++i) {
+    const Move& m = moves[i];
+    pos.apply(m, &undo);
+    int value;
+    if (i == 0 || beta - alpha <= 1) {
+      value = -search(pos, -beta, -alpha, ply + 1);
+    } else {
+      value = -search(pos, -alpha - 1, -alpha, ply + 1);
+      if (value > alpha && value < beta && !stopped_) value = -search(pos, -beta, -alpha, ply + 1);
+    }
+    pos.undo(undo);
+    if (stopped_) return 0;
+    if (value > best) {
+      best = value;
+      best_move = m;
+      if (ply == 0) root_best_ = m;
+    }
+    if (best > alpha) alpha = best;
+    if (alpha >= beta) break;
+  }
+  // The pass gives at most the margin now (the opponent may pass too): only
+  // worth a search while that could still raise alpha.
+  if (alpha < beta && !pos.last_move_was_pass()) {
+    if (now <= alpha) {
+      // Skipped, but a fail-low result must still bound the pass from above.
+      best = std::max(best, now);
+    } else {
+    pos.apply(Move::pass(), &undo);
+    const int value = -search(pos, -beta, -alpha, ply + 1);
+    pos.undo(undo);
+    if (stopped_) return 0;
+    if (value > best) {
+      best = value;
+      best_move = Move::pass();
+      if (ply == 0) root_best_ = best_move;
+    }
+    }
+  }
+  const int lower = best > alpha_start ? best : -kBeyondMargins;
+  const int upper = best < beta ? best : kBeyondMargins;
+  store(key, lower, upper, best_move, nodes_ - nodes_before);
+  return best;
+}
+
+std::optional<int> EndgameSolver::probe(const Position& root, int alpha, int beta, Move* best) {
+  Position pos = root;
+  root_best_ = Move::pass();
+  const int value = search(pos, alpha, beta, 0);
+  if (stopped_) return std::nullopt;
+  if (best) *best = root_best_;
+  return value;
+}
+
+std::optional<int> EndgameSolver::search_window(const Position& root, int alpha, int beta, const Limits& limits,
+                                                Move* best) {
+  start(limits);
+  return probe(root, alpha, beta, best);
+}
+
+std::optional<EndgameProof> EndgameSolver::solve(const Position& root, const Limits& limits, int guess) {
+  // MTD(f): each probe asks "is the margin at least beta?" and moves the
+  // bounds; the table carries what earlier probes proved. The limits hold
+  // for all the probes together.
+  start(limits);
+  EndgameProof proof;
+  int lower = -kBeyondMargins, upper = kBeyondMargins, g = std::clamp(guess, -kCells, kCells);
+  while (lower < upper) {
+    const int beta = g == lower ? g + 1 : g;
+    Move move;
+    const std::optional<int> value = probe(root, beta - 1, beta, &move);
+    ++proof.probes;
+    if (!value) return std::nullopt;
+    if (*value >= beta) {
+      lower = *value;
+      proof.best = move;
+    } else {
+      upper = *value;
+    }
+    g = *value;
+  }
+  proof.margin = lower;
+  proof.nodes = nodes_;
+  return proof;
+}
+
+std::optional<EndgameProof> EndgameSolver::solve_wdl(const Position& root, const Limits& limits) {
+  EndgameProof proof;
+  start(limits);
+  const std::optional<int> value = probe(root, -1, 1, &proof.best);
+  if (!value) return std::nullopt;
+  proof.margin = *value > 0 ? 1 : *value < 0 ? -1 : 0;
+  proof.nodes = nodes_;
+  proof.probes = 1;
+  return proof;
+}
+
+std::vector<Move> EndgameSolver::principal_variation(const Position& root, int max_moves) {
+  std::vector<Move> line;
+  Position pos = root;
+  while (int(line.size()) < max_moves && !pos.game_over()) {
+    const Entry* e = find(pos.hash());
+    if (!e || !pos.is_legal(e->move)) break;
+    line.push_back(e->move);
+    pos.apply(e->move);
+  }
+  return line;
+}
+
+}  // namespace mushroom
+
+// ---- engine/endgame/exact_solvers.cpp ----
+
+#include <stdexcept>
+
+namespace mushroom {
+
+ExactSolverKind parse_exact_solver_kind(const std::string& name) {
+  if (name == "endgame") return ExactSolverKind::kEndgame;
+  if (name == "alphabeta") return ExactSolverKind::kAlphaBeta;
+  throw std::invalid_argument("unknown solver '" + name +
+                              "': 'endgame' (the dedicated solver) or 'alphabeta' (alpha-beta's exact mode)");
+}
+
+const char* exact_solver_name(ExactSolverKind kind) {
+  return kind == ExactSolverKind::kEndgame ? "endgame" : "alphabeta";
+}
+
+ExactSolver::ExactSolver(ExactSolverKind kind, int tt_bits, EndgameConfig endgame) : kind_(kind) {
+  endgame.tt_bits = tt_bits;
+  if (kind == ExactSolverKind::kEndgame) {
+    endgame_ = std::make_unique<EndgameSolver>(endgame);
+  } else {
+    AlphaBetaConfig config;
+    config.tt_bits = tt_bits;
+    owned_alphabeta_ = std::make_unique<AlphaBeta>(config);
+    alphabeta_ = owned_alphabeta_.get();
+  }
+}
+
+ExactSolver::ExactSolver(AlphaBeta& shared) : kind_(ExactSolverKind::kAlphaBeta), alphabeta_(&shared) {}
+
+std::optional<ExactAnswer> ExactSolver::solve(const Position& pos, bool wdl, uint64_t node_limit,
+                                              std::optional<std::chrono::steady_clock::time_point> deadline) {
+  ExactAnswer answer;
+  if (endgame_) {
+    EndgameSolver::Limits limits;
+    limits.nodes = node_limit;
+    limits.deadline = deadline;
+    const std::optional<EndgameProof> proof = wdl ? endgame_->solve_wdl(pos, limits) : endgame_->solve(pos, limits);
+    if (!proof) return std::nullopt;
+    return ExactAnswer{proof->margin, proof->best, proof->nodes, proof->probes};
+  }
+  const std::optional<int> value = wdl ? alphabeta_->solve_window(pos, -1, 1, node_limit, &answer.best, deadline)
+                                       : alphabeta_->solve_exact(pos, node_limit, &answer.best, deadline);
+  if (!value) return std::nullopt;
+  answer.value = wdl ? (*value > 0) - (*value < 0) : *value;
+  answer.nodes = alphabeta_->nodes();
+  return answer;
+}
+
+std::vector<Move> ExactSolver::principal_variation(const Position& pos, int max_moves) {
+  return endgame_ ? endgame_->principal_variation(pos, max_moves) : alphabeta_->principal_variation(pos, true, max_moves);
+}
+
+void ExactSolver::clear() {
+  if (endgame_) endgame_->clear();
+  else alphabeta_->clear();
+}
+
+}  // namespace mushroom
+
 // ---- engine/agents/search_agents.cpp ----
 
 #include <algorithm>
@@ -4766,26 +5243,38 @@ double ms_since(SteadyClock::time_point t0) {
 }
 }  // namespace
 
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+bool solve_root(ExactSolver& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
                 double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin) {
   const double bank_budget_ms = rectangles <= config.bank_max_rectangles ? bank_ms * config.bank_share : 0;
   const double budget_ms = std::max(soft_ms * config.share, bank_budget_ms);
   if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
   const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
-  // Window (-1, 1): a result >= 1 is a proven win, 0 a proven draw, and
-  // either way `best` achieves it.
-  const auto outcome = config.wdl ? solver.solve_window(pos, -1, 1, node_limit, &best, deadline)
-                                  : solver.solve_exact(pos, node_limit, &best, deadline);
-  if (!outcome) failed_at = rectangles;
-  else if (margin) *margin = *outcome;
+  // With wdl, a value of 1 is a proven win, 0 a proven draw, and either way
+  // `best` achieves it.
+  const std::optional<ExactAnswer> answer = solver.solve(pos, config.wdl, node_limit, deadline);
+  if (!answer) {
+    failed_at = rectangles;
+    return false;
+  }
+  if (margin) *margin = answer->value;
   // A loss proven by the window is left to the heuristic search, which plays
   // for the opponent's mistakes; it is retried next move.
-  return outcome && (!config.wdl || *outcome >= 0);
+  if (config.wdl && answer->value < 0) return false;
+  best = answer->best;
+  return true;
 }
 
+namespace {
+// The root solver a config names; the dedicated one gets a 2^21 table (32 MiB).
+ExactSolver make_root_solver(const RootSolverConfig& config, int alphabeta_tt_bits) {
+  const ExactSolverKind kind = parse_exact_solver_kind(config.exact);
+  return ExactSolver(kind, kind == ExactSolverKind::kEndgame ? 21 : alphabeta_tt_bits);
+}
+}  // namespace
+
 MctsAgent::MctsAgent(MctsAgentConfig config)
-    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(AlphaBetaConfig{.tt_bits = 20}),
+    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(make_root_solver(config_.root_solver, 20)),
       leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
   if (config_.custom_evaluator) evaluator_ = config_.custom_evaluator;
@@ -4865,7 +5354,12 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
-    : config_(config), evaluator_(evaluator_from(config)), search_(config.search, evaluator_.get()) {
+    : config_(config),
+      evaluator_(evaluator_from(config)),
+      search_(config.search, evaluator_.get()),
+      root_solver_(parse_exact_solver_kind(config.root_solver.exact) == ExactSolverKind::kEndgame
+                       ? make_root_solver(config.root_solver, 0)
+                       : ExactSolver(search_)) {
   search_.set_move_orderer(config_.orderer.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
@@ -4884,11 +5378,11 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   }
   Move solved;
   int margin = 0;
-  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
                                    root_solver_failed_at_, &margin)) {
     // With wdl only a draw is an exact margin; a win is a lower bound.
     report_ = SearchReport{solved, double(margin), 0, 0, !config_.root_solver.wdl || margin == 0,
-                           search_.principal_variation(pos, true)};
+                           root_solver_.principal_variation(pos, 12)};
     return solved;
   }
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt

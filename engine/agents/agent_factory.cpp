@@ -21,7 +21,7 @@ std::map<std::string, Registered>& registry() {
 
 #define FIELD(name) [](auto& c) -> auto& { return c.name; }
 
-// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl: when and
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, exact: when and
 // how the root solver runs.
 template <class Config>
 SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
@@ -32,7 +32,9 @@ SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
             "or this share of the time bank, when more (the search's budget then starts after it)")
       .integer("solver_bank_moves", FIELD(root_solver.bank_max_rectangles), 0, 64,
                "solver_bank applies from this few rectangles")
-      .flag("wdl", FIELD(root_solver.wdl), "the root solver proves only win, draw or loss, not the margin");
+      .flag("wdl", FIELD(root_solver.wdl), "the root solver proves only win, draw or loss, not the margin")
+      .choice("exact", FIELD(root_solver.exact), {"alphabeta", "endgame"},
+              "the root solver: alpha-beta's exact mode, or the dedicated endgame solver (engine/endgame/)");
 }
 
 // time_scale, tail: how a search agent plans its time.

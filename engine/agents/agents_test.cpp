@@ -115,10 +115,12 @@ std::vector<Position> late_positions(int count, uint64_t seed) {
 TEST(SearchAgents, WdlRootSolverKeepsEveryProvenWinAndDraw) {
   AlphaBeta oracle;
   int kept = 0;
-  for (const std::string name : {"alphabeta", "mcts"}) {
+  for (const std::string spec : {"alphabeta", "mcts", "alphabeta:exact=endgame", "mcts:exact=endgame"}) {
+    const std::string name = spec.substr(0, spec.find(':'));
     AgentOptions opts;
     opts.values["wdl"] = "1";
     opts.values["solver_share"] = "1";
+    if (spec.find("endgame") != std::string::npos) opts.values["exact"] = "endgame";
     for (const Position& pos : late_positions(12, 53)) {
       const auto value = oracle.solve_exact(pos, 0);
       ASSERT_TRUE(value.has_value());
@@ -129,28 +131,34 @@ TEST(SearchAgents, WdlRootSolverKeepsEveryProvenWinAndDraw) {
       after.apply(agent->choose_move(pos, Clock{}));
       const auto reply = oracle.solve_exact(after, 0);
       ASSERT_TRUE(reply.has_value());
-      EXPECT_EQ(-*reply > 0, *value > 0) << name << " gave up a proven " << (*value > 0 ? "win" : "draw");
-      EXPECT_GE(-*reply, 0) << name;
+      EXPECT_EQ(-*reply > 0, *value > 0) << spec << " gave up a proven " << (*value > 0 ? "win" : "draw");
+      EXPECT_GE(-*reply, 0) << spec;
       ++kept;
     }
   }
-  EXPECT_GE(kept, 8);
+  EXPECT_GE(kept, 16);
 }
 
 // The bank share lets the root solver prove endgames that a move's own
 // budget cannot; it applies only from solver_bank_moves rectangles on.
 TEST(SearchAgents, TheSolverBankProvesEndgamesTheMoveBudgetCannot) {
   AlphaBeta oracle;
+  for (const ExactSolverKind kind : {ExactSolverKind::kAlphaBeta, ExactSolverKind::kEndgame}) {
+  SCOPED_TRACE(exact_solver_name(kind));
   int hard = 0;
-  for (const Position& pos : late_positions(16, 71)) {
-    if (oracle.solve_exact(pos, 2048).has_value()) continue;  // easy: any budget proves it
+  for (const Position& pos : late_positions(40, 71)) {
+    if (hard == 4) break;
+    // Easy positions, which any budget proves (the limits are checked every
+    // 1,024 nodes), are left out.
+    ExactSolver unlimited(kind, 20);
+    if (unlimited.solve(pos, false, 0, std::nullopt)->nodes < 1100) continue;
     const auto value = oracle.solve_exact(pos, 0);
     ASSERT_TRUE(value.has_value());
     MoveList list;
     const int rectangles = generate_moves(pos, list);
     const double soft_ms = 0.01, bank_ms = 20000;  // a move budget of 5 nodes; a bank share of 10 s
     RootSolverConfig config{rectangles, 0.25};
-    AlphaBeta solver;
+    ExactSolver solver(kind, 20);
     Move best;
     int failed_at = 1 << 30;
     EXPECT_FALSE(solve_root(solver, pos, rectangles, config, soft_ms, bank_ms, best, failed_at));
@@ -174,6 +182,7 @@ TEST(SearchAgents, TheSolverBankProvesEndgamesTheMoveBudgetCannot) {
     ++hard;
   }
   EXPECT_GE(hard, 3);
+  }
 }
 
 TEST(AgentFactory, RejectsUnknownNamesAndOptions) {

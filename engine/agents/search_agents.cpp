@@ -24,26 +24,38 @@ double ms_since(SteadyClock::time_point t0) {
 }
 }  // namespace
 
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+bool solve_root(ExactSolver& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
                 double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin) {
   const double bank_budget_ms = rectangles <= config.bank_max_rectangles ? bank_ms * config.bank_share : 0;
   const double budget_ms = std::max(soft_ms * config.share, bank_budget_ms);
   if (rectangles > config.max_rectangles || rectangles >= failed_at || budget_ms <= 0) return false;
   const auto deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
   const uint64_t node_limit = uint64_t(budget_ms * kSolverNodesPerMs);
-  // Window (-1, 1): a result >= 1 is a proven win, 0 a proven draw, and
-  // either way `best` achieves it.
-  const auto outcome = config.wdl ? solver.solve_window(pos, -1, 1, node_limit, &best, deadline)
-                                  : solver.solve_exact(pos, node_limit, &best, deadline);
-  if (!outcome) failed_at = rectangles;
-  else if (margin) *margin = *outcome;
+  // With wdl, a value of 1 is a proven win, 0 a proven draw, and either way
+  // `best` achieves it.
+  const std::optional<ExactAnswer> answer = solver.solve(pos, config.wdl, node_limit, deadline);
+  if (!answer) {
+    failed_at = rectangles;
+    return false;
+  }
+  if (margin) *margin = answer->value;
   // A loss proven by the window is left to the heuristic search, which plays
   // for the opponent's mistakes; it is retried next move.
-  return outcome && (!config.wdl || *outcome >= 0);
+  if (config.wdl && answer->value < 0) return false;
+  best = answer->best;
+  return true;
 }
 
+namespace {
+// The root solver a config names; the dedicated one gets a 2^21 table (32 MiB).
+ExactSolver make_root_solver(const RootSolverConfig& config, int alphabeta_tt_bits) {
+  const ExactSolverKind kind = parse_exact_solver_kind(config.exact);
+  return ExactSolver(kind, kind == ExactSolverKind::kEndgame ? 21 : alphabeta_tt_bits);
+}
+}  // namespace
+
 MctsAgent::MctsAgent(MctsAgentConfig config)
-    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(AlphaBetaConfig{.tt_bits = 20}),
+    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(make_root_solver(config_.root_solver, 20)),
       leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
   if (config_.custom_evaluator) evaluator_ = config_.custom_evaluator;
@@ -123,7 +135,12 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
-    : config_(config), evaluator_(evaluator_from(config)), search_(config.search, evaluator_.get()) {
+    : config_(config),
+      evaluator_(evaluator_from(config)),
+      search_(config.search, evaluator_.get()),
+      root_solver_(parse_exact_solver_kind(config.root_solver.exact) == ExactSolverKind::kEndgame
+                       ? make_root_solver(config.root_solver, 0)
+                       : ExactSolver(search_)) {
   search_.set_move_orderer(config_.orderer.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
@@ -142,11 +159,11 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   }
   Move solved;
   int margin = 0;
-  if (config_.solver && solve_root(search_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
+  if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
                                    root_solver_failed_at_, &margin)) {
     // With wdl only a draw is an exact margin; a win is a lower bound.
     report_ = SearchReport{solved, double(margin), 0, 0, !config_.root_solver.wdl || margin == 0,
-                           search_.principal_variation(pos, true)};
+                           root_solver_.principal_variation(pos, 12)};
     return solved;
   }
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt

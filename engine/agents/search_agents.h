@@ -8,6 +8,7 @@
 #include <string>
 
 #include "agents/agent.h"
+#include "endgame/exact_solvers.h"
 #include "util/settings.h"
 #include "mushroom/alphabeta.h"
 #include "mushroom/learned_eval_model.h"
@@ -27,6 +28,9 @@ struct RootSolverConfig {
   double bank_share = 0;
   int bank_max_rectangles = 12;  // ...only this close to the end: earlier, attempts mostly fail
   bool wdl = false;         // prove win/draw/loss only, not the margin
+  // Which exact solver: "alphabeta" (alpha-beta's exact mode) or "endgame"
+  // (the dedicated solver, engine/endgame/).
+  std::string exact = "alphabeta";
 };
 
 struct MctsAgentConfig {
@@ -51,7 +55,7 @@ struct MctsAgentConfig {
 // The options every MCTS-based agent reads (mcts, nn, the exported bot),
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
-// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl,
+// solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, exact,
 // time_scale, tail.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
@@ -72,7 +76,8 @@ class MctsAgent : public Agent {
   MctsAgentConfig config_;
   Mcts<MushroomGame> mcts_;
   std::shared_ptr<Evaluator<MushroomGame>> evaluator_;
-  AlphaBeta root_solver_, leaf_solver_;
+  ExactSolver root_solver_;
+  AlphaBeta leaf_solver_;
   double sims_per_ms_ = 20;  // refined after every timed move
   int last_simulations_ = 0;
   int root_solver_failed_at_ = 1 << 30;  // rectangles when a root attempt last failed
@@ -95,7 +100,7 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, lmr, lmr_divisor, partial_root, pvs,
+// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
 // killers, history, qdepth, qmoves, time_scale, tail, eval.
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
@@ -116,6 +121,7 @@ class AlphaBetaAgent : public Agent {
   AlphaBetaAgentConfig config_;
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
+  ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
   std::optional<SearchReport> report_;
   int root_solver_failed_at_ = 1 << 30;
 };
@@ -127,7 +133,7 @@ class AlphaBetaAgent : public Agent {
 // (when given) the proven margin (with wdl, a lower bound unless 0). An
 // attempt that failed with k rectangles left (failed_at) is not repeated
 // until fewer remain: the game only gets smaller.
-bool solve_root(AlphaBeta& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
+bool solve_root(ExactSolver& solver, const Position& pos, int rectangles, const RootSolverConfig& config,
                 double soft_ms, double bank_ms, Move& best, int& failed_at, int* margin = nullptr);
 
 }  // namespace mushroom

@@ -27,3 +27,29 @@ std::vector<Position> playout_positions(int count, uint64_t seed) {
 }
 
 }  // namespace mushroom
+
+namespace mushroom {
+
+std::vector<Position> endgame_positions(int count, uint64_t seed, int max_left) {
+  Rng rng(seed);
+  std::vector<Position> out;
+  while (int(out.size()) < count) {
+    Position pos = random_board(rng.next_u64());
+    while (!pos.game_over() && pos.mushrooms_left() > max_left) {
+      MoveList list;
+      generate_moves(pos, list);
+      if (list.size == 0) {
+        pos.apply(Move::pass());
+        continue;
+      }
+      // Two moves in three random, the rest greedy: varied, yet games that run long.
+      pos.apply(rng.uniform(3) != 0 ? list[int(rng.uniform(uint32_t(list.size)))] : greedy_move(list));
+    }
+    if (pos.game_over()) continue;
+    if (rng.uniform(4) == 0) pos.apply(Move::pass());  // the opponent has just passed
+    if (!pos.game_over()) out.push_back(pos);
+  }
+  return out;
+}
+
+}  // namespace mushroom

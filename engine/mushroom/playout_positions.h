@@ -12,4 +12,10 @@ namespace mushroom {
 
 std::vector<Position> playout_positions(int count, uint64_t seed);
 
+// Endgames: games of random and greedy moves on seeded uniform boards,
+// stopped at the first position with at most max_left mushrooms (games that
+// end sooner are dropped); a quarter of them just after the opponent's pass.
+// Either side may be to move. For checking exact solvers against each other.
+std::vector<Position> endgame_positions(int count, uint64_t seed, int max_left);
+
 }  // namespace mushroom

@@ -1,0 +1,105 @@
+// The dedicated exact endgame solver for the mushroom game: it proves a
+// position's final score margin under best play for both sides.
+//
+// Apart from the heuristic alpha-beta (mushroom/alphabeta.h), whose exact
+// mode is the plain reference this solver is checked against:
+//  - null-window proofs: a margin is found by MTD(f)-style probes "is the
+//    margin at least g?" around a guess, each a search on the window
+//    (g-1, g), win/draw/loss by one search on (-1, 1);
+//  - a table made for proofs: each entry keeps a lower and an upper bound on
+//    the exact margin, so the probes share their work, in buckets of two
+//    where the entry with the larger subtree survives;
+//  - ordering made for proofs, where enough is left below to pay for it:
+//    each child is made once, its table entry may end the node at once
+//    (enhanced transposition cutoff), and the children are tried by what
+//    the move gains less the opponent's best immediate reply, fewest
+//    replies first among equals;
+//  - the pass is searched only when it could matter: passing gives the
+//    side to move at most the current margin (the opponent may pass too,
+//    which ends the game), so it is skipped once alpha reaches that.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "mushroom/movegen.h"
+#include "mushroom/position.h"
+
+namespace mushroom {
+
+struct EndgameConfig {
+  int tt_bits = 22;  // 2^22 entries of 16 bytes: 64 MiB
+  // Enhanced transposition cutoffs at ordered nodes.
+  bool etc = true;
+  // Nodes with at least this many mushrooms left are ordered by the
+  // two-move estimate (each child made and its replies scanned); the rest,
+  // cheaper, by what each move gains alone. Above 170: never.
+  int ordering_min_left = 0;
+};
+
+struct EndgameProof {
+  int margin = 0;  // the exact final margin for the side to move; -1/0/1 from solve_wdl
+  Move best = Move::pass();  // a move that achieves it
+  uint64_t nodes = 0;
+  int probes = 0;  // null-window searches it took
+};
+
+class EndgameSolver {
+ public:
+  using Clock = std::chrono::steady_clock;
+  struct Limits {
+    uint64_t nodes = 0;  // 0: no limit
+    std::optional<Clock::time_point> deadline;
+  };
+
+  explicit EndgameSolver(EndgameConfig config = {});
+
+  // The exact margin, if proved within the limits. guess (a margin, for
+  // example the heuristic search's estimate) only steers the probes.
+  std::optional<EndgameProof> solve(const Position& root, const Limits& limits, int guess = 0);
+  // Win, draw or loss only: margin is 1, 0 or -1.
+  std::optional<EndgameProof> solve_wdl(const Position& root, const Limits& limits);
+  // The fail-soft search on the window (alpha, beta) of final margins: exact
+  // inside, a bound outside.
+  std::optional<int> search_window(const Position& root, int alpha, int beta, const Limits& limits,
+                                   Move* best = nullptr);
+
+  // The line the table holds from root (advisory: entries may be replaced).
+  std::vector<Move> principal_variation(const Position& root, int max_moves = 64);
+  // Nodes the last solve (all its probes) or search visited.
+  uint64_t nodes() const { return nodes_; }
+  // Empties the table (the proofs of earlier positions are otherwise kept).
+  void clear();
+
+ private:
+  struct Entry {
+    uint64_t key_work = 0;  // the key's high 56 bits, and log2 of the subtree's nodes in the low 8
+    int16_t lower = 0, upper = 0;
+    Move move;
+  };
+  static_assert(sizeof(Entry) == 16);
+
+  int search(Position& pos, int alpha, int beta, int ply);
+  // One search from root under the limits start() set (nodes count on).
+  std::optional<int> probe(const Position& root, int alpha, int beta, Move* best);
+  // The ordered moves of a node (the pass not among them); returns their
+  // count, or (when cutoff is given) sets *cutoff to a proven value >= beta
+  // found in a child's table entry and returns 0.
+  int ordered_moves(Position& pos, const MoveList& list, Move* out, int beta, std::optional<Move> tt_move,
+                    std::optional<int>* cutoff);
+  Entry* find(uint64_t key);
+  void store(uint64_t key, int lower, int upper, const Move& move, uint64_t subtree_nodes);
+  void count_node();
+  void start(const Limits& limits);
+
+  EndgameConfig config_;
+  std::vector<Entry> table_;
+  uint64_t mask_ = 0;
+  uint64_t nodes_ = 0, node_limit_ = 0;
+  std::optional<Clock::time_point> deadline_;
+  bool stopped_ = false;
+  Move root_best_;
+};
+
+}  // namespace mushroom

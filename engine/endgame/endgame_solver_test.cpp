@@ -1,0 +1,122 @@
+#include "endgame/endgame_solver.h"
+
+#include <gtest/gtest.h>
+
+#include "mushroom/alphabeta.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/greedy.h"
+#include "mushroom/playout_positions.h"
+
+namespace mushroom {
+namespace {
+
+// The plain exact search's margin: the reference.
+int reference_margin(AlphaBeta& reference, const Position& pos) {
+  const std::optional<int> margin = reference.solve_exact(pos, 0);
+  EXPECT_TRUE(margin.has_value());
+  return margin.value_or(0);
+}
+
+TEST(EndgameSolver, MarginEqualsThePlainExactSearchAndItsMoveAchievesIt) {
+  AlphaBeta reference;
+  EndgameSolver solver(EndgameConfig{.tt_bits = 18});
+  int seconds = 0, after_pass = 0;
+  for (const Position& pos : endgame_positions(60, 461, 60)) {
+    seconds += pos.to_move() == kSecond;
+    after_pass += pos.last_move_was_pass();
+    const int expected = reference_margin(reference, pos);
+    const std::optional<EndgameProof> proof = solver.solve(pos, {});
+    ASSERT_TRUE(proof.has_value());
+    EXPECT_EQ(proof->margin, expected);
+    EXPECT_GE(proof->probes, 1);
+    EXPECT_GT(proof->nodes, 0u);
+    // The move it names keeps the margin: the opponent's best reply then
+    // leaves exactly -expected for the opponent.
+    ASSERT_TRUE(pos.is_legal(proof->best));
+    Position after = pos;
+    after.apply(proof->best);
+    const int after_value = after.game_over() ? after.margin_for_side_to_move() : reference_margin(reference, after);
+    EXPECT_EQ(-after_value, expected) << "best " << to_string(proof->best);
+  }
+  EXPECT_GT(seconds, 10);  // both sides to move are covered
+  EXPECT_GT(after_pass, 5);
+}
+
+TEST(EndgameSolver, AnswersDoNotDependOnTheGuessOrOnWhatTheTableHolds) {
+  AlphaBeta reference;
+  EndgameSolver solver(EndgameConfig{.tt_bits = 16});
+  EndgameSolver unordered(EndgameConfig{.tt_bits = 16, .etc = false, .ordering_min_left = 171});
+  for (const Position& pos : endgame_positions(25, 462, 62)) {
+    const int expected = reference_margin(reference, pos);
+    for (const int guess : {-40, 0, expected, 40}) {
+      const auto proof = solver.solve(pos, {}, guess);  // the table keeps the earlier probes' bounds
+      ASSERT_TRUE(proof.has_value());
+      EXPECT_EQ(proof->margin, expected) << "guess " << guess;
+    }
+    const auto plain = unordered.solve(pos, {});
+    ASSERT_TRUE(plain.has_value());
+    EXPECT_EQ(plain->margin, expected);
+  }
+}
+
+TEST(EndgameSolver, WinDrawLossAndTheWindowSearchBoundTheMargin) {
+  AlphaBeta reference;
+  EndgameSolver solver(EndgameConfig{.tt_bits = 18});
+  int outcomes[3] = {0, 0, 0};
+  for (const Position& pos : endgame_positions(50, 463, 60)) {
+    const int expected = reference_margin(reference, pos);
+    const int sign = expected > 0 ? 1 : expected < 0 ? -1 : 0;
+    const auto wdl = solver.solve_wdl(pos, {});
+    ASSERT_TRUE(wdl.has_value());
+    EXPECT_EQ(wdl->margin, sign);
+    ++outcomes[sign + 1];
+    // The move keeps the outcome.
+    Position after = pos;
+    after.apply(wdl->best);
+    const int after_value = after.game_over() ? after.margin_for_side_to_move() : reference_margin(reference, after);
+    const int kept = -after_value > 0 ? 1 : -after_value < 0 ? -1 : 0;
+    EXPECT_EQ(kept, sign);
+    // Fail-soft: exact inside the window, a bound on the right side outside it.
+    solver.clear();
+    const auto low = solver.search_window(pos, expected - 3, expected + 3, {});
+    ASSERT_TRUE(low.has_value());
+    EXPECT_EQ(*low, expected);
+    const auto above = solver.search_window(pos, expected + 2, expected + 3, {});
+    ASSERT_TRUE(above.has_value());
+    EXPECT_LE(*above, expected + 2);
+    EXPECT_GE(*above, expected);
+  }
+  EXPECT_GT(outcomes[0], 0);
+  EXPECT_GT(outcomes[2], 0);
+}
+
+TEST(EndgameSolver, LimitsStopItWithoutAnAnswer) {
+  const Position opening = random_board(464);
+  EndgameSolver solver(EndgameConfig{.tt_bits = 16});
+  EXPECT_FALSE(solver.solve(opening, {.nodes = 5000, .deadline = std::nullopt}).has_value());
+  EXPECT_LE(solver.nodes(), 5000u + 1024u);
+  const auto t0 = EndgameSolver::Clock::now();
+  EXPECT_FALSE(solver.solve_wdl(opening, {.deadline = t0 + std::chrono::milliseconds(30)}).has_value());
+}
+
+TEST(EndgameSolver, WithNoRectangleLeftTheMarginStands) {
+  EndgameSolver solver(EndgameConfig{.tt_bits = 12});
+  int stuck = 0;
+  for (Position pos : endgame_positions(20, 466, 60)) {
+    // Greedy moves until no rectangle is left; then only passes remain.
+    while (has_any_move(pos)) pos.apply(greedy_move(pos));
+    for (const bool after_pass : {false, true}) {
+      Position start = pos;
+      if (after_pass) start.apply(Move::pass());
+      const auto proof = solver.solve(start, {});
+      ASSERT_TRUE(proof.has_value());
+      EXPECT_EQ(proof->margin, start.margin_for_side_to_move());
+      EXPECT_TRUE(proof->best.is_pass());
+      ++stuck;
+    }
+  }
+  EXPECT_EQ(stuck, 40);
+}
+
+}  // namespace
+}  // namespace mushroom
