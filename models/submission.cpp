@@ -4978,24 +4978,27 @@ int EndgameSolver::ordered_moves(Position& pos, const MoveList& list, Move* out,
     const Move& m = list[i];
     const RectangleTake take = rectangle_take(pos, m);
     int key;
+    const bool first = tt_move && m == *tt_move;
     if (deep) {
       pos.apply(m, &undo);
+      const uint64_t child = pos.hash();
+      __builtin_prefetch(&table_[child & mask_ & ~uint64_t(1)]);  // read after the scan below
+      int replies = 0;
+      const int reply_gain = first ? 0 : best_rectangle_gain(pos, &replies);  // the table's move goes first anyway
       if (config_.etc && cutoff) {
         // The child's table entry may already prove this node >= beta.
-        if (const Entry* e = find(pos.hash()); e && -e->upper >= beta) {
+        if (const Entry* e = find(child); e && -e->upper >= beta) {
           pos.undo(undo);
           *cutoff = -e->upper;
           return 0;
         }
       }
-      int replies = 0;
-      const int reply_gain = best_rectangle_gain(pos, &replies);
       pos.undo(undo);
       key = (take.gain - reply_gain) * 256 - replies;
     } else {
       key = take.gain * 256 + take.stolen;
     }
-    if (tt_move && m == *tt_move) key = 1 << 30;
+    if (first) key = 1 << 30;
     keyed[i] = {key, m};
   }
   std::stable_sort(keyed, keyed + n, [](const Keyed& a, const Keyed& b) { return a.key > b.key; });

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "agents/local_match.h"
+#include "endgame/endgame_solver.h"
 #include "mushroom/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/learned_evaluator.h"
@@ -45,7 +46,11 @@ class Worker {
       : counters_(counters), job_(job), index_(index) {
     if (job.evaluation) evaluator_ = std::make_unique<LearnedEvaluator>(*job.evaluation);
     search_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 18}, evaluator_.get());
-    if (job.eval.exact_mushrooms > 0) solver_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 20});
+    if (job.eval.exact_mushrooms > 0) {
+      EndgameConfig solver_config;
+      solver_config.tt_bits = 20;
+      solver_ = std::make_unique<EndgameSolver>(solver_config);
+    }
     if (job.teacher) teacher_ = std::make_unique<nn::CpuNet>(*job.teacher);
   }
 
@@ -75,11 +80,14 @@ class Worker {
       Move best = Move::pass();
       if (proven || (solver_ && pos.mushrooms_left() <= job_.eval.exact_mushrooms)) {
         if (!proven) solver_->clear();
-        const std::optional<int> margin = solver_->solve_exact(pos, uint64_t(job_.eval.exact_nodes), &best);
-        proven = margin.has_value();
+        EndgameSolver::Limits limits;
+        limits.nodes = uint64_t(job_.eval.exact_nodes);
+        const std::optional<EndgameProof> proof = solver_->solve(pos, limits);
+        proven = proof.has_value();
         if (proven) {
-          labels.search_score = *margin * kEvalScale;
+          labels.search_score = proof->margin * kEvalScale;
           labels.exact = true;
+          best = proof->best;
         }
       }
       if (!labels.exact) {
@@ -125,7 +133,7 @@ class Worker {
   int index_;
   std::unique_ptr<LearnedEvaluator> evaluator_;
   std::unique_ptr<AlphaBeta> search_;
-  std::unique_ptr<AlphaBeta> solver_;  // exact_mushrooms > 0
+  std::unique_ptr<EndgameSolver> solver_;  // exact_mushrooms > 0: the dedicated endgame solver
   std::unique_ptr<nn::CpuNet> teacher_;
   PendingShard pending_{mushroom_eval_schema().game, {}, 0};
 };

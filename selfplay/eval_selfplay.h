@@ -9,7 +9,8 @@
 // score; when the game ends each gets its side's final margin and outcome.
 // The random opening's positions are not samples. Once few enough
 // mushrooms are left (exact_mushrooms), each position is first given to
-// the endgame solver: a position it proves within exact_nodes is labelled
+// the dedicated endgame solver (engine/endgame/): a position it proves
+// within exact_nodes is labelled
 // with the proven final margin (exact) and the solver's move is played,
 // so the rest of the game is perfect play. A fraction of
 // the moves after the opening are played uniformly at random (their
