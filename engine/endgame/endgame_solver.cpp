@@ -46,10 +46,14 @@ void EndgameSolver::store(uint64_t key, int lower, int upper, const Move& move, 
   Entry* e = find(key);
   if (e) {
     // Both are true bounds on the same exact value: keep the tighter ones.
-    lower = std::max(lower, int(e->lower));
-    upper = std::min(upper, int(e->upper));
-    if (lower > upper) lower = -kBeyondMargins, upper = kBeyondMargins;  // a key collision: start over
-    work = std::max(work, int(e->key_work & 0xFF));
+    // Bounds that contradict each other mean a key collision: the new
+    // search's own bounds replace the entry's.
+    const int merged_lower = std::max(lower, int(e->lower)), merged_upper = std::min(upper, int(e->upper));
+    if (merged_lower <= merged_upper) {
+      lower = merged_lower;
+      upper = merged_upper;
+      work = std::max(work, int(e->key_work & 0xFF));
+    }
   } else {
     // Replace the entry whose subtree was smaller.
     Entry* bucket = &table_[key & mask_ & ~uint64_t(1)];
