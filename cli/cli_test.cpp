@@ -551,6 +551,8 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
            {"--random 3 --regret --agent alphabeta:bogus=1", "has no option 'bogus'"},
            {"--random 3 --regret --agent greedy", "agent 'greedy' has no option 'move_ms'"},
            {"--random 3 --solver minimax", "unknown solver 'minimax'"},
+           {"--random 3 --etc 2", "--etc must be 0 or 1"},
+           {"--random 3 --ordering-min-left 200", "--ordering-min-left must be in 0..171"},
            {"--ms 10", "give --positions FILE... or --random N"},
            {"--random 3 --max-left 0", "--max-left must be in 1..170"}}) {
     const CommandResult r2 = run("bench endgame " + args);

@@ -195,7 +195,11 @@ int cmd_bench_endgame(int argc, char** argv) {
                            " ms a position, 2^" + std::to_string(tt_bits) + " table";
   EndgameConfig endgame;
   endgame.ordering_min_left = args["ordering-min-left"].as<int>();
-  endgame.etc = args["etc"].as<int>() != 0;
+  if (endgame.ordering_min_left < 0 || endgame.ordering_min_left > kCells + 1)
+    throw std::invalid_argument("--ordering-min-left must be in 0..171");
+  const int etc = args["etc"].as<int>();
+  if (etc != 0 && etc != 1) throw std::invalid_argument("--etc must be 0 or 1");
+  endgame.etc = etc == 1;
   // --regret's options are checked before any solving.
   const bool regret = args.count("regret") > 0;
   const double regret_ms = args["regret-ms"].as<double>();
