@@ -5082,15 +5082,15 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       // Skipped, but a fail-low result must still bound the pass from above.
       best = std::max(best, now);
     } else {
-    pos.apply(Move::pass(), &undo);
-    const int value = -search(pos, -beta, -alpha, ply + 1);
-    pos.undo(undo);
-    if (stopped_) return 0;
-    if (value > best) {
-      best = value;
-      best_move = Move::pass();
-      if (ply == 0) root_best_ = best_move;
-    }
+      pos.apply(Move::pass(), &undo);
+      const int value = -search(pos, -beta, -alpha, ply + 1);
+      pos.undo(undo);
+      if (stopped_) return 0;
+      if (value > best) {
+        best = value;
+        best_move = Move::pass();
+        if (ply == 0) root_best_ = best_move;
+      }
     }
   }
   const int lower = best > alpha_start ? best : -kBeyondMargins;
