@@ -25,6 +25,13 @@ struct Bucket {
 constexpr Bucket kBuckets[] = {
     {"<=89", 0, 89}, {"90-104", 90, 104}, {"105-119", 105, 119}, {"120-134", 120, 134}, {">=135", 135, 1 << 20}};
 
+// The bucket a position with `left` mushrooms falls in.
+size_t bucket_of(int left) {
+  size_t b = 0;
+  while (left > kBuckets[b].hi) ++b;
+  return b;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -62,12 +69,9 @@ std::vector<double> print_table(const char* title, const std::vector<Position>& 
   std::vector<std::vector<double>> times(n_buckets);
   std::vector<int> proved(n_buckets, 0);
   for (size_t i = 0; i < positions.size(); ++i) {
-    const int left = positions[i].mushrooms_left();
-    for (size_t b = 0; b < n_buckets; ++b)
-      if (left >= kBuckets[b].lo && left <= kBuckets[b].hi) {
-        times[b].push_back(run.ms[i]);
-        proved[b] += run.values[i].has_value();
-      }
+    const size_t b = bucket_of(positions[i].mushrooms_left());
+    times[b].push_back(run.ms[i]);
+    proved[b] += run.values[i].has_value();
   }
   std::printf("%s\n%-8s %9s %8s %10s\n", title, "left", "positions", "proved", "median_ms");
   std::vector<double> fractions;
@@ -79,15 +83,13 @@ std::vector<double> print_table(const char* title, const std::vector<Position>& 
 }
 
 // What the bot's own search gives away where the solver proved the margin:
-// for each proved position, the agent's move at move_ms, and the proven
-// margin after it (solved under the same limit). By bucket: how many were
-// measured, how many moves lost cells, and the cells lost.
-void print_regret(const std::string& agent_spec, double move_ms, const std::vector<Position>& positions,
-                  const Run& run, ExactSolver& solver, double limit_ms) {
-  const AgentSpec spec = parse_agent_spec(agent_spec);
-  AgentOptions options;
-  options.values = spec.options;
-  options.values["move_ms"] = std::to_string(move_ms);
+// for each proved position, the agent's move (a fresh `agent_name` with
+// `options`, move_ms among them), and the proven margin after it (solved
+// under the same limit). By bucket: how many were measured, how many moves
+// lost cells, and the cells lost.
+void print_regret(const std::string& agent_spec, const std::string& agent_name, const AgentOptions& options,
+                  double move_ms, const std::vector<Position>& positions, const Run& run, ExactSolver& solver,
+                  double limit_ms) {
   const size_t n_buckets = std::size(kBuckets);
   std::vector<int> measured(n_buckets, 0), lossy(n_buckets, 0), unsolved(n_buckets, 0), cells(n_buckets, 0),
       worst(n_buckets, 0);
@@ -96,7 +98,7 @@ void print_regret(const std::string& agent_spec, double move_ms, const std::vect
   for (size_t i = 0; i < positions.size(); ++i) {
     if (!run.values[i]) continue;
     const Position& pos = positions[i];
-    std::unique_ptr<Agent> agent = make_agent(spec.name, options);
+    std::unique_ptr<Agent> agent = make_agent(agent_name, options);
     agent->new_game(pos, pos.to_move());
     const Move move = agent->choose_move(pos, Clock{});
     Position after = pos;
@@ -108,18 +110,15 @@ void print_regret(const std::string& agent_spec, double move_ms, const std::vect
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(limit_ms * 1000));
       if (const std::optional<ExactAnswer> reply = solver.solve(after, false, 0, deadline)) kept = -reply->value;
     }
-    const int left = pos.mushrooms_left();
-    for (size_t b = 0; b < n_buckets; ++b) {
-      if (left < kBuckets[b].lo || left > kBuckets[b].hi) continue;
-      if (!kept) {
-        ++unsolved[b];
-        continue;
-      }
+    const size_t b = bucket_of(pos.mushrooms_left());
+    if (kept) {
       const int lost = *run.values[i] - *kept;
       ++measured[b];
       lossy[b] += lost > 0;
       cells[b] += lost;
       worst[b] = std::max(worst[b], lost);
+    } else {
+      ++unsolved[b];
     }
     if (++done % 25 == 0 || done == total) std::fprintf(stderr, "bench endgame regret: %zu/%zu positions\n", done, total);
   }
@@ -204,14 +203,15 @@ int cmd_bench_endgame(int argc, char** argv) {
   const bool regret = args.count("regret") > 0;
   const double regret_ms = args["regret-ms"].as<double>();
   const std::string agent = args.count("agent") ? args["agent"].as<std::string>() : "alphabeta:eval=" + default_eval_path();
+  AgentSpec regret_spec;
+  AgentOptions regret_options;
   if (regret) {
     if (wdl) throw std::invalid_argument("--regret needs the exact margins: leave out --wdl");
     if (!(regret_ms > 0)) throw std::invalid_argument("--regret-ms must be above 0");
-    const AgentSpec spec = parse_agent_spec(agent);
-    AgentOptions options;
-    options.values = spec.options;
-    options.values["move_ms"] = std::to_string(regret_ms);
-    make_agent(spec.name, options);  // names a bad agent or option, or one that takes no move_ms
+    regret_spec = parse_agent_spec(agent);
+    regret_options.values = regret_spec.options;
+    regret_options.values["move_ms"] = std::to_string(regret_ms);
+    make_agent(regret_spec.name, regret_options);  // names a bad agent or option, or one that takes no move_ms
   }
   const Run run = run_solver(kind, positions, ms, tt_bits, wdl, endgame);
   int mismatches = 0;
@@ -232,7 +232,7 @@ int cmd_bench_endgame(int argc, char** argv) {
   }
   if (regret) {
     ExactSolver solver(kind, tt_bits, endgame);
-    print_regret(agent, regret_ms, positions, run, solver, ms);
+    print_regret(agent, regret_spec.name, regret_options, regret_ms, positions, run, solver, ms);
     std::printf("\n");
   }
   const std::vector<double> fractions = print_table((std::string(exact_solver_name(kind)) + " (" + mode + ")").c_str(), positions, run);

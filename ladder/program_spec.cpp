@@ -11,7 +11,6 @@
 
 namespace mushroom {
 
-
 std::string self_executable() {
   char buf[4096];
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);

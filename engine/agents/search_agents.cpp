@@ -47,15 +47,18 @@ bool solve_root(ExactSolver& solver, const Position& pos, int rectangles, const 
 }
 
 namespace {
-// The root solver a config names; the dedicated one gets a 2^21 table (32 MiB).
-ExactSolver make_root_solver(const RootSolverConfig& config, int alphabeta_tt_bits) {
-  const ExactSolverKind kind = parse_exact_solver_kind(config.exact);
-  return ExactSolver(kind, kind == ExactSolverKind::kEndgame ? 21 : alphabeta_tt_bits);
+// The root solver a config names: the dedicated one with its own 2^21 table
+// (32 MiB), or alpha-beta's exact mode, on `shared`'s table when given, else
+// on its own 2^20 one.
+ExactSolver make_root_solver(const RootSolverConfig& config, AlphaBeta* shared) {
+  if (parse_exact_solver_kind(config.exact) == ExactSolverKind::kEndgame)
+    return ExactSolver(ExactSolverKind::kEndgame, 21);
+  return shared ? ExactSolver(*shared) : ExactSolver(ExactSolverKind::kAlphaBeta, 20);
 }
 }  // namespace
 
 MctsAgent::MctsAgent(MctsAgentConfig config)
-    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(make_root_solver(config_.root_solver, 20)),
+    : config_(std::move(config)), mcts_(config_.mcts), root_solver_(make_root_solver(config_.root_solver, nullptr)),
       leaf_solver_(AlphaBetaConfig{.tt_bits = 16}) {
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
   if (config_.custom_evaluator) evaluator_ = config_.custom_evaluator;
@@ -138,9 +141,7 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
     : config_(config),
       evaluator_(evaluator_from(config)),
       search_(config.search, evaluator_.get()),
-      root_solver_(parse_exact_solver_kind(config.root_solver.exact) == ExactSolverKind::kEndgame
-                       ? make_root_solver(config.root_solver, 0)
-                       : ExactSolver(search_)) {
+      root_solver_(make_root_solver(config.root_solver, &search_)) {
   search_.set_move_orderer(config_.orderer.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }

@@ -26,10 +26,6 @@ std::vector<Position> playout_positions(int count, uint64_t seed) {
   return out;
 }
 
-}  // namespace mushroom
-
-namespace mushroom {
-
 std::vector<Position> endgame_positions(int count, uint64_t seed, int max_left) {
   Rng rng(seed);
   std::vector<Position> out;

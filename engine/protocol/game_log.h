@@ -62,5 +62,4 @@ std::string format_game_log(const GameLog& log);
 // Throws ParseError naming the source and line on malformed logs.
 GameLog parse_game_log(std::string_view text, const std::string& source = "<log>");
 
-
 }  // namespace mushroom
