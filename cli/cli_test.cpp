@@ -488,9 +488,11 @@ TEST(Cli, SolveEndgamePrintsTheMarginAndAMoveThatKeepsIt) {
     after.apply(best);
     EXPECT_EQ(-*AlphaBeta().solve_exact(after, 0), margin) << "the move named keeps the margin";
     EXPECT_NE(r.output.find("nodes: "), std::string::npos);
+    EXPECT_NE(r.output.find("% by the first move tried"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find(std::string(player_name(pos.to_move())) + " to move"), std::string::npos) << r.output;
     const CommandResult plain = run("solve-endgame --solver alphabeta --position " + file);
     ASSERT_EQ(plain.exit_code, 0) << plain.output;
+    EXPECT_EQ(plain.output.find("ordering: "), std::string::npos) << "alpha-beta keeps no such counts";
     EXPECT_EQ(split_lines(plain.output).back().rfind("margin=" + std::to_string(margin) + " best=", 0), 0u)
         << plain.output;
     const CommandResult wdl = run("solve-endgame --wdl --position " + file);

@@ -16,7 +16,8 @@ int cmd_solve_endgame(int argc, char** argv) {
       "mushroom solve-endgame",
       "Proves a position's exact final margin for the side to move with the dedicated endgame solver (or, with "
       "--solver alphabeta, alpha-beta's plain exact mode), and prints the "
-      "principal variation, the node count and the time. The last line is exactly margin=<int> best=<r1> <c1> <r2> "
+      "principal variation, the node count and the time, and for the dedicated solver how well it ordered (the "
+      "share of cutoffs that came from the first move tried). The last line is exactly margin=<int> best=<r1> <c1> <r2> "
       "<c2> (a move that achieves it; -1 -1 -1 -1 is the pass), or with --wdl result=<win|draw|loss> best=... "
       "(which proves only that). The position file may give the side to move and a pass just played "
       "(mushroom/position_io.h). Exit 1 when the limits stop it before a proof.");
@@ -58,6 +59,12 @@ int cmd_solve_endgame(int argc, char** argv) {
             << "nodes: " << answer->nodes << " in " << answer->probes << (answer->probes == 1 ? " search" : " searches") << "\n"
             << "time: " << format_fixed(elapsed, 1) << " ms (" << format_fixed(answer->nodes / std::max(elapsed, 1e-3) / 1e3, 2)
             << " M nodes/s)\n";
+  if (const std::optional<EndgameSearchStats>& stats = answer->stats) {
+    const double first = stats->cutoffs ? 100.0 * stats->first_move_cutoffs / stats->cutoffs : 0;
+    std::cout << "ordering: " << stats->cutoffs << " cutoffs, " << format_fixed(first, 2) << "% by the first move tried; "
+              << stats->every_move_nodes << " nodes searched every rectangle; table cutoffs " << stats->table_cutoffs
+              << ", enhanced transposition cutoffs " << stats->etc_cutoffs << "\n";
+  }
   if (wdl)
     std::cout << "result=" << (answer->value > 0 ? "win" : answer->value == 0 ? "draw" : "loss")
               << " best=" << to_string(answer->best) << "\n";

@@ -24,6 +24,7 @@ void EndgameSolver::start(const Limits& limits) {
   node_limit_ = limits.nodes;
   deadline_ = limits.deadline;
   stopped_ = false;
+  stats_ = {};
 }
 
 void EndgameSolver::count_node() {
@@ -117,9 +118,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
   if (const Entry* e = find(key)) {
     tt_move = e->move;
     if (ply > 0) {  // the root must search, to name its move
-      if (e->lower >= beta) return e->lower;
-      if (e->upper <= alpha) return e->upper;
-      if (e->lower == e->upper) return e->lower;
+      if (e->lower >= beta || e->upper <= alpha || e->lower == e->upper) {
+        ++stats_.table_cutoffs;
+        return e->lower >= beta ? e->lower : e->upper <= alpha ? e->upper : e->lower;
+      }
       alpha = std::max(alpha, int(e->lower));
       beta = std::min(beta, int(e->upper));
     }
@@ -151,7 +153,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
   Move moves[kMaxMoves];
   std::optional<int> cutoff;
   const int n = ordered_moves(pos, list, moves, beta, tt_move, ply > 0 ? &cutoff : nullptr);
-  if (cutoff) return *cutoff;
+  if (cutoff) {
+    ++stats_.etc_cutoffs;
+    return *cutoff;
+  }
   for (int i = 0; i < n; ++i) {
     const Move& m = moves[i];
     pos.apply(m, &undo);
@@ -170,7 +175,12 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       if (ply == 0) root_best_ = m;
     }
     if (best > alpha) alpha = best;
-    if (alpha >= beta) break;
+    if (alpha >= beta) {
+      ++stats_.cutoffs;
+      stats_.first_move_cutoffs += i == 0;
+      break;
+    }
+    stats_.every_move_nodes += i == n - 1;
   }
   // The pass gives at most the margin now (the opponent may pass too): only
   // worth a search while that could still raise alpha.

@@ -38,7 +38,7 @@ std::optional<ExactAnswer> ExactSolver::solve(const Position& pos, bool wdl, uin
     limits.deadline = deadline;
     const std::optional<EndgameProof> proof = wdl ? endgame_->solve_wdl(pos, limits) : endgame_->solve(pos, limits);
     if (!proof) return std::nullopt;
-    return ExactAnswer{proof->margin, proof->best, proof->nodes, proof->probes};
+    return ExactAnswer{proof->margin, proof->best, proof->nodes, proof->probes, endgame_->stats()};
   }
   const std::optional<int> value = wdl ? alphabeta_->solve_window(pos, -1, 1, node_limit, &answer.best, deadline)
                                        : alphabeta_->solve_exact(pos, node_limit, &answer.best, deadline);

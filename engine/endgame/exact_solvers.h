@@ -25,6 +25,7 @@ struct ExactAnswer {
   Move best = Move::pass();  // a move that achieves it
   uint64_t nodes = 0;
   int probes = 1;  // the dedicated solver's null-window searches
+  std::optional<EndgameSearchStats> stats;  // the dedicated solver's
 };
 
 class ExactSolver {
