@@ -13,6 +13,7 @@ namespace mushroom {
 std::string resolve_program(const std::string& spec, const std::string& work_dir);
 // This executable's absolute path (from /proc/self/exe).
 std::string self_executable();
+
 // The program spec that plays a checkpoint: a conv net (.h5) as
 // builtin:nn:model=FILE, a learned evaluation (.eval) as
 // builtin:alphabeta:eval=FILE. Throws std::invalid_argument naming a missing

@@ -5034,10 +5034,13 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
   if (const Entry* e = find(key)) {
     tt_move = e->move;
     if (ply > 0) {  // the root must search, to name its move
-      if (e->lower >= beta || e->upper <= alpha || e->lower == e->upper) {
+      const auto table_cutoff = [&](int value) {
         ++stats_.table_cutoffs;
-        return e->lower >= beta ? e->lower : e->upper <= alpha ? e->upper : e->lower;
-      }
+        return value;
+      };
+      if (e->lower >= beta) return table_cutoff(e->lower);
+      if (e->upper <= alpha) return table_cutoff(e->upper);
+      if (e->lower == e->upper) return table_cutoff(e->lower);
       alpha = std::max(alpha, int(e->lower));
       beta = std::min(beta, int(e->upper));
     }
@@ -5096,8 +5099,8 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       stats_.first_move_cutoffs += i == 0;
       break;
     }
-    stats_.every_move_nodes += i == n - 1;
   }
+  stats_.every_move_nodes += alpha < beta;  // no rectangle reached beta
   // The pass gives at most the margin now (the opponent may pass too): only
   // worth a search while that could still raise alpha.
   if (alpha < beta && !pos.last_move_was_pass()) {
