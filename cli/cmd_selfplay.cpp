@@ -4,12 +4,9 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "nn/model_file.h"
-#include "train/learning_game.h"
 #include "selfplay/selfplay_runner.h"
+#include "train/pipeline.h"
 #include "train/run_config.h"
-#include "train/run_loop.h"
-#include "train/trainer.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -17,10 +14,15 @@ namespace mushroom::cli {
 int cmd_selfplay(int argc, char** argv) {
   cxxopts::Options opts("mushroom selfplay",
                         "Plays self-play games with the [selfplay] settings of a run config and writes HDF5 shards "
-                        "(schema: selfplay/shard.h) into --dir. Without --model it uses the bootstrap evaluator "
-                        "(selfplay.bootstrap), so data can be made from nothing.");
+                        "(schema: selfplay/shard.h) into --dir. What plays is what the config's run learns: the conv "
+                        "net, or with run.model = \"eval\" the learned alpha-beta evaluation (labelled by "
+                        "[evalplay]). Without --model it uses the bootstrap (selfplay.bootstrap, or the hand "
+                        "evaluation), so data can be made from nothing.");
   opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
-      "model", "model file (default: none, the bootstrap evaluator)", cxxopts::value<std::string>())(
+      "model",
+      "model file: a conv net (.h5), or a learned evaluation (.eval, eval.bin) when run.model = \"eval\" "
+      "(default: none, the bootstrap)",
+      cxxopts::value<std::string>())(
       "dir", "folder for the shards", cxxopts::value<std::string>())(
       "out", "old spelling of --dir", cxxopts::value<std::string>())(
       "games", "games to play (default: selfplay.games)", cxxopts::value<int>())(
@@ -31,10 +33,15 @@ int cmd_selfplay(int argc, char** argv) {
       "selfplay.carry_games the games in flight go on from one round to the next. Round k (from 0) writes "
       "DIR/job-k/ and numbers its games from first-game-id + k * 10^8; a last line sums them all",
       cxxopts::value<int>()->default_value("1"))(
-      "jobs", "old spelling of --generations", cxxopts::value<int>())("h,help", "show this help");
+      "jobs", "old spelling of --generations", cxxopts::value<int>())(
+      "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
+      cxxopts::value<std::vector<std::string>>())("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const train::RunConfig config = train::load_run_config(required(args, "config"));
+  std::vector<std::string> overrides;
+  if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
+  const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
+  const train::Pipeline pipeline = train::pipeline_of(config);
   const int jobs = value_or_old_spelling<int>(args, "selfplay", "jobs", "generations");
   if (jobs < 1 || jobs > 1000) throw std::invalid_argument("--generations must be in 1..1000");
   selfplay::SelfplayJob job;
@@ -42,10 +49,10 @@ int cmd_selfplay(int argc, char** argv) {
   job.config_hash = config.hash;
   job.games = args.count("games") ? args["games"].as<int>() : config.selfplay.games;
   if (job.games < 1) throw std::invalid_argument("--games must be positive");
-  if (config.selfplay.carry_games) job.carry = selfplay::make_game_carry();
-  if (args.count("model")) {
-    job.model = std::make_shared<nn::Model>(nn::load_model(args["model"].as<std::string>()));
-    job.model_id = args["model"].as<std::string>();
+  const std::string model = args.count("model") ? args["model"].as<std::string>() : "";
+  if (!model.empty()) {
+    pipeline.check_model(model);  // names the file and what is wrong with it before any game starts
+    job.model_id = model;
   }
   job.progress = [](const selfplay::SelfplayProgress& p) {
     std::printf("%s\n", selfplay::format_progress(p).c_str());
@@ -57,7 +64,7 @@ int cmd_selfplay(int argc, char** argv) {
   for (int k = 0; k < jobs; ++k) {
     job.out_dir = jobs == 1 ? out : (std::filesystem::path(out) / ("job-" + std::to_string(k))).string();
     job.first_game_id = args["first-game-id"].as<int64_t>() + int64_t(k) * 100'000'000;
-    totals.add(train::learning_game(config.game()).selfplay(job));
+    totals.add(pipeline.selfplay(job, model));
   }
   if (jobs > 1) {
     std::printf("all %d jobs (%.1f s): %s", totals.jobs(), totals.sum().seconds,

@@ -251,6 +251,38 @@ TEST(Pipeline, SelfplayThenTrainAndABadShardIsNamed) {
   EXPECT_NE(out.find("unknown key 'selfplay.workerz'"), std::string::npos) << out;
 }
 
+// With run.model = "eval", `selfplay --model` plays and labels with the
+// learned evaluation given, into shards that `train` of the same config
+// learns from; a conv net given there is refused, naming the file.
+TEST(Pipeline, SelfplayPlaysALearnedEvaluation) {
+  const fs::path dir = fresh_dir("pipeline_eval_selfplay");
+  int code = 0;
+  std::string out = run_command("selfplay --config testdata/configs/eval-ci.toml --model models/eval.bin --dir " +
+                                    (dir / "data").string() + " --games 3 --set evalplay.label_depth=1",
+                                &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("selfplay: 3/3 games"), std::string::npos) << out;
+  int shards = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "data")) {
+    const selfplay::ShardMeta meta = selfplay::read_shard_meta(entry.path().string());
+    EXPECT_EQ(meta.model_id, "models/eval.bin");
+    EXPECT_EQ(meta.game, selfplay::mushroom_eval_schema().game);
+    ++shards;
+  }
+  EXPECT_GT(shards, 0);
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
+                        (dir / "net").string() + " --steps 2",
+                    &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_TRUE(fs::exists(dir / "net" / "eval.bin"));
+  out = run_command("selfplay --config testdata/configs/eval-ci.toml --model models/default.h5 --dir " +
+                        (dir / "x").string() + " --games 1",
+                    &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("models/default.h5"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "x"));
+}
+
 // The old spellings (README "The `mushroom` CLI") still work and say what to
 // write instead; an old and a new spelling of one option together are refused.
 TEST(Pipeline, OldSpellingsStillWorkAndSayWhatToWrite) {

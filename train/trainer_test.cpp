@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "mushroom/playout_positions.h"
 #include "mushroom/mushroom_game.h"
@@ -39,10 +40,19 @@ TrainConfig adam_config() {
   return config;
 }
 
-fs::path scratch_file(const std::string& name) {
+// One folder per test process, removed when the process exits.
+struct ScratchFolder {
   const fs::path dir = fs::temp_directory_path() / ("trainer_test_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir / name;
+  ~ScratchFolder() {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+};
+
+fs::path scratch_file(const std::string& name) {
+  static const ScratchFolder folder;
+  fs::create_directories(folder.dir);
+  return folder.dir / name;
 }
 
 // The saved moments carry on: a second trainer loads them without a warning

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "agents/greedy_agent.h"
 #include "mushroom/board_gen.h"
@@ -27,8 +28,18 @@ GameLog greedy_game(uint64_t seed) {
   return log;
 }
 
+// One folder per test process, removed when the process exits.
+struct ScratchFolder {
+  const fs::path dir = fs::temp_directory_path() / ("view_test_" + std::to_string(getpid()));
+  ~ScratchFolder() {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+};
+
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("view_test_" + std::to_string(getpid())) / name;
+  static const ScratchFolder folder;
+  const fs::path dir = folder.dir / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
