@@ -27,7 +27,10 @@ int train_eval_model(const train::RunConfig& config, const cxxopts::ParseResult&
   else if (std::filesystem::exists(model_path)) start = read_learned_eval(model_path);
   else start = train::initial_eval_model(config.evalnet, config.seed());
   const train::EvalTraining trained =
-      train::train_eval(config, train::find_shards(required(args, "data")), start, 0, 0,
+      train::train_eval(config,
+                        train::find_shards_from_generation(required(args, "data"),
+                                                           config.train.window_first_generation),
+                        start, 0, 0,
                         (out / "optimizer.pt").string(), [](const std::string& line) { print_line(line); },
                         args.count("steps") ? args["steps"].as<int>() : 0);
   const std::string metrics_path = (out / "metrics.jsonl").string();
@@ -72,8 +75,9 @@ int cmd_train(int argc, char** argv) {
   if (args.count("init")) start = nn::load_model(args["init"].as<std::string>());
   else if (std::filesystem::exists(model_path)) start = nn::load_model(model_path);
   else start = nn::random_model(config.net, config.seed());
-  const auto window = train::load_window(train::find_shards(required(args, "data")), config.train.window_samples,
-                                         [](const std::string& w) { print_line("train: " + w); }, config.game());
+  const auto window = train::load_window(
+      train::find_shards_from_generation(required(args, "data"), config.train.window_first_generation),
+      config.train.window_samples, [](const std::string& w) { print_line("train: " + w); }, config.game());
   const int steps = args.count("steps") ? args["steps"].as<int>() : config.train.steps;
   print_line("train: " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
              " shards, " + std::to_string(steps) + " steps, net " + nn::describe(start.config));

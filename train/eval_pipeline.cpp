@@ -64,7 +64,10 @@ TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, c
     start = initial_eval_model(config.evalnet, config.seed() + (own_seed ? 0 : uint64_t(g)));
     fs::remove(run.optimizer());  // its moments belong to other weights
   }
-  const EvalTraining trained = train_eval(config, find_shards(run.data().string()), start, g,
+  const EvalTraining trained = train_eval(config,
+                                          find_shards_from_generation(run.data().string(),
+                                                                      config.train.window_first_generation),
+                                          start, g,
                                           trained_stats_of(run, g - 1).samples_seen, run.optimizer().string(), log);
   write_file_atomic(run.train_metrics(g).string(), trained.metrics);
   // The candidate goes last: its presence marks the stage as finished.

@@ -26,6 +26,10 @@ const SettingsTable<TrainConfig>& train_settings() {
                    "from this generation on the rate is multiplied by lr_decay_factor (0: never)")
           .real("lr_decay_factor", FIELD(lr_decay_factor), 1e-6, 1.0, "the late drop's factor")
           .integer("window_samples", FIELD(window_samples), 1, 1'000'000'000, "train on the newest this many samples")
+          .integer("window_first_generation", FIELD(window_first_generation), 0, 1'000'000,
+                   "the window draws only on the self-play of this generation and later (a run's data/gen-NNNN "
+                   "folders; `mushroom train --data` a run's data/ folder), e.g. to leave out what was labelled "
+                   "before a change of evalplay.label_depth (0: every generation)")
           .real("policy_weight", FIELD(loss.policy), 0.0, 100.0, "loss weight: policy cross-entropy")
           .real("value_weight", FIELD(loss.value), 0.0, 100.0, "loss weight: win/draw/loss cross-entropy")
           .real("score_weight", FIELD(loss.score), 0.0, 100.0, "loss weight: Huber loss on margin / 20")

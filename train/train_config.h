@@ -43,6 +43,10 @@ struct TrainConfig {
   int lr_decay_generation = 0;
   double lr_decay_factor = 0.1;
   int window_samples = 250000;   // train on the newest this many samples
+  // The window draws only on the self-play of this generation and later
+  // (data/gen-NNNN folders; 0: every generation): the data a run made
+  // before a change of its labels (evalplay.label_depth) is left out.
+  int window_first_generation = 0;
   LossWeights loss;
   uint64_t seed = 1;
 };

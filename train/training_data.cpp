@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <stdexcept>
 
 #include "mushroom/mushroom_game.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
 #include "train/learning_game.h"
+#include "util/text.h"
 
 namespace mushroom::train {
 
@@ -22,6 +24,27 @@ std::vector<std::string> find_shards(const std::string& dir) {
     if (e.path().extension() == ".h5" && name.find(".tmp") == std::string::npos) out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());  // gen-NNNN/shard-<first game id>: oldest first
+  return out;
+}
+
+std::vector<std::string> find_shards_from_generation(const std::string& dir, int first) {
+  if (first <= 1) return find_shards(dir);
+  std::vector<std::string> out;
+  bool any_generation = false;
+  if (fs::is_directory(dir)) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      int g = 0;
+      if (!e.is_directory() || name.rfind("gen-", 0) != 0 || !parse_int(name.substr(4), g)) continue;
+      any_generation = true;
+      if (g < first) continue;
+      for (std::string& shard : find_shards(e.path().string())) out.push_back(std::move(shard));
+    }
+  }
+  if (!any_generation)
+    throw std::runtime_error("train.window_first_generation = " + std::to_string(first) + " picks a run's gen-NNNN "
+                             "folders, and " + dir + " has none (give a run's data/ folder, or set it to 0)");
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -16,6 +16,13 @@ namespace mushroom::train {
 // generation folder, then by name.
 std::vector<std::string> find_shards(const std::string& dir);
 
+// find_shards of a run's data folder, only its gen-NNNN folders from
+// generation `first` on (first <= 1: every shard under dir, as find_shards).
+// With first > 1, dir must hold gen-NNNN folders (throws, naming dir and
+// the key, if it has none); shards outside them are left out.
+// train.window_first_generation.
+std::vector<std::string> find_shards_from_generation(const std::string& dir, int first);
+
 // The games and samples of every finished shard under dir, from their
 // headers (no samples are read).
 struct ShardTotals {

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "mushroom/movegen.h"
 #include "mushroom/playout_positions.h"
@@ -81,6 +85,42 @@ TEST(TrainingData, WindowTakesTheNewestAndSkipsBadShardsByName) {
   // The 6 new samples and the 2 newest old ones, oldest first.
   EXPECT_EQ(position_of(w.samples.back()).hash(), positions[15].hash());
   EXPECT_EQ(position_of(w.samples.front()).hash(), positions[8].hash());
+  fs::remove_all(dir);
+}
+
+// train.window_first_generation: only the gen-NNNN folders from that
+// generation on; 0 and 1 take every shard; a folder with no generations is
+// refused by name rather than read as empty.
+TEST(TrainingData, WindowFromAGenerationOnTakesOnlyItsFolders) {
+  const fs::path dir = fs::temp_directory_path() / ("window_generations_test_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  for (const char* folder : {"gen-0009", "gen-0010", "gen-0011", "gen-0012/games"}) fs::create_directories(dir / folder);
+  for (const char* shard : {"gen-0009/shard-1.h5", "gen-0010/shard-2.h5", "gen-0011/shard-3.h5",
+                            "gen-0011/shard-4.h5", "gen-0012/shard-5.h5", "gen-0012/games/shard-6.h5",
+                            "stray.h5"}) {
+    std::FILE* f = std::fopen((dir / shard).c_str(), "w");
+    std::fclose(f);
+  }
+  const auto names = [&](const std::vector<std::string>& shards) {
+    std::vector<std::string> out;
+    for (const std::string& s : shards) out.push_back(fs::relative(s, dir).string());
+    return out;
+  };
+  EXPECT_EQ(names(find_shards_from_generation(dir.string(), 11)),
+            (std::vector<std::string>{"gen-0011/shard-3.h5", "gen-0011/shard-4.h5", "gen-0012/games/shard-6.h5",
+                                      "gen-0012/shard-5.h5"}));
+  EXPECT_EQ(find_shards_from_generation(dir.string(), 0), find_shards(dir.string()));
+  EXPECT_EQ(find_shards_from_generation(dir.string(), 1).size(), 7u);
+  EXPECT_TRUE(find_shards_from_generation(dir.string(), 13).empty());
+
+  const fs::path flat = dir / "gen-0011";
+  try {
+    find_shards_from_generation(flat.string(), 11);
+    FAIL() << "a folder without gen-NNNN folders was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("train.window_first_generation = 11"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(flat.string()), std::string::npos) << e.what();
+  }
   fs::remove_all(dir);
 }
 
