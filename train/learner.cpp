@@ -23,9 +23,9 @@ TrainStats run_learner(const RunConfig& config, const RunDir& run, int g, const 
   if (!(start.config == config.net))
     throw std::runtime_error("the run's previous model is a " + nn::describe(start.config) +
                              " net but the config asks for " + nn::describe(config.net));
-  const TrainingWindow window = load_window(find_shards_from_generation(run.data().string(), config.train.window_first_generation),
-                  config.train.window_samples,
-                                            [&](const std::string& w) { log("train: " + w); }, config.game());
+  const TrainingWindow window =
+      load_window(find_shards_from_generation(run.data().string(), config.train.window_first_generation),
+                  config.train.window_samples, [&](const std::string& w) { log("train: " + w); }, config.game());
   log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
       " shards, " + std::to_string(config.train.steps) + " steps");
   Trainer trainer(config.train, start, run.optimizer().string());

@@ -1,16 +1,15 @@
 #include "train/trainer.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <system_error>
 
 #include "mushroom/playout_positions.h"
 #include "mushroom/mushroom_game.h"
 #include "train/optimizer_state.h"
+#include "util/scratch_folder_test_util.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
@@ -40,19 +39,9 @@ TrainConfig adam_config() {
   return config;
 }
 
-// One folder per test process, removed when the process exits.
-struct ScratchFolder {
-  const fs::path dir = fs::temp_directory_path() / ("trainer_test_" + std::to_string(getpid()));
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  }
-};
-
 fs::path scratch_file(const std::string& name) {
-  static const ScratchFolder folder;
-  fs::create_directories(folder.dir);
-  return folder.dir / name;
+  static const ScratchFolder folder("trainer_test");
+  return folder.dir() / name;
 }
 
 // The saved moments carry on: a second trainer loads them without a warning

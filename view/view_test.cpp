@@ -1,14 +1,13 @@
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <system_error>
 
 #include "agents/greedy_agent.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 #include "protocol/game_log_test_util.h"
 #include "view/dashboard.h"
@@ -28,18 +27,9 @@ GameLog greedy_game(uint64_t seed) {
   return log;
 }
 
-// One folder per test process, removed when the process exits.
-struct ScratchFolder {
-  const fs::path dir = fs::temp_directory_path() / ("view_test_" + std::to_string(getpid()));
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  }
-};
-
 fs::path scratch(const std::string& name) {
-  static const ScratchFolder folder;
-  const fs::path dir = folder.dir / name;
+  static const ScratchFolder folder("view_test");
+  const fs::path dir = folder.dir() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
