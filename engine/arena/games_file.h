@@ -17,6 +17,7 @@
 //   reason         the forfeit's reason (commas and quotes become spaces)
 //   log            the game's log (protocol/game_log.h), relative to the folder
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
