@@ -22,6 +22,7 @@
 #include "nn/model_file.h"
 #include "nn/plain_net.h"
 #include "util/rng.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/shell_test_util.h"
 #include "util/text.h"
 
@@ -56,8 +57,8 @@ ExportOptions committed_options(const nn::Model& model) {
 class ExportedBotTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("mushroom-export-test-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
+    folder_ = new ScratchFolder("mushroom-export-test");
+    dir_ = folder_->dir();
     model_ = new nn::Model(nn::load_model(kStudentPath));
     const ExportedBot bot = export_bot(*model_, committed_options(*model_));
     write_file_atomic((dir_ / "submission.cpp").string(), bot.source);
@@ -65,14 +66,16 @@ class ExportedBotTest : public ::testing::Test {
                                          " -o " + (dir_ / "bot").string()));
   }
   static void TearDownTestSuite() {
-    fs::remove_all(dir_);
+    delete folder_;
     delete model_;
     delete build_;
   }
+  static ScratchFolder* folder_;
   static fs::path dir_;
   static nn::Model* model_;
   static ShellResult* build_;
 };
+ScratchFolder* ExportedBotTest::folder_ = nullptr;
 fs::path ExportedBotTest::dir_;
 nn::Model* ExportedBotTest::model_ = nullptr;
 ShellResult* ExportedBotTest::build_ = nullptr;
@@ -264,8 +267,8 @@ std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buck
 // one, it says so on stderr and plays on with the hand evaluation, legal
 // games to the end.
 TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
-  const fs::path d = fs::temp_directory_path() / ("mushroom-export-eval-" + std::to_string(getpid()));
-  fs::create_directories(d);
+  const ScratchFolder folder("mushroom-export-eval");
+  const fs::path& d = folder.dir();
   const std::string weights = random_eval_file(3);
   ExportOptions options;
   options.data_bin = true;
@@ -321,7 +324,6 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
   const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
   ASSERT_EQ(report.games.size(), 2u);
   for (const ArenaGame& g : report.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
-  fs::remove_all(d);
 }
 
 // Weights that would push the source past the limit go to data.bin
@@ -337,8 +339,8 @@ TEST(ExportedEvalBot, EmbeddedWeightsAreBase64InTheSource) {
 
 // export-bot takes one kind of weights, and names a file it cannot use.
 TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
-  const fs::path d = fs::temp_directory_path() / ("mushroom-export-args-" + std::to_string(getpid()));
-  fs::create_directories(d);
+  const ScratchFolder folder("mushroom-export-args");
+  const fs::path& d = folder.dir();
   const std::string bin = MUSHROOM_BIN;
   const ShellResult neither = run_shell("'" + bin + "' export-bot --out " + (d / "s.cpp").string());
   EXPECT_NE(neither.exit_code, 0);
@@ -371,7 +373,6 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   EXPECT_NE(from_run.output.find("exporting " + (d / "run" / "models" / "gen-0002.eval").string()), std::string::npos)
       << from_run.output;
   EXPECT_NE(read_file((d / "r.cpp").string()).find("gen-0002.eval"), std::string::npos);
-  fs::remove_all(d);
 }
 
 TEST(Export, CommittedSubmissionIsUpToDate) {

@@ -27,6 +27,7 @@
 #include "protocol/bot_session.h"
 #include "protocol/game_log.h"
 #include "util/rng.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/shell_test_util.h"
 #include "util/text.h"
 
@@ -52,20 +53,22 @@ std::string judged_command(const fs::path& cwd, const std::string& bin = kJudgeR
 class JudgeExact : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::absolute(fs::temp_directory_path() / ("mushroom-judge-" + std::to_string(getpid())));
-    fs::remove_all(dir_);
+    folder_ = new ScratchFolder("mushroom-judge");
+    dir_ = fs::absolute(folder_->dir());
     fs::create_directories(dir_ / "elsewhere");
     fs::copy_file("models/submission.cpp", dir_ / "main.cpp");
     fs::copy_file("models/data.bin", dir_ / "data.bin");
     build_ = new ShellResult(run_shell("cd " + quoted(dir_) + " && g++ " + kJudgeFlags + " -o main main.cpp"));
   }
   static void TearDownTestSuite() {
-    fs::remove_all(dir_);
+    delete folder_;
     delete build_;
   }
+  static ScratchFolder* folder_;
   static fs::path dir_;
   static ShellResult* build_;
 };
+ScratchFolder* JudgeExact::folder_ = nullptr;
 fs::path JudgeExact::dir_;
 ShellResult* JudgeExact::build_ = nullptr;
 

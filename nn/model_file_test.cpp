@@ -7,6 +7,7 @@
 
 #include "nn/features.h"
 #include "nn/hdf5_file.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -17,12 +18,8 @@ namespace fs = std::filesystem;
 
 class ModelFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("mushroom_model_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const { return (dir() / name).string(); }
+  const fs::path& dir() const { return folder_.dir(); }
   // Expects load_model to fail with a message containing `needle`.
   void expect_load_error(const std::string& file, const std::string& needle) {
     try {
@@ -32,7 +29,7 @@ class ModelFileTest : public ::testing::Test {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
   }
-  fs::path dir_;
+  ScratchFolder folder_{"mushroom_model_test"};
 };
 
 TEST_F(ModelFileTest, SaveLoadRoundTripKeepsEverything) {
@@ -50,7 +47,7 @@ TEST_F(ModelFileTest, SaveLoadRoundTripKeepsEverything) {
   }
   // Nothing but the model itself is left in the directory.
   int files = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir())) ++files;
   EXPECT_EQ(files, 1);
 }
 

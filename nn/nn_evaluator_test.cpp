@@ -2,7 +2,6 @@
 
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "nn/nn_agent.h"
 #include "nn/plain_net.h"
 #include "nn/policy_orderer.h"
+#include "util/scratch_folder_test_util.h"
 
 namespace mushroom::nn {
 namespace {
@@ -111,7 +111,7 @@ TEST(NnEvaluator, BadSymmetryModeIsNamed) {
 
 TEST(NnAgent, PlaysAWholeLegalGameFromAModelFile) {
   register_nn_agent();
-  const std::string path = (std::filesystem::temp_directory_path() / ("nn_agent_" + std::to_string(getpid()) + ".h5")).string();
+  const std::string path = (test_scratch_dir() / "nn_agent.h5").string();
   save_model(random_model(NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 4), path);
   AgentOptions options;
   options.values = {{"model", path}, {"sims", "24"}};
@@ -152,7 +152,7 @@ TEST(PolicyOrderer, ScoresByTheNetsLogitsOncePerPosition) {
     EXPECT_EQ(orderer.net_calls(), calls);
   }
   register_nn_agent();
-  const std::string path = (std::filesystem::temp_directory_path() / ("policy_" + std::to_string(getpid()) + ".h5")).string();
+  const std::string path = (test_scratch_dir() / "policy.h5").string();
   save_model(model, path);
   AgentOptions options;
   options.values = {{"policy", path}, {"plies", "2"}, {"depth", "3"}, {"solver", "0"}};

@@ -1,7 +1,6 @@
 #include "selfplay/eval_selfplay.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include "mushroom/alphabeta.h"
 #include "nn/cpu_net.h"
 #include "selfplay/shard.h"
+#include "util/scratch_folder_test_util.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -42,7 +42,7 @@ std::vector<Sample> read_all(const std::string& dir, int64_t* games) {
 // Every sample is a searched position with the search's own score, and the
 // final margins of one game agree between the two sides.
 TEST(EvalSelfplay, SamplesCarryTheSearchScoreAndTheGamesResult) {
-  const std::string dir = (fs::temp_directory_path() / ("eval_selfplay_" + std::to_string(getpid()))).string();
+  const std::string dir = (test_scratch_dir() / "eval_selfplay").string();
   fs::remove_all(dir);
   const SelfplayProgress progress = run_eval_selfplay(tiny_job(dir));
   EXPECT_EQ(progress.games_done, 4);
@@ -78,7 +78,7 @@ TEST(EvalSelfplay, SamplesCarryTheSearchScoreAndTheGamesResult) {
 // With a node budget, each label is the deepest iteration finished within
 // it: the same search as the label's, run again.
 TEST(EvalSelfplay, ANodeBudgetBoundsEveryLabelledSearch) {
-  const std::string dir = (fs::temp_directory_path() / ("eval_nodes_" + std::to_string(getpid()))).string();
+  const std::string dir = (test_scratch_dir() / "eval_nodes").string();
   fs::remove_all(dir);
   EvalSelfplayJob job = tiny_job(dir);
   job.job.games = 2;
@@ -103,7 +103,7 @@ TEST(EvalSelfplay, ANodeBudgetBoundsEveryLabelledSearch) {
 // Near the end the solver labels and plays: once a position is proven, both
 // sides play perfectly, so the game ends with exactly the proven margin.
 TEST(EvalSelfplay, ProvenPositionsCarryTheMarginTheGameThenEndsWith) {
-  const std::string dir = (fs::temp_directory_path() / ("eval_exact_" + std::to_string(getpid()))).string();
+  const std::string dir = (test_scratch_dir() / "eval_exact").string();
   fs::remove_all(dir);
   EvalSelfplayJob job = tiny_job(dir);
   job.job.games = 8;
@@ -130,7 +130,7 @@ TEST(EvalSelfplay, ProvenPositionsCarryTheMarginTheGameThenEndsWith) {
 
 // With a teacher net, every sample holds the net's value for the side to move.
 TEST(EvalSelfplay, ATeacherLabelsEverySampleWithItsValue) {
-  const std::string dir = (fs::temp_directory_path() / ("eval_teacher_" + std::to_string(getpid()))).string();
+  const std::string dir = (test_scratch_dir() / "eval_teacher").string();
   fs::remove_all(dir);
   EvalSelfplayJob job = tiny_job(dir);
   job.job.games = 1;

@@ -1,7 +1,6 @@
 #include "selfplay/game_selfplay.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <set>
@@ -9,6 +8,7 @@
 #include "blockgame/blockgame_game.h"
 #include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
+#include "util/scratch_folder_test_util.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -25,13 +25,9 @@ SelfplayProgress run_blockgame_selfplay(const SelfplayJob& job) {
 
 class BlockgameSelfplayTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("mushroom_bg_selfplay_test_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  ScratchFolder folder_{"mushroom_bg_selfplay_test"};
+  const fs::path& dir_ = folder_.dir();
 };
 
 std::vector<Sample> some_samples() {

@@ -1,7 +1,6 @@
 #include "selfplay/selfplay_runner.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include "mushroom/movegen.h"
 #include "protocol/game_log.h"
 #include "selfplay/shard.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 
 namespace mushroom::selfplay {
@@ -69,7 +69,8 @@ void check_shards(const std::string& dir, int expected_games) {
 }
 
 TEST(Selfplay, BootstrapGamesMakeValidShards) {
-  const std::string dir = (fs::temp_directory_path() / ("selfplay_boot_" + std::to_string(getpid()))).string();
+  const ScratchFolder folder("selfplay_boot");
+  const std::string dir = folder.dir().string();
   SelfplayJob job = tiny_job(dir);
   int reports = 0;
   job.progress = [&](const SelfplayProgress&) { ++reports; };
@@ -79,11 +80,11 @@ TEST(Selfplay, BootstrapGamesMakeValidShards) {
   EXPECT_GT(p.batch_fill, 0.2);
   EXPECT_GE(reports, 1);
   check_shards(dir, 6);
-  fs::remove_all(dir);
 }
 
 TEST(Selfplay, NetworkGamesWithGumbelMakeValidShards) {
-  const std::string dir = (fs::temp_directory_path() / ("selfplay_net_" + std::to_string(getpid()))).string();
+  const ScratchFolder folder("selfplay_net");
+  const std::string dir = folder.dir().string();
   SelfplayJob job = tiny_job(dir);
   job.config.exploration = "gumbel";
   job.config.gumbel_k = 4;
@@ -91,13 +92,13 @@ TEST(Selfplay, NetworkGamesWithGumbelMakeValidShards) {
   job.games = 4;
   run_selfplay(job);
   check_shards(dir, 4);
-  fs::remove_all(dir);
 }
 
 // The job's first sample_games games are also written as game logs: whole,
 // legal games whose moves carry the search's value and candidates.
 TEST(Selfplay, SampleGamesAreLoggedWithTheSearchsView) {
-  const std::string dir = (fs::temp_directory_path() / ("selfplay_logs_" + std::to_string(getpid()))).string();
+  const ScratchFolder folder("selfplay_logs");
+  const std::string dir = folder.dir().string();
   SelfplayJob job = tiny_job(dir);
   job.config.sample_games = 2;
   run_selfplay(job);
@@ -126,7 +127,6 @@ TEST(Selfplay, SampleGamesAreLoggedWithTheSearchsView) {
     EXPECT_GT(noted, int(log.moves.size()) / 2);
   }
   EXPECT_EQ(logs, 2);
-  fs::remove_all(dir);
 }
 
 // Every sample of a shard folder as text, one line each, sorted by game and
@@ -151,7 +151,8 @@ std::vector<std::string> samples_as_text(const std::string& dir) {
 
 // The samples of 8 games of tiny_job played with `design` applied.
 std::vector<std::string> samples_of_design(const std::string& name, const std::function<void(SelfplayJob&)>& design) {
-  const std::string dir = (fs::temp_directory_path() / ("selfplay_" + name + "_" + std::to_string(getpid()))).string();
+  const ScratchFolder folder("selfplay_" + name);
+  const std::string dir = folder.dir().string();
   SelfplayJob job = tiny_job(dir);
   job.config.games_in_flight = 4;
   job.games = 8;
@@ -161,9 +162,7 @@ std::vector<std::string> samples_of_design(const std::string& name, const std::f
   EXPECT_GT(p.batch_fill, 0.1) << name;
   EXPECT_LE(p.batch_fill, 1.0) << name;
   check_shards(dir, 8);
-  std::vector<std::string> samples = samples_as_text(dir);
-  fs::remove_all(dir);
-  return samples;
+  return samples_as_text(dir);
 }
 
 // Pipelining changes no game: each game's searches, noise and moves depend
@@ -213,7 +212,8 @@ std::map<int64_t, std::string> shard_of_each_game(const std::string& dir) {
 // shard holds either carried games or the job's own, so that its name's
 // first id lies in the range of the job that started its games.
 TEST(Selfplay, CarriedGamesGoOnInTheNextJobUnchanged) {
-  const std::string root = (fs::temp_directory_path() / ("selfplay_carry_" + std::to_string(getpid()))).string();
+  const ScratchFolder folder("selfplay_carry");
+  const std::string root = folder.dir().string();
   const auto model = std::make_shared<nn::Model>(nn::random_model(tiny_net(), 4));
   SelfplayJob job = tiny_job(root + "/job-0");
   job.model = model;
@@ -262,7 +262,6 @@ TEST(Selfplay, CarriedGamesGoOnInTheNextJobUnchanged) {
       ++compared;
     }
   EXPECT_GT(compared, 10);
-  fs::remove_all(root);
 }
 
 // The simulated device answers every batch and reports how busy it was, in
@@ -270,7 +269,8 @@ TEST(Selfplay, CarriedGamesGoOnInTheNextJobUnchanged) {
 TEST(Selfplay, TheSimulatedDeviceReportsItsBusyFraction) {
   for (int design = 0; design < 3; ++design) {
     const bool pipelined = design > 0;
-    const std::string dir = (fs::temp_directory_path() / ("selfplay_sim_" + std::to_string(getpid()))).string();
+    const ScratchFolder folder("selfplay_sim");
+  const std::string dir = folder.dir().string();
     SelfplayJob job = tiny_job(dir);
     job.config.backend = "simulated";
     job.config.simulated_time_scale = 0.2;
@@ -284,7 +284,6 @@ TEST(Selfplay, TheSimulatedDeviceReportsItsBusyFraction) {
     EXPECT_LE(p.device_busy, 1.0 + 1e-9);
     EXPECT_GT(p.batch_fill, 0.2);
     check_shards(dir, 4);
-    fs::remove_all(dir);
   }
 }
 

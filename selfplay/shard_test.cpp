@@ -1,12 +1,12 @@
 #include "selfplay/shard.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
 #include "mushroom/playout_positions.h"
 #include "nn/hdf5_file.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/version.h"
 
 namespace mushroom::selfplay {
@@ -16,13 +16,9 @@ namespace fs = std::filesystem;
 
 class ShardTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("mushroom_shard_test_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  std::string path(const std::string& name) const { return (dir() / name).string(); }
+  const fs::path& dir() const { return folder_.dir(); }
+  ScratchFolder folder_{"mushroom_shard_test"};
 };
 
 std::vector<Sample> some_samples() {
@@ -74,7 +70,7 @@ TEST_F(ShardTest, RoundTripKeepsEverySampleAndThePositions) {
   }
   // Written under a temp name, then renamed: nothing else is left behind.
   int files = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir())) ++files;
   EXPECT_EQ(files, 1);
 }
 

@@ -3,7 +3,6 @@
 #include "train/blockgame_grade.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <set>
@@ -15,6 +14,7 @@
 #include "nn/model_file.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
+#include "util/scratch_folder_test_util.h"
 
 namespace mushroom::train {
 namespace {
@@ -170,7 +170,7 @@ TEST(BlockgameTraining, GradingUsesTheGivenSearch) {
 }
 
 TEST(BlockgameTraining, ModelFilesKeepTheGameAndOtherRuntimesRefuseIt) {
-  const fs::path path = fs::temp_directory_path() / ("mushroom_bg_model_" + std::to_string(getpid()) + ".h5");
+  const fs::path path = test_scratch_dir() / "mushroom_bg_model.h5";
   const nn::Model model = small_blockgame_model(2);
   nn::save_model(model, path.string());
   const nn::Model back = nn::load_model(path.string());

@@ -1,7 +1,6 @@
 #include "train/eval_net.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -16,6 +15,7 @@
 #include "train/eval_trainer.h"
 #include "train/run_config.h"
 #include "train/run_dir.h"
+#include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 
 namespace mushroom::train {
@@ -144,7 +144,7 @@ void expect_training_lowers_the_loss(const EvalWindow& window, EvalNetConfig net
 }
 
 TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
-  const fs::path dir = fs::temp_directory_path() / ("eval_net_test_" + std::to_string(getpid()));
+  const fs::path dir = test_scratch_dir() / "eval_net_test";
   const EvalWindow window = selfplay_window(dir, 16);
   ASSERT_GT(window.size(), 500u);
   EvalNetConfig probability;
@@ -163,7 +163,7 @@ TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
 // weights of the new shape, and says so; an unchanged one goes on from the
 // previous generation's weights.
 TEST(EvalNet, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
-  const fs::path root = fs::temp_directory_path() / ("eval_arch_change_" + std::to_string(getpid()));
+  const fs::path root = test_scratch_dir() / "eval_arch_change";
   fs::remove_all(root);
   const RunDir run{root, ".eval"};
   selfplay_window(run.data(1), 6);

@@ -1,7 +1,6 @@
 #include "train/eval_window.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 #include "mushroom/playout_positions.h"
 #include "selfplay/shard.h"
 #include "train/training_data.h"
+#include "util/scratch_folder_test_util.h"
 
 namespace mushroom::train {
 namespace {
@@ -20,13 +20,8 @@ namespace fs = std::filesystem;
 
 class EvalWindowTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("eval_window_test_" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  ScratchFolder folder_{"eval_window_test"};
+  const fs::path& dir_ = folder_.dir();
 };
 
 selfplay::EvalLabels labels_for(int i) {

@@ -1,10 +1,10 @@
 #include "train/run_clock.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <thread>
 
+#include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 
 namespace mushroom::train {
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 // Overlapping intervals (roles side by side) count once; a pause between
 // sessions does not count; a malformed file is named.
 TEST(RunClock, TheRunsTimeIsTheUnionOfItsSessions) {
-  const fs::path dir = fs::temp_directory_path() / ("run_clock_test_" + std::to_string(getpid()));
+  const fs::path dir = test_scratch_dir() / "run_clock_test";
   fs::remove_all(dir);
   EXPECT_EQ(run_clock_seconds(dir), 0.0);
   fs::create_directories(dir / "clock");
@@ -47,7 +47,7 @@ TEST(RunClock, TheRunsTimeIsTheUnionOfItsSessions) {
 // (SIGSTOP, a suspended job): the pause is left out, the time before and
 // after counts.
 TEST(RunClock, ALongStopIsNotTheRunsTime) {
-  const fs::path dir = fs::temp_directory_path() / ("run_clock_pause_" + std::to_string(getpid()));
+  const fs::path dir = test_scratch_dir() / "run_clock_pause";
   fs::remove_all(dir);
   double now = 5000;
   RunClock clock(dir, [&] { return now; });

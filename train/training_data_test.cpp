@@ -1,7 +1,6 @@
 #include "train/training_data.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "mushroom/playout_positions.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
+#include "util/scratch_folder_test_util.h"
 
 namespace mushroom::train {
 namespace {
@@ -63,7 +63,7 @@ TEST(TrainingData, BatchesTransformTargetsWithTheBoard) {
 }
 
 TEST(TrainingData, WindowTakesTheNewestAndSkipsBadShardsByName) {
-  const fs::path dir = fs::temp_directory_path() / ("window_test_" + std::to_string(getpid()));
+  const fs::path dir = test_scratch_dir() / "window_test";
   fs::create_directories(dir / "gen-0001");
   fs::create_directories(dir / "gen-0002");
   const auto positions = playout_positions(30, 9);
@@ -92,7 +92,7 @@ TEST(TrainingData, WindowTakesTheNewestAndSkipsBadShardsByName) {
 // generation on; 0 and 1 take every shard; a folder with no generations is
 // refused by name rather than read as empty.
 TEST(TrainingData, WindowFromAGenerationOnTakesOnlyItsFolders) {
-  const fs::path dir = fs::temp_directory_path() / ("window_generations_test_" + std::to_string(getpid()));
+  const fs::path dir = test_scratch_dir() / "window_generations_test";
   fs::remove_all(dir);
   for (const char* folder : {"gen-0009", "gen-0010", "gen-0011", "gen-0012/games"}) fs::create_directories(dir / folder);
   for (const char* shard : {"gen-0009/shard-1.h5", "gen-0010/shard-2.h5", "gen-0011/shard-3.h5",

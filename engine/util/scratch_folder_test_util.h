@@ -29,4 +29,12 @@ class ScratchFolder {
   std::filesystem::path dir_;
 };
 
+// The test process's own scratch folder, <temp>/mushroom-tests_<pid>, made
+// on first use and removed when the process exits: for tests that name
+// their files or folders under it rather than keep a ScratchFolder.
+inline const std::filesystem::path& test_scratch_dir() {
+  static const ScratchFolder folder("mushroom-tests");
+  return folder.dir();
+}
+
 }  // namespace mushroom
