@@ -270,7 +270,7 @@ TEST(Selfplay, TheSimulatedDeviceReportsItsBusyFraction) {
   for (int design = 0; design < 3; ++design) {
     const bool pipelined = design > 0;
     const ScratchFolder folder("selfplay_sim");
-  const std::string dir = folder.dir().string();
+    const std::string dir = folder.dir().string();
     SelfplayJob job = tiny_job(dir);
     job.config.backend = "simulated";
     job.config.simulated_time_scale = 0.2;
