@@ -36,7 +36,7 @@ LearnedEvalModel random_weights(int hidden, int l1, int l2) {
 struct Child {
   Move move;
   Position after;
-  int gain;
+  LeafMoves scan;  // its best gain and rectangle count, as a leaf has them
 };
 
 }  // namespace
@@ -69,8 +69,8 @@ int cmd_bench_eval(int argc, char** argv) {
   const LearnedEvalModel model =
       eval_path.empty() ? random_weights(args["hidden"].as<int>(), args["l1"].as<int>(), args["l2"].as<int>())
                         : read_learned_eval(eval_path);
-  std::printf("positions=%zu file=%s eval=%s (H=%d L1=%d L2=%d)\n", all.size(), path.c_str(),
-              eval_path.empty() ? "random weights" : eval_path.c_str(), model.hidden, model.l1, model.l2);
+  std::printf("positions=%zu file=%s eval=%s (%s)\n", all.size(), path.c_str(),
+              eval_path.empty() ? "random weights" : eval_path.c_str(), learned_eval_architecture(model).c_str());
 
   // Evaluation speed over every position of the set and up to 16 children each.
   std::vector<std::vector<Child>> children(all.size());
@@ -78,9 +78,9 @@ int cmd_bench_eval(int argc, char** argv) {
     MoveList list;
     const int n = generate_moves(all[i], list);
     for (int k = 0; k < n && k < 16; ++k) {
-      Child c{list[k], all[i], 0};
+      Child c{list[k], all[i], {}};
       c.after.apply(c.move);
-      c.gain = best_margin_gain(c.after);
+      c.scan = scan_leaf_moves(c.after);
       children[i].push_back(c);
     }
   }
@@ -104,7 +104,7 @@ int cmd_bench_eval(int argc, char** argv) {
       for (int repeat = 0; repeat < 20; ++repeat)
         for (const Child& c : children[i]) {
           learned.push(all[i], c.move);
-          learned_sum += learned.evaluate(c.after, c.gain);
+          learned_sum += learned.evaluate(c.after, c.scan);
           learned.pop();
           ++learned_calls;
         }

@@ -298,7 +298,7 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
       int value = 0;
       ASSERT_TRUE(values >> value);
       engine.set_root(p);
-      EXPECT_EQ(value, engine.evaluate(p, best_margin_gain(p)));
+      EXPECT_EQ(value, engine.evaluate(p, scan_leaf_moves(p)));
     }
   }
 

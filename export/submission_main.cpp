@@ -158,7 +158,7 @@ int eval_positions(const char* path, const LoadedWeights& w) {
     LearnedEvaluator evaluation(*w.evaluation);
     return for_each_position(path, [&](const Position& pos) {
       evaluation.set_root(pos);
-      std::printf("%d\n", evaluation.evaluate(pos, best_margin_gain(pos)));
+      std::printf("%d\n", evaluation.evaluate(pos, scan_leaf_moves(pos)));
     });
   }
   nn::PlainNet net(*w.net);

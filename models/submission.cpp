@@ -1756,6 +1756,19 @@ namespace mushroom {
 
 constexpr int kEvalScale = 16;  // evaluation units per cell of margin
 
+// What one scan of a leaf's legal rectangles finds (best_rectangle_gain):
+// the side to move's best immediate margin gain (0 when none is legal) and
+// the number of legal rectangles.
+struct LeafMoves {
+  int best_gain = 0;
+  int rectangles = 0;
+};
+inline LeafMoves scan_leaf_moves(const Position& pos) {
+  LeafMoves m;
+  m.best_gain = best_rectangle_gain(pos, &m.rectangles);
+  return m;
+}
+
 // The hand evaluation: the margin plus half the side to move's best
 // immediate gain (it can take it first).
 inline int hand_evaluation(const Position& pos, int best_gain) {
@@ -1771,12 +1784,13 @@ class StaticEvaluator {
   virtual void push(const Position& pos, const Move& move) = 0;
   // The newest pushed move is taken back.
   virtual void pop() = 0;
-  // pos is the root with the pushed moves applied; best_gain is its side to
-  // move's best immediate margin gain, which the search has already found.
-  virtual int evaluate(const Position& pos, int best_gain) = 0;
-  // A lower bound of evaluate(pos, g) over every best gain g >= 0, found
-  // without g: the search cuts off a leaf whose floor already reaches beta
-  // and so never looks for its moves. kNoFloor bounds nothing.
+  // pos is the root with the pushed moves applied; moves is its scan of the
+  // legal rectangles, which the search has already made.
+  virtual int evaluate(const Position& pos, const LeafMoves& moves) = 0;
+  // A lower bound of evaluate(pos, m) over every scan m that pos could
+  // have, found without scanning: the search cuts off a leaf whose floor
+  // already reaches beta and so never looks for its moves. kNoFloor bounds
+  // nothing.
   static constexpr int kNoFloor = -(1 << 30);
   virtual int evaluate_floor(const Position&) { return kNoFloor; }
   virtual std::string name() const = 0;
@@ -1789,7 +1803,7 @@ class HandEvaluator final : public StaticEvaluator {
   void set_root(const Position&) override {}
   void push(const Position&, const Move&) override {}
   void pop() override {}
-  int evaluate(const Position& pos, int best_gain) override { return hand_evaluation(pos, best_gain); }
+  int evaluate(const Position& pos, const LeafMoves& moves) override { return hand_evaluation(pos, moves.best_gain); }
   int evaluate_floor(const Position& pos) override { return hand_evaluation(pos, 0); }
   std::string name() const override { return "hand"; }
 };
@@ -1943,9 +1957,9 @@ class AlphaBeta {
   // A move made and taken back, told to the evaluator (heuristic mode).
   void play(Position& pos, const Move& move, Undo& undo);
   void take_back(Position& pos, const Undo& undo);
-  // The static evaluation of a leaf whose best immediate gain is known.
-  int leaf_score(const Position& pos, int best_gain) {
-    return evaluator_ ? evaluator_->evaluate(pos, best_gain) : hand_evaluation(pos, best_gain);
+  // The static evaluation of a leaf whose rectangles have been scanned.
+  int leaf_score(const Position& pos, const LeafMoves& moves) {
+    return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
@@ -2011,7 +2025,14 @@ class AlphaBeta {
 //                features: H numbers, kept incrementally (a move changes
 //                only its rectangle's cells and the triples that touch them)
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
-//                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1)
+//                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1);
+//                with mobility inputs, kEvalMobilityInputs more, each 0 or 1,
+//                from the number n of legal rectangles (the same for both
+//                players: a rectangle's legality does not depend on who
+//                takes it): n >= 1, 2, 3, 5, 9, 17, 33, 65 (a thermometer),
+//                and n odd. The search counts the rectangles at every leaf
+//                anyway (its best-gain scan); no cell pattern of the
+//                transformer can count rectangles of every size.
 //   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
 //   buckets      the dense layers (l1, l2, out) come in phase_buckets x
 //                seat_buckets stacks, and the position picks one, as
@@ -2032,7 +2053,9 @@ class AlphaBeta {
 // then float32 tensors in the order of tensors(), then a u64 FNV-1a hash
 // of every preceding byte. A model with buckets is "MSHEVAL3", with u32
 // phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
-// every stack, stack by stack); one without is written as MSHEVAL2. Reading checks the size, magic, shape
+// every stack, stack by stack); one without is written as MSHEVAL2. A model
+// with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
+// mobility_inputs (kEvalMobilityInputs). Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #include <cstdint>
@@ -2051,6 +2074,7 @@ constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
 // Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
 constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
 constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
+constexpr int kEvalMobilityInputs = 9;  // the rectangle count's thermometer (8) and parity
 constexpr int kEvalMaxPhaseBuckets = 8;
 constexpr int kEvalPhaseSpan = 112;  // mushrooms taken over which the phase bands lie
 
@@ -2061,6 +2085,14 @@ inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushroom
   if (phase >= phase_buckets) phase = phase_buckets - 1;
   if (phase < 0) phase = 0;
   return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
+}
+
+// The mobility inputs of a position with `rectangles` legal rectangles,
+// each 0 or 1 (the top of this file).
+inline void learned_eval_mobility(int rectangles, bool* out) {
+  constexpr int kSteps[kEvalMobilityInputs - 1] = {1, 2, 3, 5, 9, 17, 33, 65};
+  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i];
+  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1;
 }
 
 // A weights file that cannot be used; the message names the source and the problem.
@@ -2075,9 +2107,10 @@ struct LearnedEvalModel {
   int l2 = 16;      // 1..64
   int phase_buckets = 1;  // 1..kEvalMaxPhaseBuckets
   int seat_buckets = 1;   // 1 or 2
+  bool mobility = false;  // kEvalMobilityInputs more dense inputs (the top of this file)
   std::vector<float> ft_weight;   // [kEvalFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [S][L1][2H + kEvalFlags], S = stacks()
+  std::vector<float> l1_weight;   // [S][L1][dense_inputs()], S = stacks()
   std::vector<float> l1_bias;     // [S][L1]
   std::vector<float> l2_weight;   // [S][L2][L1]
   std::vector<float> l2_bias;     // [S][L2]
@@ -2093,15 +2126,19 @@ struct LearnedEvalModel {
   };
   std::vector<TensorRef> tensors();
   int stacks() const { return phase_buckets * seat_buckets; }
+  // The first dense layer's inputs: 2H + kEvalFlags, and the mobility inputs.
+  int dense_inputs() const { return 2 * hidden + kEvalFlags + (mobility ? kEvalMobilityInputs : 0); }
   int bucket(int mushrooms_left, bool mover_moved_first) const {
     return learned_eval_bucket(phase_buckets, seat_buckets, mushrooms_left, mover_moved_first);
   }
   // All zeros but the skips (1, 0.5): the hand evaluation, at these sizes.
-  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1);
+  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1,
+                                          bool mobility = false);
 };
 
-// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them.
-std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets);
+// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them
+// and ", mobility inputs" when it has those.
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets, bool mobility);
 std::string learned_eval_architecture(const LearnedEvalModel& model);
 
 // The file's bytes; throws LearnedEvalError naming `source` on any problem.
@@ -2140,22 +2177,24 @@ class LearnedEvaluator final : public StaticEvaluator {
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
   void pop() override;
-  int evaluate(const Position& pos, int best_gain) override;
+  int evaluate(const Position& pos, const LeafMoves& moves) override;
   // The evaluation with no gain when the gain's weight is not negative;
-  // the dense layers' output is kept for evaluate() at the same node.
+  // the dense layers' output is kept for evaluate() at the same node. A
+  // model with mobility inputs has no floor: its net reads the scan.
   int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
   bool uses_simd() const { return simd_; }
 
   // The trained model's float arithmetic, from scratch: the output in cells
   // (the evaluation is 16 times it). For parity tests and training checks.
-  static float reference_output(const LearnedEvalModel& model, const Position& pos, int best_gain);
+  static float reference_output(const LearnedEvalModel& model, const Position& pos, const LeafMoves& moves);
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
-  // (the cached value while the node has not changed).
-  int64_t net_output(const Position& pos);
+  // (the cached value while the node has not changed); rectangles feeds the
+  // mobility inputs, if the model has them.
+  int64_t net_output(const Position& pos, int rectangles);
   // The evaluation in the search's units from the net's output and the skips.
   int combine(const Position& pos, int64_t net, int best_gain) const;
   void refresh(const Position& pos, int16_t* acc) const;
@@ -2165,7 +2204,8 @@ class LearnedEvaluator final : public StaticEvaluator {
 
   int hidden_, l1_, l2_;
   int phase_buckets_, seat_buckets_;
-  int input_padded_;    // 2H + kEvalFlags rounded up to 32 (l1's int8 rows' stride)
+  bool mobility_;
+  int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;
@@ -4186,7 +4226,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
     else top[kept - 1] = {g, m};
     for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
   }
-  const int stand = leaf_score(pos, kept ? top[0].gain : 0);  // without a second move list
+  const int stand = leaf_score(pos, {kept ? top[0].gain : 0, list.size});  // without a second move list
   if (depth_left <= 0 || stand >= beta) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
@@ -4215,11 +4255,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     // generation: a leaf that reaches beta without it is cut off.
     const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
     if (floor >= beta) return floor;
-    int rectangles = 0;
-    const int gain = best_rectangle_gain(pos, &rectangles);
-    const bool extend = config_.leaf_extension_moves > 0 && rectangles <= config_.leaf_extension_moves &&
+    const LeafMoves scan = scan_leaf_moves(pos);
+    const bool extend = config_.leaf_extension_moves > 0 && scan.rectangles <= config_.leaf_extension_moves &&
                         ply < iteration_depth_ + kMaxExtensionPlies;
-    if (!extend) return leaf_score(pos, gain);
+    if (!extend) return leaf_score(pos, scan);
     depth = 1;
   }
 
@@ -4371,6 +4410,7 @@ namespace {
 
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
 constexpr char kBucketMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '3'};
+constexpr char kMobilityMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '4'};
 constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
 template <typename T>
@@ -4392,7 +4432,7 @@ void resize_for(LearnedEvalModel& m) {
   m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
   m.ft_bias.assign(size_t(m.hidden), 0.0f);
   const size_t S = size_t(m.stacks());
-  m.l1_weight.assign(S * m.l1 * (2 * m.hidden + kEvalFlags), 0.0f);
+  m.l1_weight.assign(S * m.l1 * size_t(m.dense_inputs()), 0.0f);
   m.l1_bias.assign(S * m.l1, 0.0f);
   m.l2_weight.assign(S * m.l2 * m.l1, 0.0f);
   m.l2_bias.assign(S * m.l2, 0.0f);
@@ -4447,32 +4487,36 @@ std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
           {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
 }
 
-LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
+LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets,
+                                                   bool mobility) {
   LearnedEvalModel m;
   m.hidden = hidden;
   m.l1 = l1;
   m.l2 = l2;
   m.phase_buckets = phase_buckets;
   m.seat_buckets = seat_buckets;
+  m.mobility = mobility;
   resize_for(m);
   return m;
 }
 
-std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets, bool mobility) {
   std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
   if (phase_buckets * seat_buckets > 1)
     s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
+  if (mobility) s += ", mobility inputs";
   return s;
 }
 
 std::string learned_eval_architecture(const LearnedEvalModel& m) {
-  return learned_eval_architecture(m.hidden, m.l1, m.l2, m.phase_buckets, m.seat_buckets);
+  return learned_eval_architecture(m.hidden, m.l1, m.l2, m.phase_buckets, m.seat_buckets, m.mobility);
 }
 
 std::string serialize_learned_eval(const LearnedEvalModel& model) {
   LearnedEvalModel m = model;  // tensors() hands out pointers
-  const bool buckets = m.stacks() > 1;
-  std::string out(buckets ? kBucketMagic : kMagic, sizeof kMagic);
+  // The oldest magic that holds the model, so older models keep their bytes.
+  const bool buckets = m.stacks() > 1 || m.mobility;
+  std::string out(m.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
   put<uint32_t>(out, uint32_t(m.hidden));
   put<uint32_t>(out, uint32_t(m.l1));
   put<uint32_t>(out, uint32_t(m.l2));
@@ -4480,6 +4524,7 @@ std::string serialize_learned_eval(const LearnedEvalModel& model) {
     put<uint32_t>(out, uint32_t(m.phase_buckets));
     put<uint32_t>(out, uint32_t(m.seat_buckets));
   }
+  if (m.mobility) put<uint32_t>(out, uint32_t(kEvalMobilityInputs));
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
@@ -4489,10 +4534,14 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   if (bytes.size() >= sizeof kOldMagic && std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
     throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
                                     "runs: retrain it (MSHEVAL2 adds the row and column triples)");
-  const bool buckets = bytes.size() >= sizeof kBucketMagic && std::memcmp(bytes.data(), kBucketMagic, sizeof kBucketMagic) == 0;
-  if (!buckets && (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0))
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 or MSHEVAL3 magic)");
-  const size_t header = sizeof kMagic + (buckets ? 5 : 3) * sizeof(uint32_t);
+  const auto starts_with = [&](const char* magic) {
+    return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), magic, sizeof kMagic) == 0;
+  };
+  const bool mobility = starts_with(kMobilityMagic);
+  const bool buckets = mobility || starts_with(kBucketMagic);
+  if (!buckets && !starts_with(kMagic))
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic)");
+  const size_t header = sizeof kMagic + (mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
     throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
@@ -4503,6 +4552,13 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   if (buckets) {
     m.phase_buckets = int(get<uint32_t>(bytes, at));
     m.seat_buckets = int(get<uint32_t>(bytes, at));
+  }
+  if (mobility) {
+    const uint32_t inputs = get<uint32_t>(bytes, at);
+    if (inputs != uint32_t(kEvalMobilityInputs))
+      throw LearnedEvalError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
+                             std::to_string(kEvalMobilityInputs));
+    m.mobility = true;
   }
   if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
     throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +
@@ -4702,13 +4758,13 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
-      input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
+      mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
-  const int inputs = 2 * hidden_ + kEvalFlags;
+  const int inputs = m.dense_inputs();
   const size_t S = size_t(m.stacks());
   // Each stack's rows one after another, padded like a single stack's.
   l1_weight_.assign(S * l1_ * input_padded_, 0);
@@ -4826,12 +4882,12 @@ void LearnedEvaluator::pop() {
   ++node_;
 }
 
-int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
-  return combine(pos, net_output(pos), best_gain);
+int LearnedEvaluator::evaluate(const Position& pos, const LeafMoves& moves) {
+  return combine(pos, net_output(pos, moves.rectangles), moves.best_gain);
 }
 
 int LearnedEvaluator::evaluate_floor(const Position& pos) {
-  return skip_gain_ >= 0 ? combine(pos, net_output(pos), 0) : kNoFloor;
+  return skip_gain_ >= 0 && !mobility_ ? combine(pos, net_output(pos, 0), 0) : kNoFloor;
 }
 
 int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) const {
@@ -4841,7 +4897,7 @@ int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) c
   return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
 }
 
-int64_t LearnedEvaluator::net_output(const Position& pos) {
+int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
@@ -4859,6 +4915,11 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
+  if (mobility_) {
+    bool on[kEvalMobilityInputs];
+    learned_eval_mobility(rectangles, on);
+    for (int i = 0; i < kEvalMobilityInputs; ++i) input_[size_t(2 * hidden_ + kEvalFlags + i)] = on[i] ? 127 : 0;
+  }
   const size_t k = size_t(
       learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
@@ -4871,7 +4932,7 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
 }
 
-float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {
+float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, const LeafMoves& moves) {
   const int H = m.hidden;
   std::vector<float> acc(size_t(2) * H);
   for (int p = 0; p < 2; ++p) {
@@ -4885,7 +4946,7 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
     }
   }
   const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
-  const int inputs = 2 * H + kEvalFlags;
+  const int inputs = m.dense_inputs();
   std::vector<float> x(static_cast<size_t>(inputs));
   for (int h = 0; h < H; ++h) {
     x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
@@ -4893,6 +4954,11 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
+  if (m.mobility) {
+    bool on[kEvalMobilityInputs];
+    learned_eval_mobility(moves.rectangles, on);
+    for (int i = 0; i < kEvalMobilityInputs; ++i) x[size_t(2 * H + kEvalFlags + i)] = on[i] ? 1.0f : 0.0f;
+  }
   const size_t k = size_t(m.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {
@@ -4909,7 +4975,7 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   float y = m.out_bias[k];
   for (int j = 0; j < m.l2; ++j) y += m.out_weight[k * m.l2 + j] * h2[size_t(j)];
-  return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(best_gain);
+  return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(moves.best_gain);
 }
 
 }  // namespace mushroom
@@ -6758,7 +6824,7 @@ int eval_positions(const char* path, const LoadedWeights& w) {
     LearnedEvaluator evaluation(*w.evaluation);
     return for_each_position(path, [&](const Position& pos) {
       evaluation.set_root(pos);
-      std::printf("%d\n", evaluation.evaluate(pos, best_margin_gain(pos)));
+      std::printf("%d\n", evaluation.evaluate(pos, scan_leaf_moves(pos)));
     });
   }
   nn::PlainNet net(*w.net);

@@ -20,6 +20,7 @@
 #   contra   evalnet.drop_contradicting=3
 #   gain     evalnet.skip_gain_at_least=10
 #   balance  evalnet.phase_balance=true
+#   mobility evalnet.mobility=true (the leaf's count of legal rectangles as inputs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${MUSHROOM:-build/mushroom}
@@ -34,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --seed) seed=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "screen-eval-switches: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,8 +56,9 @@ declare -A sets=(
   [contra]="--set evalnet.drop_contradicting=3"
   [gain]="--set evalnet.skip_gain_at_least=10"
   [balance]="--set evalnet.phase_balance=true"
+  [mobility]="--set evalnet.mobility=true"
 )
-names=(margin buckets blend wide contra gain balance)
+names=(margin buckets blend wide contra gain balance mobility)
 if [[ -n $only ]]; then
   IFS=, read -r -a names <<< "$only"
   for n in "${names[@]}"; do [[ -n ${sets[$n]+x} ]] || { echo "screen-eval-switches: no variant '$n'" >&2; exit 2; }; done

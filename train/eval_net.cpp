@@ -5,6 +5,7 @@
 
 #include "mushroom/learned_evaluator.h"
 #include "mushroom/mushroom_evaluators.h"
+#include "mushroom/static_evaluator.h"
 #include "mushroom/symmetry.h"
 
 namespace mushroom::train {
@@ -26,8 +27,10 @@ std::vector<float> to_vector(const torch::Tensor& t) {
 }
 
 
-// Fills row b of the input tensors with pos (best_gain: its best immediate gain).
-void fill_inputs(const Position& pos, int best_gain, int64_t b, EvalBatch& batch) {
+constexpr int kFlagColumns = kEvalFlags + kEvalMobilityInputs;
+
+// Fills row b of the input tensors with pos and its scan of the rectangles.
+void fill_inputs(const Position& pos, const LeafMoves& moves, int64_t b, EvalBatch& batch) {
   const Player me = pos.to_move(), them = Player(1 - me);
   int64_t* mover = batch.mover.data_ptr<int64_t>() + b * kEvalActiveFeatures;
   int64_t* opponent = batch.opponent.data_ptr<int64_t>() + b * kEvalActiveFeatures;
@@ -36,11 +39,14 @@ void fill_inputs(const Position& pos, int best_gain, int64_t b, EvalBatch& batch
   std::copy(features, features + kEvalActiveFeatures, mover);
   learned_eval_features(pos, them, features);
   std::copy(features, features + kEvalActiveFeatures, opponent);
-  float* flags = batch.flags.data_ptr<float>() + b * kEvalFlags;
+  float* flags = batch.flags.data_ptr<float>() + b * kFlagColumns;
   flags[0] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   flags[1] = me == kFirst ? 1.0f : 0.0f;
+  bool on[kEvalMobilityInputs];
+  learned_eval_mobility(moves.rectangles, on);
+  for (int i = 0; i < kEvalMobilityInputs; ++i) flags[kEvalFlags + i] = on[i] ? 1.0f : 0.0f;
   batch.margin.data_ptr<float>()[b] = float(pos.margin_for_side_to_move());
-  batch.gain.data_ptr<float>()[b] = float(best_gain);
+  batch.gain.data_ptr<float>()[b] = float(moves.best_gain);
   batch.mushrooms_left.data_ptr<int64_t>()[b] = pos.mushrooms_left();
 }
 
@@ -48,7 +54,7 @@ EvalBatch empty_batch(int64_t B) {
   EvalBatch batch;
   batch.mover = torch::empty({B, kEvalActiveFeatures}, torch::kInt64);
   batch.opponent = torch::empty({B, kEvalActiveFeatures}, torch::kInt64);
-  batch.flags = torch::empty({B, kEvalFlags});
+  batch.flags = torch::empty({B, kFlagColumns});
   batch.margin = torch::empty({B});
   batch.gain = torch::empty({B});
   batch.mushrooms_left = torch::empty({B}, torch::kInt64);
@@ -72,7 +78,12 @@ EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vect
   EvalBatch batch = empty_batch(B);
   for (int64_t b = 0; b < B; ++b) {
     const EvalRecord& r = window[size_t(indices[size_t(b)])];
-    fill_inputs(transform(Symmetry(rng.uniform(4)), position_of(r)), r.gain, b, batch);
+    const Position pos = transform(Symmetry(rng.uniform(4)), position_of(r));
+    // The record keeps the gain; the count of rectangles is found again (a
+    // symmetry changes neither).
+    int rectangles = 0;
+    best_rectangle_gain(pos, &rectangles);
+    fill_inputs(pos, {r.gain, rectangles}, b, batch);
     batch.search.data_ptr<float>()[b] = float(r.search_score) / float(kEvalScale);
     batch.result.data_ptr<float>()[b] = float(r.margin);
     if (r.flags & EvalRecord::kHasTeacher) {
@@ -86,16 +97,17 @@ EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vect
 EvalBatch eval_inputs(const std::vector<Position>& positions) {
   EvalBatch batch = empty_batch(int64_t(positions.size()));
   for (size_t b = 0; b < positions.size(); ++b)
-    fill_inputs(positions[b], best_margin_gain(positions[b]), int64_t(b), batch);
+    fill_inputs(positions[b], scan_leaf_moves(positions[b]), int64_t(b), batch);
   return batch;
 }
 
 EvalNetImpl::EvalNetImpl(const LearnedEvalModel& m)
-    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets) {
+    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
+      mobility_(m.mobility) {
   const int64_t S = m.stacks();
   ft_weight = register_parameter("ft_weight", from_vector(m.ft_weight, {kEvalFeatures, m.hidden}));
   ft_bias = register_parameter("ft_bias", from_vector(m.ft_bias, {m.hidden}));
-  l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {S * m.l1, 2 * m.hidden + kEvalFlags}));
+  l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {S * m.l1, m.dense_inputs()}));
   l1_bias = register_parameter("l1_bias", from_vector(m.l1_bias, {S * m.l1}));
   l2_weight = register_parameter("l2_weight", from_vector(m.l2_weight, {S, m.l2, m.l1}));
   l2_bias = register_parameter("l2_bias", from_vector(m.l2_bias, {S, m.l2}));
@@ -117,7 +129,8 @@ torch::Tensor EvalNetImpl::forward(const EvalBatch& batch) {
   const auto bag = F::EmbeddingBagFuncOptions().mode(torch::kSum);
   const torch::Tensor mine = (F::embedding_bag(batch.mover, ft_weight, bag) + ft_bias).clamp(0, 1);
   const torch::Tensor theirs = (F::embedding_bag(batch.opponent, ft_weight, bag) + ft_bias).clamp(0, 1);
-  const torch::Tensor x = torch::cat({mine, theirs, batch.flags}, 1);
+  const torch::Tensor flags = batch.flags.narrow(1, 0, mobility_ ? kFlagColumns : kEvalFlags);
+  const torch::Tensor x = torch::cat({mine, theirs, flags}, 1);
   const int64_t B = x.size(0), S = out_bias.size(0);
   const torch::Tensor k = buckets(batch);
   // Every stack's first layer at once, then each position's own; the
@@ -139,7 +152,7 @@ void EvalNetImpl::clip_to_runtime_ranges() {
 }
 
 LearnedEvalModel EvalNetImpl::to_model() const {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden_, l1_, l2_, phase_buckets_, seat_buckets_);
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden_, l1_, l2_, phase_buckets_, seat_buckets_, mobility_);
   m.ft_weight = to_vector(ft_weight);
   m.ft_bias = to_vector(ft_bias);
   m.l1_weight = to_vector(l1_weight);
@@ -158,14 +171,15 @@ LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed) 
   if (config.hidden % 16 != 0)
     throw std::invalid_argument("evalnet.hidden = " + std::to_string(config.hidden) + " is not a multiple of 16");
   LearnedEvalModel m =
-      LearnedEvalModel::hand_equivalent(config.hidden, config.l1, config.l2, config.phase_buckets, config.seat_buckets);
+      LearnedEvalModel::hand_equivalent(config.hidden, config.l1, config.l2, config.phase_buckets, config.seat_buckets,
+                                        config.mobility);
   Rng rng(seed);
   const auto fill = [&](std::vector<float>& v, double scale) {
     for (float& x : v) x = float(scale * (2 * rng.uniform_double() - 1));
   };
   fill(m.ft_weight, 0.02);
   for (float& b : m.ft_bias) b = 0.5f;  // the accumulators start inside crelu's linear range
-  fill(m.l1_weight, 1.0 / std::sqrt(2.0 * config.hidden + 1));
+  fill(m.l1_weight, 1.0 / std::sqrt(double(m.dense_inputs()) - 1));
   for (float& b : m.l1_bias) b = 0.5f;
   fill(m.l2_weight, 1.0 / std::sqrt(double(config.l1)));
   for (float& b : m.l2_bias) b = 0.5f;
@@ -174,7 +188,7 @@ LearnedEvalModel initial_eval_model(const EvalNetConfig& config, uint64_t seed) 
 }
 
 std::string eval_net_architecture(const EvalNetConfig& c) {
-  return learned_eval_architecture(c.hidden, c.l1, c.l2, c.phase_buckets, c.seat_buckets);
+  return learned_eval_architecture(c.hidden, c.l1, c.l2, c.phase_buckets, c.seat_buckets, c.mobility);
 }
 
 torch::Tensor eval_loss(const torch::Tensor& output, const EvalBatch& batch, const EvalNetConfig& config) {

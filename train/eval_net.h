@@ -27,7 +27,10 @@ namespace mushroom::train {
 
 struct EvalBatch {
   torch::Tensor mover, opponent;  // [B, kEvalActiveFeatures] int64 active features of each perspective
-  torch::Tensor flags;            // [B, kEvalFlags] float: last move was a pass, the mover moved first
+  // [B, kEvalFlags + kEvalMobilityInputs] float: last move was a pass, the
+  // mover moved first, then the mobility inputs (a net without them reads
+  // the first kEvalFlags columns only)
+  torch::Tensor flags;
   torch::Tensor margin, gain;     // [B] float, cells: the mover's margin and best immediate gain
   torch::Tensor mushrooms_left;   // [B] int64: the phase, for the buckets
   torch::Tensor search, result;   // [B] float, cells: the search score and the final margin
@@ -54,6 +57,7 @@ class EvalNetImpl : public torch::nn::Module {
 
  private:
   int hidden_, l1_, l2_, phase_buckets_, seat_buckets_;
+  bool mobility_;
   torch::Tensor ft_weight, ft_bias, l1_weight, l1_bias, l2_weight, l2_bias, out_weight, out_bias, skips;
 };
 TORCH_MODULE(EvalNet);

@@ -25,6 +25,9 @@ const SettingsTable<EvalNetConfig>& eval_net_settings() {
                    "(1: one stack)")
           .integer("seat_buckets", FIELD(seat_buckets), 1, 2,
                    "dense stacks by seat: 2 gives the side that moved first and the other their own (1: shared)")
+          .flag("mobility", FIELD(mobility),
+                "the dense layers also read the number of legal rectangles (a thermometer of 8 steps and its parity; "
+                "mushroom/learned_eval_model.h); the search then scans every leaf's rectangles, with no floor cut-off")
           .integer("skip_gain_at_least", FIELD(skip_gain_at_least), 0, 170,
                    "cells: positions where the side to move has an immediate margin gain this big waiting are left "
                    "out of training (0: none are)")

@@ -24,6 +24,8 @@ struct EvalNetConfig {
   // Output buckets (mushroom/learned_eval_model.h): phase bands and seats.
   int phase_buckets = 1;
   int seat_buckets = 1;
+  // Mobility inputs: the number of legal rectangles (learned_eval_model.h).
+  bool mobility = false;
   // Sample filters and weights, applied when batches are drawn:
   int skip_gain_at_least = 0;  // cells: leave out positions with an immediate gain this big waiting (0: keep all)
   int drop_contradicting = 0;  // cells: leave out positions whose search score says this far ahead

@@ -25,13 +25,14 @@ namespace fs = std::filesystem;
 
 // Starting weights pushed well away from the hand evaluation, so the net's
 // part of the output is large.
-LearnedEvalModel lively_model(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
+LearnedEvalModel lively_model(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1, bool mobility = false) {
   EvalNetConfig c;
   c.hidden = 32;
   c.l1 = 8;
   c.l2 = 8;
   c.phase_buckets = phase_buckets;
   c.seat_buckets = seat_buckets;
+  c.mobility = mobility;
   LearnedEvalModel m = initial_eval_model(c, seed);
   Rng rng(seed + 1);
   for (float& w : m.ft_weight) w *= 4;
@@ -54,9 +55,9 @@ void expect_runtime_matches_torch(const LearnedEvalModel& model) {
   for (size_t i = 0; i < positions.size(); ++i) {
     const Position& p = positions[i];
     const double torch_cells = out[int64_t(i)].item<double>();
-    worst_float = std::max(worst_float, std::fabs(torch_cells - LearnedEvaluator::reference_output(model, p, best_margin_gain(p))));
+    worst_float = std::max(worst_float, std::fabs(torch_cells - LearnedEvaluator::reference_output(model, p, scan_leaf_moves(p))));
     runtime.set_root(p);
-    const double error = std::fabs(runtime.evaluate(p, best_margin_gain(p)) - 16 * torch_cells);
+    const double error = std::fabs(runtime.evaluate(p, scan_leaf_moves(p)) - 16 * torch_cells);
     worst_int = std::max(worst_int, error);
     sum_int += error;
     spread = std::max(spread, std::fabs(torch_cells - (p.margin_for_side_to_move() + 0.5 * best_margin_gain(p))));
@@ -86,6 +87,22 @@ TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModelWithBuckets) {
   for (size_t i = 0; i < positions.size(); ++i)
     ASSERT_EQ(k[int64_t(i)].item<int64_t>(),
               model.bucket(positions[i].mushrooms_left(), positions[i].to_move() == kFirst));
+}
+
+// With mobility inputs the module reads the same rectangle count as the
+// runtimes, and the weights keep them through the file.
+TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModelWithMobilityInputs) {
+  LearnedEvalModel model = lively_model(6, 2, 1, true);
+  Rng rng(11);
+  // Loud weights on the mobility inputs, so a count read wrongly shows.
+  for (int j = 0; j < model.stacks() * model.l1; ++j)
+    for (int i = 2 * model.hidden + kEvalFlags; i < model.dense_inputs(); ++i)
+      model.l1_weight[size_t(j) * model.dense_inputs() + i] = float(1.5 * (2 * rng.uniform_double() - 1));
+  expect_runtime_matches_torch(model);
+  EvalNet net(model);
+  const LearnedEvalModel back = parse_learned_eval(serialize_learned_eval(net->to_model()), "round trip");
+  EXPECT_TRUE(back.mobility);
+  EXPECT_EQ(back.l1_weight, model.l1_weight);
 }
 
 TEST(EvalNet, WeightsRoundTripThroughTheFileAndTheModule) {

@@ -145,7 +145,7 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
     else top[kept - 1] = {g, m};
     for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
   }
-  const int stand = leaf_score(pos, kept ? top[0].gain : 0);  // without a second move list
+  const int stand = leaf_score(pos, {kept ? top[0].gain : 0, list.size});  // without a second move list
   if (depth_left <= 0 || stand >= beta) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
@@ -174,11 +174,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     // generation: a leaf that reaches beta without it is cut off.
     const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
     if (floor >= beta) return floor;
-    int rectangles = 0;
-    const int gain = best_rectangle_gain(pos, &rectangles);
-    const bool extend = config_.leaf_extension_moves > 0 && rectangles <= config_.leaf_extension_moves &&
+    const LeafMoves scan = scan_leaf_moves(pos);
+    const bool extend = config_.leaf_extension_moves > 0 && scan.rectangles <= config_.leaf_extension_moves &&
                         ply < iteration_depth_ + kMaxExtensionPlies;
-    if (!extend) return leaf_score(pos, gain);
+    if (!extend) return leaf_score(pos, scan);
     depth = 1;
   }
 

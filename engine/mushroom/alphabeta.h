@@ -129,9 +129,9 @@ class AlphaBeta {
   // A move made and taken back, told to the evaluator (heuristic mode).
   void play(Position& pos, const Move& move, Undo& undo);
   void take_back(Position& pos, const Undo& undo);
-  // The static evaluation of a leaf whose best immediate gain is known.
-  int leaf_score(const Position& pos, int best_gain) {
-    return evaluator_ ? evaluator_->evaluate(pos, best_gain) : hand_evaluation(pos, best_gain);
+  // The static evaluation of a leaf whose rectangles have been scanned.
+  int leaf_score(const Position& pos, const LeafMoves& moves) {
+    return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Counts a node; sets stopped_ when the node limit or deadline is passed.

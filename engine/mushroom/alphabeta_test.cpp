@@ -416,11 +416,13 @@ class ShadowEvaluator final : public StaticEvaluator {
     ASSERT_GT(stack_.size(), 1u) << "pop without a push";
     stack_.pop_back();
   }
-  int evaluate(const Position& pos, int best_gain) override {
+  int evaluate(const Position& pos, const LeafMoves& moves) override {
     EXPECT_EQ(pos.hash(), stack_.back().hash()) << "evaluated a position the evaluator was not led to";
-    EXPECT_EQ(best_gain, best_margin_gain(pos));
+    EXPECT_EQ(moves.best_gain, best_margin_gain(pos));
+    MoveList list;
+    EXPECT_EQ(moves.rectangles, generate_moves(pos, list)) << "the leaf's count of legal rectangles";
     ++evaluations;
-    return hand_evaluation(pos, best_gain);
+    return hand_evaluation(pos, moves.best_gain);
   }
   int evaluate_floor(const Position& pos) override {
     EXPECT_EQ(pos.hash(), stack_.back().hash()) << "bounded a position the evaluator was not led to";
@@ -465,7 +467,7 @@ class FloorlessHandEvaluator final : public StaticEvaluator {
   void set_root(const Position&) override {}
   void push(const Position&, const Move&) override {}
   void pop() override {}
-  int evaluate(const Position& pos, int best_gain) override { return hand_evaluation(pos, best_gain); }
+  int evaluate(const Position& pos, const LeafMoves& moves) override { return hand_evaluation(pos, moves.best_gain); }
   std::string name() const override { return "floorless"; }
 };
 

@@ -15,6 +15,7 @@ namespace {
 
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
 constexpr char kBucketMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '3'};
+constexpr char kMobilityMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '4'};
 constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
 template <typename T>
@@ -36,7 +37,7 @@ void resize_for(LearnedEvalModel& m) {
   m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
   m.ft_bias.assign(size_t(m.hidden), 0.0f);
   const size_t S = size_t(m.stacks());
-  m.l1_weight.assign(S * m.l1 * (2 * m.hidden + kEvalFlags), 0.0f);
+  m.l1_weight.assign(S * m.l1 * size_t(m.dense_inputs()), 0.0f);
   m.l1_bias.assign(S * m.l1, 0.0f);
   m.l2_weight.assign(S * m.l2 * m.l1, 0.0f);
   m.l2_bias.assign(S * m.l2, 0.0f);
@@ -91,32 +92,36 @@ std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
           {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
 }
 
-LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
+LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets,
+                                                   bool mobility) {
   LearnedEvalModel m;
   m.hidden = hidden;
   m.l1 = l1;
   m.l2 = l2;
   m.phase_buckets = phase_buckets;
   m.seat_buckets = seat_buckets;
+  m.mobility = mobility;
   resize_for(m);
   return m;
 }
 
-std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets) {
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets, bool mobility) {
   std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
   if (phase_buckets * seat_buckets > 1)
     s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
+  if (mobility) s += ", mobility inputs";
   return s;
 }
 
 std::string learned_eval_architecture(const LearnedEvalModel& m) {
-  return learned_eval_architecture(m.hidden, m.l1, m.l2, m.phase_buckets, m.seat_buckets);
+  return learned_eval_architecture(m.hidden, m.l1, m.l2, m.phase_buckets, m.seat_buckets, m.mobility);
 }
 
 std::string serialize_learned_eval(const LearnedEvalModel& model) {
   LearnedEvalModel m = model;  // tensors() hands out pointers
-  const bool buckets = m.stacks() > 1;
-  std::string out(buckets ? kBucketMagic : kMagic, sizeof kMagic);
+  // The oldest magic that holds the model, so older models keep their bytes.
+  const bool buckets = m.stacks() > 1 || m.mobility;
+  std::string out(m.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
   put<uint32_t>(out, uint32_t(m.hidden));
   put<uint32_t>(out, uint32_t(m.l1));
   put<uint32_t>(out, uint32_t(m.l2));
@@ -124,6 +129,7 @@ std::string serialize_learned_eval(const LearnedEvalModel& model) {
     put<uint32_t>(out, uint32_t(m.phase_buckets));
     put<uint32_t>(out, uint32_t(m.seat_buckets));
   }
+  if (m.mobility) put<uint32_t>(out, uint32_t(kEvalMobilityInputs));
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
@@ -133,10 +139,14 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   if (bytes.size() >= sizeof kOldMagic && std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
     throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
                                     "runs: retrain it (MSHEVAL2 adds the row and column triples)");
-  const bool buckets = bytes.size() >= sizeof kBucketMagic && std::memcmp(bytes.data(), kBucketMagic, sizeof kBucketMagic) == 0;
-  if (!buckets && (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0))
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2 or MSHEVAL3 magic)");
-  const size_t header = sizeof kMagic + (buckets ? 5 : 3) * sizeof(uint32_t);
+  const auto starts_with = [&](const char* magic) {
+    return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), magic, sizeof kMagic) == 0;
+  };
+  const bool mobility = starts_with(kMobilityMagic);
+  const bool buckets = mobility || starts_with(kBucketMagic);
+  if (!buckets && !starts_with(kMagic))
+    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic)");
+  const size_t header = sizeof kMagic + (mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
     throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
@@ -147,6 +157,13 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   if (buckets) {
     m.phase_buckets = int(get<uint32_t>(bytes, at));
     m.seat_buckets = int(get<uint32_t>(bytes, at));
+  }
+  if (mobility) {
+    const uint32_t inputs = get<uint32_t>(bytes, at);
+    if (inputs != uint32_t(kEvalMobilityInputs))
+      throw LearnedEvalError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
+                             std::to_string(kEvalMobilityInputs));
+    m.mobility = true;
   }
   if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
     throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +

@@ -19,7 +19,14 @@
 //                features: H numbers, kept incrementally (a move changes
 //                only its rectangle's cells and the triples that touch them)
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
-//                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1)
+//                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1);
+//                with mobility inputs, kEvalMobilityInputs more, each 0 or 1,
+//                from the number n of legal rectangles (the same for both
+//                players: a rectangle's legality does not depend on who
+//                takes it): n >= 1, 2, 3, 5, 9, 17, 33, 65 (a thermometer),
+//                and n odd. The search counts the rectangles at every leaf
+//                anyway (its best-gain scan); no cell pattern of the
+//                transformer can count rectangles of every size.
 //   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
 //   buckets      the dense layers (l1, l2, out) come in phase_buckets x
 //                seat_buckets stacks, and the position picks one, as
@@ -40,7 +47,9 @@
 // then float32 tensors in the order of tensors(), then a u64 FNV-1a hash
 // of every preceding byte. A model with buckets is "MSHEVAL3", with u32
 // phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
-// every stack, stack by stack); one without is written as MSHEVAL2. Reading checks the size, magic, shape
+// every stack, stack by stack); one without is written as MSHEVAL2. A model
+// with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
+// mobility_inputs (kEvalMobilityInputs). Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #pragma once
@@ -60,6 +69,7 @@ constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
 // Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
 constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
 constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
+constexpr int kEvalMobilityInputs = 9;  // the rectangle count's thermometer (8) and parity
 constexpr int kEvalMaxPhaseBuckets = 8;
 constexpr int kEvalPhaseSpan = 112;  // mushrooms taken over which the phase bands lie
 
@@ -70,6 +80,14 @@ inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushroom
   if (phase >= phase_buckets) phase = phase_buckets - 1;
   if (phase < 0) phase = 0;
   return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
+}
+
+// The mobility inputs of a position with `rectangles` legal rectangles,
+// each 0 or 1 (the top of this file).
+inline void learned_eval_mobility(int rectangles, bool* out) {
+  constexpr int kSteps[kEvalMobilityInputs - 1] = {1, 2, 3, 5, 9, 17, 33, 65};
+  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i];
+  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1;
 }
 
 // A weights file that cannot be used; the message names the source and the problem.
@@ -84,9 +102,10 @@ struct LearnedEvalModel {
   int l2 = 16;      // 1..64
   int phase_buckets = 1;  // 1..kEvalMaxPhaseBuckets
   int seat_buckets = 1;   // 1 or 2
+  bool mobility = false;  // kEvalMobilityInputs more dense inputs (the top of this file)
   std::vector<float> ft_weight;   // [kEvalFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [S][L1][2H + kEvalFlags], S = stacks()
+  std::vector<float> l1_weight;   // [S][L1][dense_inputs()], S = stacks()
   std::vector<float> l1_bias;     // [S][L1]
   std::vector<float> l2_weight;   // [S][L2][L1]
   std::vector<float> l2_bias;     // [S][L2]
@@ -102,15 +121,19 @@ struct LearnedEvalModel {
   };
   std::vector<TensorRef> tensors();
   int stacks() const { return phase_buckets * seat_buckets; }
+  // The first dense layer's inputs: 2H + kEvalFlags, and the mobility inputs.
+  int dense_inputs() const { return 2 * hidden + kEvalFlags + (mobility ? kEvalMobilityInputs : 0); }
   int bucket(int mushrooms_left, bool mover_moved_first) const {
     return learned_eval_bucket(phase_buckets, seat_buckets, mushrooms_left, mover_moved_first);
   }
   // All zeros but the skips (1, 0.5): the hand evaluation, at these sizes.
-  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1);
+  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1,
+                                          bool mobility = false);
 };
 
-// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them.
-std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets);
+// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them
+// and ", mobility inputs" when it has those.
+std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets, bool mobility);
 std::string learned_eval_architecture(const LearnedEvalModel& model);
 
 // The file's bytes; throws LearnedEvalError naming `source` on any problem.

@@ -160,13 +160,13 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
-      input_padded_((2 * m.hidden + kEvalFlags + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
+      mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
       simd_(use_simd && cpu_has_avx2()) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
-  const int inputs = 2 * hidden_ + kEvalFlags;
+  const int inputs = m.dense_inputs();
   const size_t S = size_t(m.stacks());
   // Each stack's rows one after another, padded like a single stack's.
   l1_weight_.assign(S * l1_ * input_padded_, 0);
@@ -284,12 +284,12 @@ void LearnedEvaluator::pop() {
   ++node_;
 }
 
-int LearnedEvaluator::evaluate(const Position& pos, int best_gain) {
-  return combine(pos, net_output(pos), best_gain);
+int LearnedEvaluator::evaluate(const Position& pos, const LeafMoves& moves) {
+  return combine(pos, net_output(pos, moves.rectangles), moves.best_gain);
 }
 
 int LearnedEvaluator::evaluate_floor(const Position& pos) {
-  return skip_gain_ >= 0 ? combine(pos, net_output(pos), 0) : kNoFloor;
+  return skip_gain_ >= 0 && !mobility_ ? combine(pos, net_output(pos, 0), 0) : kNoFloor;
 }
 
 int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) const {
@@ -299,7 +299,7 @@ int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) c
   return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
 }
 
-int64_t LearnedEvaluator::net_output(const Position& pos) {
+int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
@@ -317,6 +317,11 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
+  if (mobility_) {
+    bool on[kEvalMobilityInputs];
+    learned_eval_mobility(rectangles, on);
+    for (int i = 0; i < kEvalMobilityInputs; ++i) input_[size_t(2 * hidden_ + kEvalFlags + i)] = on[i] ? 127 : 0;
+  }
   const size_t k = size_t(
       learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
@@ -329,7 +334,7 @@ int64_t LearnedEvaluator::net_output(const Position& pos) {
   return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
 }
 
-float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, int best_gain) {
+float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, const LeafMoves& moves) {
   const int H = m.hidden;
   std::vector<float> acc(size_t(2) * H);
   for (int p = 0; p < 2; ++p) {
@@ -343,7 +348,7 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
     }
   }
   const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
-  const int inputs = 2 * H + kEvalFlags;
+  const int inputs = m.dense_inputs();
   std::vector<float> x(static_cast<size_t>(inputs));
   for (int h = 0; h < H; ++h) {
     x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
@@ -351,6 +356,11 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
+  if (m.mobility) {
+    bool on[kEvalMobilityInputs];
+    learned_eval_mobility(moves.rectangles, on);
+    for (int i = 0; i < kEvalMobilityInputs; ++i) x[size_t(2 * H + kEvalFlags + i)] = on[i] ? 1.0f : 0.0f;
+  }
   const size_t k = size_t(m.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {
@@ -367,7 +377,7 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   float y = m.out_bias[k];
   for (int j = 0; j < m.l2; ++j) y += m.out_weight[k * m.l2 + j] * h2[size_t(j)];
-  return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(best_gain);
+  return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(moves.best_gain);
 }
 
 }  // namespace mushroom

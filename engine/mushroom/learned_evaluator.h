@@ -23,22 +23,24 @@ class LearnedEvaluator final : public StaticEvaluator {
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
   void pop() override;
-  int evaluate(const Position& pos, int best_gain) override;
+  int evaluate(const Position& pos, const LeafMoves& moves) override;
   // The evaluation with no gain when the gain's weight is not negative;
-  // the dense layers' output is kept for evaluate() at the same node.
+  // the dense layers' output is kept for evaluate() at the same node. A
+  // model with mobility inputs has no floor: its net reads the scan.
   int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
   bool uses_simd() const { return simd_; }
 
   // The trained model's float arithmetic, from scratch: the output in cells
   // (the evaluation is 16 times it). For parity tests and training checks.
-  static float reference_output(const LearnedEvalModel& model, const Position& pos, int best_gain);
+  static float reference_output(const LearnedEvalModel& model, const Position& pos, const LeafMoves& moves);
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
-  // (the cached value while the node has not changed).
-  int64_t net_output(const Position& pos);
+  // (the cached value while the node has not changed); rectangles feeds the
+  // mobility inputs, if the model has them.
+  int64_t net_output(const Position& pos, int rectangles);
   // The evaluation in the search's units from the net's output and the skips.
   int combine(const Position& pos, int64_t net, int best_gain) const;
   void refresh(const Position& pos, int16_t* acc) const;
@@ -48,7 +50,8 @@ class LearnedEvaluator final : public StaticEvaluator {
 
   int hidden_, l1_, l2_;
   int phase_buckets_, seat_buckets_;
-  int input_padded_;    // 2H + kEvalFlags rounded up to 32 (l1's int8 rows' stride)
+  bool mobility_;
+  int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   bool simd_;
   std::vector<int16_t> ft_weight_, ft_bias_;

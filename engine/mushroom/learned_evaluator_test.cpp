@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -20,8 +21,9 @@ namespace {
 // Random weights inside the integer runtime's ranges: transformer rows of
 // about +-0.03 (456 active features keep the accumulator near +-1), dense
 // weights up to +-1.
-LearnedEvalModel random_model(int hidden, int l1, int l2, uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden, l1, l2, phase_buckets, seat_buckets);
+LearnedEvalModel random_model(int hidden, int l1, int l2, uint64_t seed, int phase_buckets = 1, int seat_buckets = 1,
+                              bool mobility = false) {
+  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden, l1, l2, phase_buckets, seat_buckets, mobility);
   Rng rng(seed);
   const auto fill = [&](std::vector<float>& v, double scale) {
     for (float& x : v) x = float(scale * (2 * rng.uniform_double() - 1));
@@ -46,7 +48,7 @@ TEST(LearnedEvaluator, TheHandEquivalentModelIsTheHandEvaluationExactly) {
   LearnedEvaluator learned(LearnedEvalModel::hand_equivalent(32, 8, 8));
   for (const Position& p : playout_positions(40, 3)) {
     learned.set_root(p);
-    ASSERT_EQ(learned.evaluate(p, best_margin_gain(p)), evaluate(p));
+    ASSERT_EQ(learned.evaluate(p, scan_leaf_moves(p)), evaluate(p));
   }
   for (const Position& p : playout_positions(4, 8)) {
     const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
@@ -112,7 +114,7 @@ TEST(LearnedEvaluator, IncrementalUpdatesMatchAFreshStart) {
       }
       const Position& now = line.back();
       fresh.set_root(now);
-      ASSERT_EQ(incremental.evaluate(now, best_margin_gain(now)), fresh.evaluate(now, best_margin_gain(now)));
+      ASSERT_EQ(incremental.evaluate(now, scan_leaf_moves(now)), fresh.evaluate(now, scan_leaf_moves(now)));
       ++checked;
     }
   }
@@ -127,7 +129,7 @@ TEST(LearnedEvaluator, SimdAndScalarPathsAgree) {
   for (const Position& p : playout_positions(60, 4)) {
     simd.set_root(p);
     scalar.set_root(p);
-    ASSERT_EQ(simd.evaluate(p, best_margin_gain(p)), scalar.evaluate(p, best_margin_gain(p)));
+    ASSERT_EQ(simd.evaluate(p, scan_leaf_moves(p)), scalar.evaluate(p, scan_leaf_moves(p)));
   }
 }
 
@@ -147,8 +149,8 @@ TEST(LearnedEvaluator, IntegerRuntimeStaysNearTheFloatModel) {
   const auto positions = playout_positions(200, 6);
   for (const Position& p : positions) {
     learned.set_root(p);
-    const double reference = 16.0 * LearnedEvaluator::reference_output(model, p, best_margin_gain(p));
-    const double error = std::fabs(learned.evaluate(p, best_margin_gain(p)) - reference);
+    const double reference = 16.0 * LearnedEvaluator::reference_output(model, p, scan_leaf_moves(p));
+    const double error = std::fabs(learned.evaluate(p, scan_leaf_moves(p)) - reference);
     worst = std::max(worst, error);
     total += error;
     spread = std::max(spread, std::fabs(reference - 16.0 * p.margin_for_side_to_move()));
@@ -198,7 +200,7 @@ TEST(LearnedEvaluator, BucketsPickTheStackOfThePhaseAndSeat) {
   std::set<int> buckets_seen;
   int differs = 0, positions = 0;
   for (const Position& p : playout_positions(120, 31)) {
-    const int gain = best_margin_gain(p);
+    const LeafMoves gain = scan_leaf_moves(p);
     const int k = model.bucket(p.mushrooms_left(), p.to_move() == kFirst);
     buckets_seen.insert(k);
     simd.set_root(p);
@@ -216,6 +218,53 @@ TEST(LearnedEvaluator, BucketsPickTheStackOfThePhaseAndSeat) {
   EXPECT_LE(worst, 16.0);
   EXPECT_GE(buckets_seen.size(), 4u);  // playouts reach several phases and both seats
   EXPECT_GT(differs, positions * 9 / 10);
+}
+
+// Mobility inputs: the net reads the leaf's count of legal rectangles, the
+// same in the integer runtime (both paths) as in the float model, and the
+// search gets no floor from it (the count is not known before the scan).
+TEST(LearnedEvaluator, MobilityInputsReadTheLeafsRectangleCount) {
+  bool on[kEvalMobilityInputs];
+  learned_eval_mobility(0, on);
+  EXPECT_EQ(std::count(on, on + kEvalMobilityInputs, true), 0);
+  learned_eval_mobility(4, on);  // n >= 1, 2, 3, even
+  EXPECT_EQ(std::vector<bool>(on, on + kEvalMobilityInputs),
+            std::vector<bool>({true, true, true, false, false, false, false, false, false}));
+  learned_eval_mobility(65, on);  // every step, odd
+  EXPECT_EQ(std::count(on, on + kEvalMobilityInputs, true), kEvalMobilityInputs);
+
+  LearnedEvalModel model = random_model(32, 16, 8, 29, 1, 1, true);
+  EXPECT_EQ(model.dense_inputs(), 2 * 32 + kEvalFlags + kEvalMobilityInputs);
+  LearnedEvaluator simd(model, true), scalar(model, false);
+  double worst = 0;
+  int moved = 0, positions = 0;
+  for (const Position& p : playout_positions(80, 37)) {
+    const LeafMoves scan = scan_leaf_moves(p);
+    simd.set_root(p);
+    scalar.set_root(p);
+    EXPECT_EQ(simd.evaluate_floor(p), StaticEvaluator::kNoFloor);
+    const int value = simd.evaluate(p, scan);
+    ASSERT_EQ(value, scalar.evaluate(p, scan));
+    worst = std::max(worst, std::fabs(value - 16.0 * LearnedEvaluator::reference_output(model, p, scan)));
+    // Another count (a fresh evaluator: the first caches its node's output).
+    LearnedEvaluator again(model);
+    again.set_root(p);
+    moved += again.evaluate(p, {scan.best_gain, scan.rectangles + 17}) != value;
+    ++positions;
+  }
+  EXPECT_LE(worst, 16.0);
+  EXPECT_GT(moved, positions / 2);
+
+  // In a search: the learned evaluation with mobility inputs plays the same
+  // move at the same score whichever path runs it.
+  for (const Position& p : playout_positions(3, 43)) {
+    const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+    const AlphaBetaResult a = AlphaBeta(AlphaBetaConfig{.tt_bits = 16}, &simd).search(p, far, 3);
+    const AlphaBetaResult b = AlphaBeta(AlphaBetaConfig{.tt_bits = 16}, &scalar).search(p, far, 3);
+    EXPECT_EQ(a.best, b.best);
+    EXPECT_EQ(a.score, b.score);
+    EXPECT_EQ(a.nodes, b.nodes);
+  }
 }
 
 class LearnedEvalFileTest : public ::testing::Test {
@@ -254,7 +303,7 @@ TEST_F(LearnedEvalFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x40;
   expect_error(write("flipped.bin", flipped), "checksum mismatch");
-  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"), "no MSHEVAL2 or MSHEVAL3 magic");
+  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"), "no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic");
   std::string old = bytes;
   old[7] = '1';  // the first format, cell features only
   expect_error(write("old.bin", old), "an MSHEVAL1 evaluation (cell features only)");
@@ -283,6 +332,21 @@ TEST_F(LearnedEvalFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
   many[20] = 9;  // phase_buckets = 9
   expect_error(write("many.bin", many), "phase buckets");
   expect_error(write("cut.bin", bucket_bytes.substr(0, bucket_bytes.size() - 8)), "truncated, or another architecture");
+
+  // With mobility inputs the file is MSHEVAL4, with or without buckets.
+  for (const int phases : {1, 2}) {
+    const LearnedEvalModel mobile = random_model(32, 8, 4, 5, phases, 1, true);
+    const std::string mobile_bytes = serialize_learned_eval(mobile);
+    EXPECT_EQ(mobile_bytes.substr(0, 8), "MSHEVAL4");
+    const LearnedEvalModel mobile_back = read_learned_eval(write("mobile.bin", mobile_bytes));
+    EXPECT_TRUE(mobile_back.mobility);
+    EXPECT_EQ(mobile_back.phase_buckets, phases);
+    EXPECT_EQ(mobile_back.l1_weight, mobile.l1_weight);
+    EXPECT_EQ(learned_eval_architecture(mobile_back), learned_eval_architecture(mobile));
+    std::string other = mobile_bytes;
+    other[28] = 5;  // 5 mobility inputs, not kEvalMobilityInputs
+    expect_error(write("other.bin", other), "5 mobility inputs");
+  }
 }
 
 }  // namespace

@@ -12,11 +12,25 @@
 #pragma once
 #include <string>
 
+#include "mushroom/movegen.h"
 #include "mushroom/position.h"
 
 namespace mushroom {
 
 constexpr int kEvalScale = 16;  // evaluation units per cell of margin
+
+// What one scan of a leaf's legal rectangles finds (best_rectangle_gain):
+// the side to move's best immediate margin gain (0 when none is legal) and
+// the number of legal rectangles.
+struct LeafMoves {
+  int best_gain = 0;
+  int rectangles = 0;
+};
+inline LeafMoves scan_leaf_moves(const Position& pos) {
+  LeafMoves m;
+  m.best_gain = best_rectangle_gain(pos, &m.rectangles);
+  return m;
+}
 
 // The hand evaluation: the margin plus half the side to move's best
 // immediate gain (it can take it first).
@@ -33,12 +47,13 @@ class StaticEvaluator {
   virtual void push(const Position& pos, const Move& move) = 0;
   // The newest pushed move is taken back.
   virtual void pop() = 0;
-  // pos is the root with the pushed moves applied; best_gain is its side to
-  // move's best immediate margin gain, which the search has already found.
-  virtual int evaluate(const Position& pos, int best_gain) = 0;
-  // A lower bound of evaluate(pos, g) over every best gain g >= 0, found
-  // without g: the search cuts off a leaf whose floor already reaches beta
-  // and so never looks for its moves. kNoFloor bounds nothing.
+  // pos is the root with the pushed moves applied; moves is its scan of the
+  // legal rectangles, which the search has already made.
+  virtual int evaluate(const Position& pos, const LeafMoves& moves) = 0;
+  // A lower bound of evaluate(pos, m) over every scan m that pos could
+  // have, found without scanning: the search cuts off a leaf whose floor
+  // already reaches beta and so never looks for its moves. kNoFloor bounds
+  // nothing.
   static constexpr int kNoFloor = -(1 << 30);
   virtual int evaluate_floor(const Position&) { return kNoFloor; }
   virtual std::string name() const = 0;
@@ -51,7 +66,7 @@ class HandEvaluator final : public StaticEvaluator {
   void set_root(const Position&) override {}
   void push(const Position&, const Move&) override {}
   void pop() override {}
-  int evaluate(const Position& pos, int best_gain) override { return hand_evaluation(pos, best_gain); }
+  int evaluate(const Position& pos, const LeafMoves& moves) override { return hand_evaluation(pos, moves.best_gain); }
   int evaluate_floor(const Position& pos) override { return hand_evaluation(pos, 0); }
   std::string name() const override { return "hand"; }
 };
