@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "mushroom/learned_evaluator.h"
-#include "mushroom/mushroom_evaluators.h"
 #include "mushroom/static_evaluator.h"
 #include "mushroom/symmetry.h"
 
