@@ -2033,7 +2033,7 @@ class AlphaBeta {
 //                and n odd. The search counts the rectangles at every leaf
 //                anyway (its best-gain scan); no cell pattern of the
 //                transformer can count rectangles of every size.
-//   l1, l2       dense, then crelu: 2H + 2 -> L1 -> L2
+//   l1, l2       dense, then crelu: 2H + 2 (+ 9 mobility inputs) -> L1 -> L2
 //   buckets      the dense layers (l1, l2, out) come in phase_buckets x
 //                seat_buckets stacks, and the position picks one, as
 //                Stockfish's output buckets do: the phase by the
