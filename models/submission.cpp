@@ -2087,12 +2087,14 @@ inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushroom
   return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
 }
 
-// The mobility inputs of a position with `rectangles` legal rectangles,
-// each 0 or 1 (the top of this file).
-inline void learned_eval_mobility(int rectangles, bool* out) {
+// The mobility inputs of a position with `rectangles` legal rectangles
+// (the top of this file) into out[0..kEvalMobilityInputs): `one` where an
+// input is on, 0 where it is off (1 in float, 127 in the integer runtime).
+template <typename T>
+void learned_eval_mobility(int rectangles, T one, T* out) {
   constexpr int kSteps[kEvalMobilityInputs - 1] = {1, 2, 3, 5, 9, 17, 33, 65};
-  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i];
-  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1;
+  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i] ? one : T(0);
+  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1 ? one : T(0);
 }
 
 // A weights file that cannot be used; the message names the source and the problem.
@@ -4915,11 +4917,7 @@ int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   }
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
-  if (mobility_) {
-    bool on[kEvalMobilityInputs];
-    learned_eval_mobility(rectangles, on);
-    for (int i = 0; i < kEvalMobilityInputs; ++i) input_[size_t(2 * hidden_ + kEvalFlags + i)] = on[i] ? 127 : 0;
-  }
+  if (mobility_) learned_eval_mobility<uint8_t>(rectangles, 127, input_.data() + 2 * hidden_ + kEvalFlags);
   const size_t k = size_t(
       learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
@@ -4954,11 +4952,7 @@ float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Positi
   }
   x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
-  if (m.mobility) {
-    bool on[kEvalMobilityInputs];
-    learned_eval_mobility(moves.rectangles, on);
-    for (int i = 0; i < kEvalMobilityInputs; ++i) x[size_t(2 * H + kEvalFlags + i)] = on[i] ? 1.0f : 0.0f;
-  }
+  if (m.mobility) learned_eval_mobility(moves.rectangles, 1.0f, x.data() + 2 * H + kEvalFlags);
   const size_t k = size_t(m.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
   std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
   for (int j = 0; j < m.l1; ++j) {

@@ -41,9 +41,7 @@ void fill_inputs(const Position& pos, const LeafMoves& moves, int64_t b, EvalBat
   float* flags = batch.flags.data_ptr<float>() + b * kFlagColumns;
   flags[0] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   flags[1] = me == kFirst ? 1.0f : 0.0f;
-  bool on[kEvalMobilityInputs];
-  learned_eval_mobility(moves.rectangles, on);
-  for (int i = 0; i < kEvalMobilityInputs; ++i) flags[kEvalFlags + i] = on[i] ? 1.0f : 0.0f;
+  learned_eval_mobility(moves.rectangles, 1.0f, flags + kEvalFlags);
   batch.margin.data_ptr<float>()[b] = float(pos.margin_for_side_to_move());
   batch.gain.data_ptr<float>()[b] = float(moves.best_gain);
   batch.mushrooms_left.data_ptr<int64_t>()[b] = pos.mushrooms_left();
@@ -78,11 +76,7 @@ EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vect
   for (int64_t b = 0; b < B; ++b) {
     const EvalRecord& r = window[size_t(indices[size_t(b)])];
     const Position pos = transform(Symmetry(rng.uniform(4)), position_of(r));
-    // The record keeps the gain; the count of rectangles is found again (a
-    // symmetry changes neither).
-    int rectangles = 0;
-    best_rectangle_gain(pos, &rectangles);
-    fill_inputs(pos, {r.gain, rectangles}, b, batch);
+    fill_inputs(pos, leaf_moves_of(r, pos), b, batch);
     batch.search.data_ptr<float>()[b] = float(r.search_score) / float(kEvalScale);
     batch.result.data_ptr<float>()[b] = float(r.margin);
     if (r.flags & EvalRecord::kHasTeacher) {

@@ -148,9 +148,7 @@ class EvalJudge : public GameJudge {
     for (const EvalRecord& r : records) {
       const Position pos = position_of(r);
       learned.set_root(pos);
-      int rectangles = 0;  // the record keeps the gain, not the count
-      best_rectangle_gain(pos, &rectangles);
-      learned_x.push_back(learned.evaluate(pos, {r.gain, rectangles}) / double(kEvalScale));
+      learned_x.push_back(learned.evaluate(pos, leaf_moves_of(r, pos)) / double(kEvalScale));
       hand_x.push_back(hand_evaluation(pos, r.gain) / double(kEvalScale));
       material_x.push_back(pos.margin_for_side_to_move());
       results.push_back(r.margin > 0 ? 1.0 : r.margin < 0 ? 0.0 : 0.5);

@@ -29,6 +29,12 @@ EvalRecord eval_record(const Position& pos, const selfplay::EvalLabels& labels) 
   return r;
 }
 
+LeafMoves leaf_moves_of(const EvalRecord& r, const Position& pos) {
+  LeafMoves moves{r.gain, 0};
+  best_rectangle_gain(pos, &moves.rectangles);
+  return moves;
+}
+
 Position position_of(const EvalRecord& rec) {
   Position p;
   for (int cell = 0; cell < kCells; ++cell)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mushroom/position.h"
+#include "mushroom/static_evaluator.h"
 #include "selfplay/sample.h"
 #include "util/rng.h"
 
@@ -32,6 +33,10 @@ static_assert(sizeof(EvalRecord) == 96, "the window's size per position is docum
 EvalRecord eval_record(const Position& pos, const selfplay::EvalLabels& labels);
 Position position_of(const EvalRecord& r);
 selfplay::EvalLabels labels_of(const EvalRecord& r);
+// The leaf scan of r's position pos (position_of(r), or one of its
+// symmetries, which change neither figure): the recorded gain, and the count
+// of legal rectangles, which the record does not keep and is found again.
+LeafMoves leaf_moves_of(const EvalRecord& r, const Position& pos);
 inline bool mover_moved_first(const EvalRecord& r) { return !(r.flags & EvalRecord::kSecondToMove); }
 
 struct EvalWindow {

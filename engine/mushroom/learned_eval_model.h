@@ -82,12 +82,14 @@ inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushroom
   return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
 }
 
-// The mobility inputs of a position with `rectangles` legal rectangles,
-// each 0 or 1 (the top of this file).
-inline void learned_eval_mobility(int rectangles, bool* out) {
+// The mobility inputs of a position with `rectangles` legal rectangles
+// (the top of this file) into out[0..kEvalMobilityInputs): `one` where an
+// input is on, 0 where it is off (1 in float, 127 in the integer runtime).
+template <typename T>
+void learned_eval_mobility(int rectangles, T one, T* out) {
   constexpr int kSteps[kEvalMobilityInputs - 1] = {1, 2, 3, 5, 9, 17, 33, 65};
-  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i];
-  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1;
+  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i] ? one : T(0);
+  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1 ? one : T(0);
 }
 
 // A weights file that cannot be used; the message names the source and the problem.

@@ -200,19 +200,19 @@ TEST(LearnedEvaluator, BucketsPickTheStackOfThePhaseAndSeat) {
   std::set<int> buckets_seen;
   int differs = 0, positions = 0;
   for (const Position& p : playout_positions(120, 31)) {
-    const LeafMoves gain = scan_leaf_moves(p);
+    const LeafMoves scan = scan_leaf_moves(p);
     const int k = model.bucket(p.mushrooms_left(), p.to_move() == kFirst);
     buckets_seen.insert(k);
     simd.set_root(p);
     scalar.set_root(p);
-    const int value = simd.evaluate(p, gain);
-    ASSERT_EQ(value, scalar.evaluate(p, gain));
-    const float reference = LearnedEvaluator::reference_output(model, p, gain);
+    const int value = simd.evaluate(p, scan);
+    ASSERT_EQ(value, scalar.evaluate(p, scan));
+    const float reference = LearnedEvaluator::reference_output(model, p, scan);
     worst = std::max(worst, std::fabs(value - 16.0 * reference));
     LearnedEvaluator own_stack(stack_model(model, k));
     own_stack.set_root(p);
-    ASSERT_EQ(own_stack.evaluate(p, gain), value) << "bucket " << k;
-    differs += LearnedEvaluator::reference_output(stack_model(model, (k + 1) % model.stacks()), p, gain) != reference;
+    ASSERT_EQ(own_stack.evaluate(p, scan), value) << "bucket " << k;
+    differs += LearnedEvaluator::reference_output(stack_model(model, (k + 1) % model.stacks()), p, scan) != reference;
     ++positions;
   }
   EXPECT_LE(worst, 16.0);
@@ -225,12 +225,12 @@ TEST(LearnedEvaluator, BucketsPickTheStackOfThePhaseAndSeat) {
 // search gets no floor from it (the count is not known before the scan).
 TEST(LearnedEvaluator, MobilityInputsReadTheLeafsRectangleCount) {
   bool on[kEvalMobilityInputs];
-  learned_eval_mobility(0, on);
+  learned_eval_mobility(0, true, on);
   EXPECT_EQ(std::count(on, on + kEvalMobilityInputs, true), 0);
-  learned_eval_mobility(4, on);  // n >= 1, 2, 3, even
+  learned_eval_mobility(4, true, on);  // n >= 1, 2, 3, even
   EXPECT_EQ(std::vector<bool>(on, on + kEvalMobilityInputs),
             std::vector<bool>({true, true, true, false, false, false, false, false, false}));
-  learned_eval_mobility(65, on);  // every step, odd
+  learned_eval_mobility(65, true, on);  // every step, odd
   EXPECT_EQ(std::count(on, on + kEvalMobilityInputs, true), kEvalMobilityInputs);
 
   LearnedEvalModel model = random_model(32, 16, 8, 29, 1, 1, true);
