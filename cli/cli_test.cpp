@@ -43,7 +43,7 @@ TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
   for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga",
-                           "view", "analyze", "dashboard", "export-bot", "ladder", "solve-endgame"}) {
+                           "view", "analyze", "dashboard", "export-bot", "ladder", "solve-endgame", "balanced-boards"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;
@@ -326,6 +326,86 @@ TEST(Cli, ArenaPlaysTheBoardsOfAnInputFile) {
                                      (dir / "INPUT").string());
   EXPECT_EQ(too_many.exit_code, 2) << too_many.output;
   EXPECT_NE(too_many.output.find("--boards 3 but only 2 boards were given"), std::string::npos) << too_many.output;
+}
+
+// The contest page's example board (testdata/judge/) is a one-board boards
+// file: the arena plays it, and the page's own log of its example game
+// replays move by move to 4-5.
+TEST(Cli, TheJudgesExampleBoardPlaysFromABoardsFileAndItsLogReplays) {
+  const fs::path dir = temp_dir("cli-judge-example");
+  const CommandResult r = run("arena --a builtin:greedy --b builtin:greedy --boards-file testdata/judge/example-input.txt "
+                              "--log-dir " + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("games: 2 (1 complete pairs)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("boards testdata/judge/example-input.txt (fnv1a64 "), std::string::npos) << r.output;
+  const Position example = parse_position(read_file("testdata/judge/example-input.txt"));
+  EXPECT_TRUE(parse_game_log(read_file((dir / "game-0000.log").string())).start == example);
+
+  const GameLog log = parse_game_log(read_file("testdata/judge/example-log.txt"), "example-log.txt");
+  EXPECT_TRUE(log.start == example);
+  Position pos = log.start;
+  for (const LoggedMove& m : log.moves) {
+    pos.set_to_move(m.player);
+    ASSERT_TRUE(pos.is_legal(m.move)) << to_string(m.move);
+    pos.apply(m.move);
+  }
+  EXPECT_TRUE(pos.game_over());
+  EXPECT_EQ(pos.score(kFirst), 4);
+  EXPECT_EQ(pos.score(kSecond), 5);
+  const CommandResult replay = run("replay testdata/judge/example-log.txt");
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("FINISH  first 4  second 5"), std::string::npos) << replay.output;
+  EXPECT_EQ(replay.output.find("ILLEGAL"), std::string::npos) << replay.output;
+}
+
+// A boards file is checked before any game: a 0 (an empty cell) has no
+// place on a starting board, and seeded-board options are refused with it.
+TEST(Cli, ABoardsFileWithADigitZeroOrASeedIsRefusedByName) {
+  const fs::path dir = temp_dir("cli-boards-file-zero");
+  std::string text = read_file("testdata/judge/example-input.txt");
+  text[18 * 2 + 4] = '0';  // line 3, column 5
+  write_file_atomic((dir / "zero.txt").string(), text);
+  for (const char* command : {"arena --a builtin:greedy --b builtin:greedy", "ladder --dir DIR --program g=builtin:greedy "
+                                                                             "--program r=builtin:random"}) {
+    std::string c = command;
+    if (c.find("DIR") != std::string::npos) c.replace(c.find("DIR"), 3, (dir / "ladder").string());
+    const CommandResult zero = run(c + " --boards-file " + (dir / "zero.txt").string());
+    EXPECT_EQ(zero.exit_code, 2) << zero.output;
+    EXPECT_NE(zero.output.find((dir / "zero.txt").string() +
+                               ":3:5: board 1 has the digit 0; a starting board holds the digits 1-9 only"),
+              std::string::npos)
+        << zero.output;
+    const CommandResult seeded = run(c + " --seed 3 --boards-file testdata/judge/example-input.txt");
+    EXPECT_EQ(seeded.exit_code, 2) << seeded.output;
+    EXPECT_NE(seeded.output.find("--seed chooses seeded boards; it has no effect with --boards-file"), std::string::npos)
+        << seeded.output;
+  }
+  EXPECT_FALSE(fs::exists(dir / "ladder" / "games.csv"));
+}
+
+// `mushroom balanced-boards` writes a boards file the arena plays, and its
+// bad arguments are refused by name.
+TEST(Cli, BalancedBoardsWritesABoardsFileTheArenaPlays) {
+  const fs::path dir = temp_dir("cli-balanced-boards");
+  const std::string out = (dir / "balanced.txt").string();
+  const CommandResult r = run("balanced-boards --agent greedy --count 3 --max-margin 2 --seed 9 --out " + out +
+                              " --trials " + (dir / "trials.csv").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote 3 balanced boards to " + out), std::string::npos) << r.output;
+  const std::vector<Position> boards = parse_position_list(read_file(out), out);
+  EXPECT_EQ(boards.size(), 3u);
+  const CommandResult match =
+      run("arena --a builtin:greedy --b builtin:random --boards 1 --boards-file " + out);
+  EXPECT_EQ(match.exit_code, 0) << match.output;
+  for (const char* bad : {"--count 0", "--max-margin 200", "--parallel 0", "--agent greedy:depth=3"}) {
+    const CommandResult b = run(std::string("balanced-boards --out ") + out + " " + bad);
+    EXPECT_EQ(b.exit_code, 2) << bad << "\n" << b.output;
+    const std::string name = std::string(bad).substr(2, std::string(bad).find(' ') - 2);
+    EXPECT_NE(b.output.find(name == "agent" ? "depth" : "--" + name), std::string::npos) << bad << "\n" << b.output;
+  }
+  const CommandResult no_out = run("balanced-boards --count 1");
+  EXPECT_EQ(no_out.exit_code, 2);
+  EXPECT_NE(no_out.output.find("missing required option --out"), std::string::npos) << no_out.output;
 }
 
 // An arena log becomes a viewer page; a broken log is an error naming the

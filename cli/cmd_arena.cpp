@@ -9,7 +9,6 @@
 #include "cli/command.h"
 #include "ladder/program_spec.h"
 #include "mushroom/position_io.h"
-#include "util/hash.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -70,11 +69,13 @@ int cmd_arena(int argc, char** argv) {
       "boards", "boards (each played twice); with --boards-file, the first N of its boards (default: all)",
       cxxopts::value<int>()->default_value("50"))(
       "boards-file", "play these boards instead of seeded ones: the official tool's INPUT format (10 lines of 17 "
-      "digits), one board or several separated by blank lines",
+      "digits 1-9), one board or several separated by blank lines, e.g. bench/balanced-boards.txt",
       cxxopts::value<std::string>())(
       "seed", "board seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "board-mode", "uniform | sum10", cxxopts::value<std::string>()->default_value("uniform"))(
       "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
+      "b-time-ms", "B's own time bank, for time odds (e.g. twice the time: --time-ms 2000 --b-time-ms 1000) "
+      "[default: --time-ms]", cxxopts::value<int>())(
       "clock", "cpu (the default): a move costs the CPU time the program's whole process tree used from TIME to "
       "the reply, as the judge counts, fair at any --parallel; wall: the wall time, as the official local tool "
       "counts (the default with --setting)",
@@ -106,6 +107,10 @@ int cmd_arena(int argc, char** argv) {
   ArenaConfig config;
   config.referee.time_ms = args["time-ms"].as<int>();
   if (config.referee.time_ms < 1) throw std::invalid_argument("--time-ms must be positive");
+  if (args.count("b-time-ms")) {
+    config.b_time_ms = args["b-time-ms"].as<int>();
+    if (config.b_time_ms < 1) throw std::invalid_argument("--b-time-ms must be positive");
+  }
   const bool setting = args.count("setting") > 0;
   config.referee.clock = parse_clock(args.count("clock") ? args["clock"].as<std::string>() : setting ? "wall" : "cpu");
   if (setting) return run_setting_ini(args["setting"].as<std::string>(), config.referee);
@@ -128,20 +133,12 @@ int cmd_arena(int argc, char** argv) {
   }
   if (config.label[0] == config.label[1]) config.label[0] += "-A", config.label[1] += "-B";
   config.boards = args["boards"].as<int>();
-  if (args.count("boards-file")) {
-    const std::string path = args["boards-file"].as<std::string>();
-    const std::string text = read_file(path);
-    config.boards_given = parse_position_list(text, path);
-    if (config.boards_given.empty()) throw std::invalid_argument(path + ": no board in it");
-    char hash[24];
-    std::snprintf(hash, sizeof(hash), "%016llx", static_cast<unsigned long long>(fnv1a64(text.data(), text.size())));
-    config.boards_source = path + " (fnv1a64 " + hash + ")";
-    if (args.count("boards") == 0) config.boards = int(config.boards_given.size());
-  }
-  config.seed = args["seed"].as<uint64_t>();
-  const std::string mode = args["board-mode"].as<std::string>();
-  if (mode != "uniform" && mode != "sum10") throw std::invalid_argument("--board-mode must be uniform or sum10");
-  config.board_mode = mode == "sum10" ? BoardMode::kSumMultipleOf10 : BoardMode::kUniform;
+  const BoardOptions boards = board_options(args);
+  config.seed = boards.seed;
+  config.board_mode = boards.mode;
+  config.boards_given = boards.given;
+  config.boards_source = boards.source;
+  if (!config.boards_given.empty() && args.count("boards") == 0) config.boards = int(config.boards_given.size());
   config.parallel = args["parallel"].as<int>();
   config.pin = args.count("pin") > 0;
   config.log_dir = log_dir;

@@ -88,8 +88,10 @@ int cmd_ladder(int argc, char** argv) {
       "with the learned evaluation), each named RUN/STEM and drawn by generation (repeatable)",
       cxxopts::value<std::string>())(
       "gauntlet", "play only this program against each of the others", cxxopts::value<std::string>())(
-      "boards", "boards per pair of programs (each played twice, sides swapped)",
-      cxxopts::value<int>()->default_value("20"))("seed", "board seed", cxxopts::value<uint64_t>()->default_value("1"))(
+      "boards", "boards per pair of programs (each played twice, sides swapped); with --boards-file, its first N",
+      cxxopts::value<int>()->default_value("20"))(
+      "boards-file", "play these boards instead of seeded ones: the arena's --boards-file format (e.g. "
+      "bench/balanced-boards.txt)", cxxopts::value<std::string>())("seed", "board seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "board-mode", "uniform | sum10", cxxopts::value<std::string>()->default_value("uniform"))(
       "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
       "clock", "cpu: charge the CPU time of each program's process tree, as the judge does (fair at any "
@@ -126,10 +128,11 @@ int cmd_ladder(int argc, char** argv) {
   if (!args.count("report")) {
     if (args.count("gauntlet")) config.gauntlet = args["gauntlet"].as<std::string>();
     config.boards = args["boards"].as<int>();
-    config.seed = args["seed"].as<uint64_t>();
-    const std::string mode = args["board-mode"].as<std::string>();
-    if (mode != "uniform" && mode != "sum10") throw std::invalid_argument("--board-mode must be uniform or sum10");
-    config.board_mode = mode == "sum10" ? BoardMode::kSumMultipleOf10 : BoardMode::kUniform;
+    const BoardOptions boards = board_options(args);
+    config.seed = boards.seed;
+    config.board_mode = boards.mode;
+    config.boards_given = boards.given;
+    config.boards_source = boards.source;
     config.referee.time_ms = args["time-ms"].as<int>();
     if (config.referee.time_ms < 1) throw std::invalid_argument("--time-ms must be positive");
     config.referee.clock = parse_clock(args["clock"].as<std::string>());

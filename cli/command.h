@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "agents/agent_spec.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/position.h"
 
 namespace mushroom::cli {
 
@@ -52,6 +54,17 @@ T value_or_old_spelling(const cxxopts::ParseResult& args, const std::string& com
 AgentSpec agent_spec_option(const cxxopts::ParseResult& args, const std::string& command, const std::string& option,
                             const std::string& old_options, const AgentSpec& fallback);
 
+// The boards a match plays (arena, ladder): seeded ones from --seed and
+// --board-mode, or those of --boards-file (arena/boards_file.h), read and
+// checked here; with a file, --seed and --board-mode are refused by name.
+struct BoardOptions {
+  uint64_t seed = 1;
+  BoardMode mode = BoardMode::kUniform;
+  std::vector<Position> given;  // the file's boards; empty for seeded boards
+  std::string source;           // the file's name and hash
+};
+BoardOptions board_options(const cxxopts::ParseResult& args);
+
 int cmd_moves(int argc, char** argv);
 int cmd_perft(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
@@ -62,6 +75,7 @@ int cmd_positions(int argc, char** argv);
 int cmd_bot(int argc, char** argv);
 int cmd_arena(int argc, char** argv);
 int cmd_ladder(int argc, char** argv);
+int cmd_balanced_boards(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_solve_endgame(int argc, char** argv);

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #endif
 
+#include "arena/boards_file.h"
 #include "cli/command.h"
 #include "nn/nn_agent.h"
 #include "util/log_stamp.h"
@@ -38,6 +39,8 @@ const std::vector<Command>& commands() {
       {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
       {"arena", "play programs against each other on paired boards", cmd_arena},
       {"ladder", "rate many programs on one list: round robin or gauntlet, resumable", cmd_ladder},
+      {"balanced-boards", "write a boards file of boards on which the first seat does not decide the game",
+       cmd_balanced_boards},
       {"replay", "print a game log board by board", cmd_replay},
       {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
       {"analyze", "where was a game lost: the bot's evaluation before and after every move", cmd_analyze},
@@ -96,6 +99,23 @@ bool old_spelling_given(const cxxopts::ParseResult& args, const std::string& com
     throw std::invalid_argument("--" + old_name + " is the old spelling of --" + now_name + ": give only --" + now_name);
   std::cerr << "mushroom " << command << ": --" << old_name << " is an old spelling; write --" << now_name << std::endl;
   return true;
+}
+
+BoardOptions board_options(const cxxopts::ParseResult& args) {
+  BoardOptions out;
+  out.seed = args["seed"].as<uint64_t>();
+  const std::string mode = args["board-mode"].as<std::string>();
+  if (mode != "uniform" && mode != "sum10") throw std::invalid_argument("--board-mode must be uniform or sum10");
+  out.mode = mode == "sum10" ? BoardMode::kSumMultipleOf10 : BoardMode::kUniform;
+  if (args.count("boards-file")) {
+    for (const char* seeded : {"seed", "board-mode"})
+      if (args.count(seeded))
+        throw std::invalid_argument(std::string("--") + seeded + " chooses seeded boards; it has no effect with --boards-file");
+    const BoardsFile file = read_boards_file(args["boards-file"].as<std::string>());
+    out.given = file.boards;
+    out.source = file.source;
+  }
+  return out;
 }
 
 AgentSpec agent_spec_option(const cxxopts::ParseResult& args, const std::string& command, const std::string& option,

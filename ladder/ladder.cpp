@@ -50,9 +50,12 @@ std::string log_name(const std::string& first, const std::string& second, int bo
 
 // ladder.txt: the settings a ladder's games were played under.
 std::string format_settings(const LadderConfig& c) {
-  return "seed=" + std::to_string(c.seed) + "\nboard_mode=" +
-         (c.board_mode == BoardMode::kUniform ? "uniform" : "sum10") + "\ntime_ms=" +
-         std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
+  // A ladder on seeded boards keeps the settings it always had, so its
+  // folder resumes; a boards file replaces the seed by the file's name and hash.
+  const std::string boards = c.boards_given.empty() ? "seed=" + std::to_string(c.seed) + "\nboard_mode=" +
+                                                          (c.board_mode == BoardMode::kUniform ? "uniform" : "sum10")
+                                                    : "boards_file=" + c.boards_source;
+  return boards + "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
 }
 
 
@@ -248,6 +251,9 @@ std::string format_standings(const LadderStandings& s) {
 LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) {
   if (config.programs.size() < 2) throw std::invalid_argument("a ladder needs at least two programs");
   if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
+  if (!config.boards_given.empty() && size_t(config.boards) > config.boards_given.size())
+    throw std::invalid_argument("--boards " + std::to_string(config.boards) + " but only " +
+                                std::to_string(config.boards_given.size()) + " boards were given");
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
   std::set<std::string> names;
   for (const LadderProgram& p : config.programs) {
@@ -287,10 +293,12 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
     const LadderProgram& second = config.programs[size_t(s.second)];
     GameRecord g;
     g.first = first.name, g.second = second.name, g.board = s.board;
-    g.board_seed = arena_board_seed(config.seed, s.board);
+    const bool given = !config.boards_given.empty();
+    g.board_seed = given ? 0 : arena_board_seed(config.seed, s.board);
     RefereeConfig rc = config.referee;
     rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
-    const RefereeResult r = referee_game(first.command, second.command, random_board(g.board_seed, config.board_mode), rc);
+    const Position start = given ? config.boards_given[size_t(s.board)] : random_board(g.board_seed, config.board_mode);
+    const RefereeResult r = referee_game(first.command, second.command, start, rc);
     g.first_score = r.log.score_first, g.second_score = r.log.score_second;
     g.outcome = r.outcome();
     if (r.log.aborted_by) g.forfeit_by = *r.log.aborted_by == kFirst ? first.name : second.name;

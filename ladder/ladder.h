@@ -39,6 +39,10 @@ struct LadderConfig {
   int boards = 20;      // per pair of programs; each board is played twice
   uint64_t seed = 1;    // the boards: the same for every pair
   BoardMode board_mode = BoardMode::kUniform;
+  // Boards given instead of seeded ones (--boards-file, arena/boards_file.h):
+  // board b is boards_given[b], recorded with board_seed 0.
+  std::vector<Position> boards_given;
+  std::string boards_source;  // where they came from, for ladder.txt
   RefereeConfig referee;
   int parallel = 1;
   bool pin = false;     // as the arena's --pin

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "arena/stats.h"
+#include "mushroom/board_gen.h"
+#include "protocol/game_log.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -187,6 +189,47 @@ TEST(Ladder, BadInputIsAnErrorThatNamesIt) {
   expect_error([&] { read_ladder_games(dir, false); }, "not a games file");
   write_file_atomic(path, text + "greedy,stranger,0,1,0,0,1,,,games/x.log\n");
   expect_error([&] { ladder_standings(dir); }, "'stranger'");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mushroom
+
+namespace mushroom {
+namespace {
+
+// --boards-file: board b of every pair is the file's board b, recorded with
+// board seed 0; the settings name the file, so a ladder resumes only on it.
+TEST(Ladder, ABoardsFilesBoardsArePlayedInOrderAndNamedInTheSettings) {
+  const std::string dir = fresh_dir("boards-file");
+  LadderConfig c;
+  c.dir = dir;
+  c.programs = {{"greedy", kGreedy}, {"pass", "sh testdata/bots/pass.sh"}};
+  c.boards = 2;
+  c.referee.time_ms = 300;
+  c.parallel = 2;
+  c.boards_given = {random_board(501), random_board(502), random_board(503)};
+  c.boards_source = "balanced.txt (fnv1a64 0123)";
+  std::ostringstream progress;
+  EXPECT_EQ(run_ladder(c, progress).played, 4);
+  for (const GameRecord& g : read_ladder_games(dir, false)) {
+    EXPECT_EQ(g.board_seed, 0u);
+    const GameLog log = parse_game_log(read_file((fs::path(dir) / g.log).string()));
+    EXPECT_TRUE(log.start == c.boards_given[size_t(g.board)]) << g.board;
+  }
+  EXPECT_NE(read_file((fs::path(dir) / "ladder.txt").string()).find("boards_file=balanced.txt (fnv1a64 0123)"),
+            std::string::npos);
+  LadderConfig other = c;
+  other.boards_source = "balanced.txt (fnv1a64 4567)";
+  EXPECT_THROW(run_ladder(other, progress), std::invalid_argument);
+  LadderConfig too_many = c;
+  too_many.boards = 4;
+  try {
+    run_ladder(too_many, progress);
+    FAIL() << "played more boards than the file has";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--boards 4 but only 3 boards were given");
+  }
   fs::remove_all(dir);
 }
 

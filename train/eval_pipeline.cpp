@@ -87,11 +87,14 @@ double log_loss(const std::vector<double>& x, const std::vector<double>& results
 // Matches between alpha-beta players at a fixed depth, and the held-out fit.
 class EvalJudge : public GameJudge {
  public:
-  EvalJudge(const RunConfig& config, RunDir run, int threads) : config_(config), run_(std::move(run)), threads_(threads) {}
+  EvalJudge(const RunConfig& config, RunDir run, int threads)
+      : config_(config), run_(std::move(run)), threads_(threads), gate_boards_(gate_file_boards(config.gate)) {}
 
   MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
-    return play_paired_match(player(candidate), player(best), config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
-                             threads_);
+    const uint64_t seed = config_.seed() * 1000 + uint64_t(g);
+    return play_paired_match(player(candidate), player(best),
+                             match_boards(config_.gate.boards, seed, gate_boards_, int64_t(g) * config_.gate.boards),
+                             seed, threads_);
   }
   std::string bootstrap_opponent() const override { return "the hand evaluation"; }
 
@@ -184,6 +187,7 @@ class EvalJudge : public GameJudge {
   const RunConfig& config_;
   RunDir run_;
   int threads_;
+  const std::vector<Position> gate_boards_;  // gate.boards_file's boards (none: seeded boards)
   std::vector<EvalRecord> held_out_;
 };
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "arena/boards_file.h"
 #include "ladder/ladder_report.h"
 #include "ladder/program_spec.h"
 #include "util/text.h"
@@ -22,6 +23,9 @@ const SettingsTable<LadderStageConfig>& ladder_stage_settings() {
                 "the reference programs, 'NAME=SPEC; NAME=SPEC' (SPEC as in `mushroom ladder`); the first is the "
                 "anchor, rated 0")
           .integer("boards", FIELD(boards), 1, 100'000, "paired boards against each reference")
+          .text("boards_file", FIELD(boards_file),
+                "play the first `boards` boards of this boards file (relative to the working folder, e.g. "
+                "bench/balanced-boards.txt) instead of seeded ones; \"\": seeded boards")
           .integer("time_ms", FIELD(time_ms), 1, 3'600'000, "each program's time bank per game (the contest's: 10000)")
           .choice("clock", FIELD(clock), {"cpu", "wall"},
                   "cpu: charge each program's CPU time, as the judge does, fair at any parallel; wall: wall time")
@@ -67,6 +71,11 @@ std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& confi
       {candidate, resolve_program(checkpoint_program(fs::absolute(run.model(generation)).string()), dir + "/work")});
   ladder.gauntlet = candidate;
   ladder.boards = config.boards;
+  if (!config.boards_file.empty()) {
+    const BoardsFile file = read_boards_file(config.boards_file);
+    ladder.boards_given = file.boards;
+    ladder.boards_source = file.source;
+  }
   ladder.referee.time_ms = config.time_ms;
   ladder.referee.clock = parse_clock(config.clock);
   ladder.parallel = config.parallel;

@@ -23,6 +23,9 @@ struct LadderStageConfig {
   // ladder`); the first is the anchor, rated 0.
   std::string programs = "alphabeta=builtin:alphabeta; greedy=builtin:greedy";
   int boards = 10;             // per reference, each played twice
+  // A boards file (arena/boards_file.h) whose first `boards` boards are
+  // played instead of seeded ones, e.g. bench/balanced-boards.txt ("": seeded).
+  std::string boards_file;
   int time_ms = 10000;         // the contest's bank
   std::string clock = "cpu";
   int parallel = 2;            // games at once (the CPU clock keeps them fair)

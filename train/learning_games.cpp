@@ -21,14 +21,17 @@ namespace {
 // The mushroom game: paired-board matches, evaluated against greedy.
 class MushroomJudge : public GameJudge {
  public:
-  MushroomJudge(const RunConfig& config, int threads) : config_(config), threads_(threads) {}
+  MushroomJudge(const RunConfig& config, int threads)
+      : config_(config), threads_(threads), gate_boards_(gate_file_boards(config.gate)) {}
 
   MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
     const AgentMaker opponent = best.empty()
                                     ? builtin_agent_maker("mcts", {{"sims", std::to_string(config_.gate.sims)}})
                                     : nn_agent_maker(best, config_.gate.sims);
-    return play_paired_match(nn_agent_maker(candidate, config_.gate.sims), opponent, config_.gate.boards,
-                             config_.seed() * 1000 + uint64_t(g), threads_);
+    const uint64_t seed = config_.seed() * 1000 + uint64_t(g);
+    return play_paired_match(nn_agent_maker(candidate, config_.gate.sims), opponent,
+                             match_boards(config_.gate.boards, seed, gate_boards_, int64_t(g) * config_.gate.boards),
+                             seed, threads_);
   }
   std::string bootstrap_opponent() const override { return "mcts (no net)"; }
   Evaluation evaluate(int g, const std::string& candidate) override {
@@ -45,13 +48,17 @@ class MushroomJudge : public GameJudge {
  private:
   const RunConfig& config_;
   int threads_;
+  const std::vector<Position> gate_boards_;  // gate.boards_file's boards (none: seeded boards)
 };
 
 // BLOCKGAME: matches between nets, and grading against the exact solver on
 // held-out positions (made once, on the first evaluation).
 class BlockgameJudge : public GameJudge {
  public:
-  explicit BlockgameJudge(const RunConfig& config) : config_(config) {}
+  explicit BlockgameJudge(const RunConfig& config) : config_(config) {
+    if (!config.gate.boards_file.empty())
+      throw std::invalid_argument("gate.boards_file: only a mushroom run plays a boards file; leave it empty");
+  }
 
   MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
     return play_blockgame_match(candidate, best, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
@@ -95,7 +102,10 @@ class BlockgameJudge : public GameJudge {
 template <typename G>
 class MatchJudge : public GameJudge {
  public:
-  MatchJudge(const RunConfig& config, nn::GameKind game) : config_(config), game_(game) {}
+  MatchJudge(const RunConfig& config, nn::GameKind game) : config_(config), game_(game) {
+    if (!config.gate.boards_file.empty())
+      throw std::invalid_argument("gate.boards_file: only a mushroom run plays a boards file; leave it empty");
+  }
 
   MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
     return play_game_match<G>(candidate, best, game_, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),

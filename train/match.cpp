@@ -3,20 +3,42 @@
 #include <mutex>
 
 #include "agents/local_match.h"
+#include "arena/boards_file.h"
 #include "mushroom/board_gen.h"
 #include "util/rng.h"
 #include "util/work_pool.h"
 
 namespace mushroom::train {
 
+std::vector<Position> match_boards(int boards, uint64_t seed, const std::vector<Position>& file_boards, int64_t offset) {
+  std::vector<Position> starts;
+  for (int board = 0; board < boards; ++board) {
+    if (file_boards.empty()) {
+      uint64_t x = seed + uint64_t(board);
+      starts.push_back(random_board(Rng::splitmix64(x)));
+    } else {
+      const int64_t n = int64_t(file_boards.size());
+      starts.push_back(file_boards[size_t(((offset + board) % n + n) % n)]);
+    }
+  }
+  return starts;
+}
+
+std::vector<Position> gate_file_boards(const GateConfig& gate) {
+  return gate.boards_file.empty() ? std::vector<Position>{} : read_boards_file(gate.boards_file).boards;
+}
+
 MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, int boards, uint64_t seed, int threads) {
+  return play_paired_match(a, b, match_boards(boards, seed, {}, 0), seed, threads);
+}
+
+MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, const std::vector<Position>& starts,
+                              uint64_t seed, int threads) {
   MatchResult result;
   std::mutex mu;
-  run_jobs(2 * boards, threads, [&](int k, int) {
-    const int board = k / 2;
+  run_jobs(2 * int(starts.size()), threads, [&](int k, int) {
     const bool a_first = k % 2 == 0;
-    uint64_t x = seed + uint64_t(board);
-    const Position start = random_board(Rng::splitmix64(x));
+    const Position& start = starts[size_t(k / 2)];
     auto agent_a = a(seed + uint64_t(k));
     auto agent_b = b(seed + uint64_t(k) + 7919);
     const LocalGameResult r = a_first ? play_local_game(*agent_a, *agent_b, start) : play_local_game(*agent_b, *agent_a, start);

@@ -5,8 +5,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agents/agent.h"
+#include "mushroom/position.h"
+#include "train/train_config.h"
 
 namespace mushroom::train {
 
@@ -19,7 +22,20 @@ struct MatchResult {
 
 using AgentMaker = std::function<std::unique_ptr<Agent>(uint64_t seed)>;
 
-// boards paired boards from seed, spread over `threads` threads.
+// The starting boards of a match: `boards` seeded random boards from seed
+// when `file_boards` is empty, else `boards` of file_boards from position
+// `offset` on, wrapping around.
+std::vector<Position> match_boards(int boards, uint64_t seed, const std::vector<Position>& file_boards, int64_t offset);
+
+// The boards of gate.boards_file (arena/boards_file.h), read and checked
+// once when the run starts; none when the key is empty.
+std::vector<Position> gate_file_boards(const GateConfig& gate);
+
+// Each of `starts` played twice (sides swapped), spread over `threads`
+// threads; agents are seeded from seed.
+MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, const std::vector<Position>& starts,
+                              uint64_t seed, int threads);
+// boards paired boards from seed.
 MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, int boards, uint64_t seed, int threads);
 
 // The `nn` agent with a model file at a fixed number of simulations.

@@ -6,6 +6,10 @@
 #include <set>
 #include <toml++/toml.h>
 
+#include "arena/boards_file.h"
+#include "mushroom/board_gen.h"
+#include "train/match.h"
+#include "util/rng.h"
 #include "util/text.h"
 
 namespace mushroom::train {
@@ -197,6 +201,43 @@ TEST(RunConfig, AFalseDefaultMarkIsReportedByLineAndKey) {
             std::string::npos)
       << problems[0];
   EXPECT_EQ(false_default_marks("[net]\nbogus = 1  # (default)\n", "y.toml").size(), 1u);
+}
+
+}  // namespace
+}  // namespace mushroom::train
+
+namespace mushroom::train {
+namespace {
+
+// gate.boards_file: generation g's gate plays the file's boards from
+// g * gate.boards on, wrapping around; without it, seeded boards as before.
+TEST(RunConfig, TheGatesBoardsComeFromGateBoardsFile) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "gate-boards-test.txt";
+  const std::vector<Position> boards = {random_board(101), random_board(102), random_board(103)};
+  write_file_atomic(file.string(), format_boards_file(boards));
+  const RunConfig config = parse_run_config("[gate]\nboards = 4\nboards_file = \"" + file.string() + "\"\n", "f.toml");
+  EXPECT_EQ(config.gate.boards_file, file.string());
+  const std::vector<Position> from_file = gate_file_boards(config.gate);
+  ASSERT_EQ(from_file.size(), 3u);
+  const int generation = 1;
+  const std::vector<Position> starts =
+      match_boards(config.gate.boards, 7, from_file, int64_t(generation) * config.gate.boards);
+  ASSERT_EQ(starts.size(), 4u);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(starts[size_t(i)] == boards[size_t((4 + i) % 3)]) << i;
+
+  const RunConfig seeded = parse_run_config("[gate]\nboards = 2\n", "f.toml");
+  EXPECT_TRUE(gate_file_boards(seeded.gate).empty());
+  const std::vector<Position> random = match_boards(2, 7, {}, 0);
+  uint64_t x = 7;
+  EXPECT_TRUE(random[0] == random_board(Rng::splitmix64(x)));  // the boards gates always played
+
+  std::filesystem::remove(file);
+  try {
+    gate_file_boards(config.gate);
+    FAIL() << "a missing boards file was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -63,6 +63,10 @@ struct DistillConfig {
 struct GateConfig {
   bool enabled = true;       // false: every candidate is promoted
   int boards = 20;           // paired boards (2 games each)
+  // A boards file (arena/boards_file.h) to draw the boards from instead of
+  // seeded ones ("": seeded): generation g plays its `boards` boards from
+  // position g * boards on, wrapping around (mushroom runs only).
+  std::string boards_file;
   int sims = 64;             // simulations per move for both sides
   double promote_score = 0.5;  // the candidate's score must exceed this
 };

@@ -10,7 +10,7 @@ int LocalGameResult::outcome() const {
   return (diff > 0) - (diff < 0);
 }
 
-LocalGameResult play_local_game(Agent& first, Agent& second, const Position& start) {
+LocalGameResult play_local_game(Agent& first, Agent& second, const Position& start, int bank_ms) {
   LocalGameResult result;
   result.start = start;
   Position pos = start;
@@ -21,7 +21,7 @@ LocalGameResult play_local_game(Agent& first, Agent& second, const Position& sta
   for (int turn = 0; turn < kMaxTurns && !pos.game_over(); ++turn) {
     const Player p = pos.to_move();
     const auto t0 = std::chrono::steady_clock::now();
-    const Clock clock{int(10000 - spent_ms[p]), int(10000 - spent_ms[1 - p])};
+    const Clock clock{int(bank_ms - spent_ms[p]), int(bank_ms - spent_ms[1 - p])};
     const Move m = agents[p]->choose_move(pos, clock);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     spent_ms[p] += ms;

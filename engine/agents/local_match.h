@@ -25,6 +25,7 @@ struct LocalGameResult {
   int outcome() const;
 };
 
-LocalGameResult play_local_game(Agent& first, Agent& second, const Position& start);
+// Each side's clock starts at bank_ms (wall time, as the agents plan it).
+LocalGameResult play_local_game(Agent& first, Agent& second, const Position& start, int bank_ms = 10000);
 
 }  // namespace mushroom

@@ -106,7 +106,8 @@ std::string format_arena_settings(const ArenaConfig& c) {
   return "a=" + c.command[0] + "\nb=" + c.command[1] + "\na_name=" + c.label[0] + "\nb_name=" + c.label[1] +
          "\nboards_file=" + c.boards_source + "\nseed=" + (c.boards_given.empty() ? std::to_string(c.seed) : "") +
          "\nboard_mode=" + (c.board_mode == BoardMode::kUniform ? "uniform" : "sum10") +
-         "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n";
+         "\ntime_ms=" + std::to_string(c.referee.time_ms) + "\nclock=" + clock_name(c.referee.clock) + "\n" +
+         (c.b_time_ms > 0 ? "b_time_ms=" + std::to_string(c.b_time_ms) + "\n" : "");
 }
 
 // arena.txt with its programs in one spelling (arena/program_command.h): a
@@ -230,6 +231,8 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     RefereeConfig rc = config.referee;
     const int first = game.a_first ? 0 : 1;  // index of the program moving first
     rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
+    rc.seat_time_ms[0] = rc.seat_time_ms[1] = 0;
+    if (config.b_time_ms > 0) rc.seat_time_ms[game.a_first ? kSecond : kFirst] = config.b_time_ms;
     std::string stderr_files[2];
     if (!config.log_dir.empty()) {
       for (int side = 0; side < 2; ++side) {
@@ -307,7 +310,9 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   out << "B: " << config.label[1] << " = " << config.command[1] << "\n";
   out << "games: " << report.games.size() << " (" << pairs.size() << " complete pairs"
       << (report.resumed ? ", " + std::to_string(report.resumed) + " read back from games.csv" : "") << "), time bank "
-      << config.referee.time_ms << " ms (" << clock_name(config.referee.clock) << " clock), "
+      << config.referee.time_ms << " ms"
+      << (config.b_time_ms > 0 ? " for A, " + std::to_string(config.b_time_ms) + " ms for B" : "") << " ("
+      << clock_name(config.referee.clock) << " clock), "
       << (config.boards_given.empty() ? "board seed " + std::to_string(config.seed) : "boards " + config.boards_source)
       << "\n";
   out << "A moving first:  " << as_first.str() << "\n";
@@ -356,6 +361,10 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
     out << "SPRT elo0=" << config.sprt->elo0 << " elo1=" << config.sprt->elo1 << " alpha=" << config.sprt->alpha
         << " beta=" << config.sprt->beta << ": " << report.sprt_result << " (LLR " << report.llr << ", bounds ["
         << config.sprt->lower_bound() << ", " << config.sprt->upper_bound() << "])\n";
+    const double expected = config.sprt->expected_pairs(pair_scores(report.games));
+    if (std::isfinite(expected))
+      out << "  at this score and spread the test decides in about " << int(std::ceil(2 * expected))
+          << " games (Wald's estimate: the resolution of these boards for this difference)\n";
   }
   return out.str();
 }

@@ -19,7 +19,8 @@ struct ArenaConfig {
   int boards = 50;                 // pairs of games
   uint64_t seed = 1;               // board i uses a seed derived from this
   BoardMode board_mode = BoardMode::kUniform;
-  RefereeConfig referee;           // time bank and limits (its cpu[] is ignored)
+  RefereeConfig referee;           // time bank and limits (its cpu[] and seat_time_ms[] are ignored)
+  int b_time_ms = 0;               // B's bank when it differs from A's (time odds; 0: referee.time_ms)
   int parallel = 1;                // games at once
   // Pin each game to one core: parallel slot k runs both of its programs on
   // core k mod the number of cores. Only one side thinks at a time, so each

@@ -3,8 +3,10 @@
 // burner, which computes on two threads at once.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
+#include "arena/arena.h"
 #include "arena/cpu_clock.h"
 #include "arena/referee.h"
 #include "mushroom/board_gen.h"
@@ -90,6 +92,34 @@ TEST(Clock, ParseClockNamesTheBadValue) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'gpu'"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace mushroom
+
+namespace mushroom {
+namespace {
+
+// Time odds (--b-time-ms): B's bank is its own in both seats. A burner of
+// 200 ms a move runs out of a 500 ms bank on its third move, whichever seat
+// it holds, while the same program as A, with a minute, plays on.
+TEST(Clock, TimeOddsGiveBItsOwnBankInBothSeats) {
+  ArenaConfig config;
+  config.command[0] = config.command[1] = std::string(PACED_BOT) + " 0 200 1";
+  config.boards = 1;
+  config.referee.time_ms = 60000;
+  config.referee.clock = ClockKind::kCpu;
+  config.b_time_ms = 500;
+  config.parallel = 1;
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  ASSERT_EQ(report.games.size(), 2u);
+  for (const ArenaGame& g : report.games) {
+    EXPECT_EQ(g.forfeiter(), 1) << (g.a_first ? "B second: " : "B first: ") << g.result.log.abort_reason;
+    EXPECT_NE(g.result.log.abort_reason.find("timeout"), std::string::npos) << g.result.log.abort_reason;
+  }
+  EXPECT_NE(format_report(config, report).find("time bank 60000 ms for A, 500 ms for B"), std::string::npos)
+      << format_report(config, report);
 }
 
 }  // namespace

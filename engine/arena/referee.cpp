@@ -139,7 +139,9 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     if (!procs[p]->write_line(init)) return abort_game(p, "crashed before INIT");
 
   Position pos = start;
-  double bank_ms[2] = {double(config.time_ms), double(config.time_ms)};
+  int start_bank_ms[2];
+  for (Player p : {kFirst, kSecond}) start_bank_ms[p] = config.seat_time_ms[p] > 0 ? config.seat_time_ms[p] : config.time_ms;
+  double bank_ms[2] = {double(start_bank_ms[kFirst]), double(start_bank_ms[kSecond])};
   for (int turn = 0; turn < config.max_turns && !pos.game_over(); ++turn) {
     const Player p = pos.to_move();
     const Player q = Player(1 - p);
@@ -148,7 +150,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
                               std::to_string(int(std::floor(bank_ms[q])))))
       return abort_game(p, "crashed (" + procs[p]->exit_description() + ") before TIME");
     std::string line;
-    const int wall_limit_ms = config.move_wall_limit_ms > 0 ? config.move_wall_limit_ms : config.time_ms;
+    const int wall_limit_ms = config.move_wall_limit_ms > 0 ? config.move_wall_limit_ms : start_bank_ms[p];
     const MoveWait wait = config.clock == ClockKind::kCpu
                               ? wait_cpu(*procs[p], line, bank_ms[p], cpu_at_time, wall_limit_ms)
                               : wait_wall(*procs[p], line, bank_ms[p]);

@@ -19,6 +19,9 @@ ClockKind parse_clock(const std::string& text);
 
 struct RefereeConfig {
   int time_ms = 10000;          // each player's bank for the whole game
+  // A seat's own bank (first, second) when above 0, for time odds: the
+  // arena's --b-time-ms. 0: time_ms.
+  int seat_time_ms[2] = {0, 0};
   ClockKind clock = ClockKind::kWall;
   // Under the CPU clock a program that sleeps spends nothing, so one move
   // may also take at most this much wall time (0: the whole bank, time_ms).

@@ -101,6 +101,16 @@ double Sprt::llr(const std::vector<double>& pair_scores) const {
   return mv.n * (s1 - s0) * (2 * mv.mean - s0 - s1) / (2 * var);
 }
 
+double Sprt::expected_pairs(const std::vector<double>& pair_scores) const {
+  const MeanVar mv = mean_var(pair_scores);
+  if (mv.n < 2) return std::numeric_limits<double>::infinity();
+  const double var = std::max(mv.var, kMinPairVariance(mv.n));
+  const double s0 = score_from_elo(elo0), s1 = score_from_elo(elo1);
+  const double step = (s1 - s0) * (2 * mv.mean - s0 - s1) / (2 * var);
+  if (step == 0) return std::numeric_limits<double>::infinity();
+  return (step > 0 ? upper_bound() : lower_bound()) / step;
+}
+
 Sprt::Decision Sprt::decide(const std::vector<double>& pair_scores) const {
   const double value = llr(pair_scores);
   if (value >= upper_bound()) return Decision::kAcceptH1;

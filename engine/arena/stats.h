@@ -59,6 +59,12 @@ struct Sprt {
   double upper_bound() const;  // log((1 - beta) / alpha)
   double llr(const std::vector<double>& pair_scores) const;
   Decision decide(const std::vector<double>& pair_scores) const;
+  // Wald's estimate of the pairs this test takes to decide when the true
+  // mean and spread are those of pair_scores: the bound the LLR drifts to,
+  // divided by its mean step per pair (overshoot ignored). The resolution
+  // of a set of boards: the same difference on other boards needs more or
+  // fewer. Infinite when the mean sits where the LLR does not drift.
+  double expected_pairs(const std::vector<double>& pair_scores) const;
 };
 
 }  // namespace mushroom

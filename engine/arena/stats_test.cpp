@@ -98,3 +98,37 @@ TEST(Stats, SprtDecisionsByHand) {
 
 }  // namespace
 }  // namespace mushroom
+
+namespace mushroom {
+namespace {
+
+// The LLR grows by the same step every pair at a fixed mean and spread, so
+// the expected length is the bound over that step: n pairs reaching llr
+// means bound / (llr / n) pairs to the bound it drifts to.
+TEST(Stats, SprtExpectedPairsIsTheBoundOverTheMeanStep) {
+  const Sprt sprt{0, 15};
+  std::vector<double> better, worse;
+  for (int i = 0; i < 25; ++i) {
+    for (double x : {0.5, 0.5, 0.75, 1.0}) better.push_back(x);
+    for (double x : {0.5, 0.5, 0.25, 0.5}) worse.push_back(x);
+  }
+  const double up = sprt.llr(better);
+  ASSERT_GT(up, 0);
+  EXPECT_NEAR(sprt.expected_pairs(better), sprt.upper_bound() * double(better.size()) / up, 1e-9);
+  EXPECT_LT(sprt.expected_pairs(better), double(better.size()));  // a clear difference decides early
+  const double down = sprt.llr(worse);
+  ASSERT_LT(down, 0);
+  EXPECT_NEAR(sprt.expected_pairs(worse), sprt.lower_bound() * double(worse.size()) / down, 1e-9);
+  EXPECT_TRUE(std::isinf(sprt.expected_pairs({0.5})));
+  // Half the spread at the same mean: the LLR steps twice as fast.
+  std::vector<double> tighter;
+  for (int i = 0; i < 50; ++i)
+    for (double x : {0.5, 0.75}) tighter.push_back(x);
+  std::vector<double> wider;
+  for (int i = 0; i < 50; ++i)
+    for (double x : {0.25, 1.0}) wider.push_back(x);
+  EXPECT_LT(sprt.expected_pairs(tighter), sprt.expected_pairs(wider));
+}
+
+}  // namespace
+}  // namespace mushroom
