@@ -11,7 +11,8 @@ games of a board), and prints for program A:
   - normalized Elo with its 95% interval;
   - for each SPRT: Wald's estimate of the games it takes to decide at this
     mean and spread (the arena's normal approximation, engine/arena/stats.h),
-    and where a test run over these pairs, in board order, decided.
+    where a test run over these pairs, in board order, decided, and the
+    games it would take were the true difference elo1 at this spread.
 
 The arena prints the same figures for one match; this script puts several
 matches on one line each, for BENCHMARKS.md's resolution table.
@@ -105,8 +106,12 @@ def main():
             if value >= bound or value <= -bound:
                 decided = f"{'H1' if value > 0 else 'H0'} after {2 * i} games"
                 break
+        # The test's design figure: the games to H1 were the true difference
+        # elo1 itself, at this spread of pair scores.
+        at_elo1 = bound * 2 * max(v, 1 / (16 * n)) / (s1 - s0) ** 2
         print(f"  SPRT({e0:g}, {e1:g}): Wald's estimate {2 * expected:.0f} games to "
-              f"{'H1' if step > 0 else 'H0'}; over these pairs in board order: {decided}")
+              f"{'H1' if step > 0 else 'H0'}; over these pairs in board order: {decided}; "
+              f"a true +{e1:g} Elo at this spread: about {2 * at_elo1:.0f} games")
 
 
 if __name__ == "__main__":
