@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "arena/arena.h"
+#include "arena/boards_file.h"
 #include "arena/games_file.h"
 #include "arena/stats.h"
 #include "ladder/program_spec.h"
@@ -251,9 +252,7 @@ std::string format_standings(const LadderStandings& s) {
 LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) {
   if (config.programs.size() < 2) throw std::invalid_argument("a ladder needs at least two programs");
   if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
-  if (!config.boards_given.empty() && size_t(config.boards) > config.boards_given.size())
-    throw std::invalid_argument("--boards " + std::to_string(config.boards) + " but only " +
-                                std::to_string(config.boards_given.size()) + " boards were given");
+  check_boards_given(config.boards, config.boards_given);
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
   std::set<std::string> names;
   for (const LadderProgram& p : config.programs) {

@@ -55,10 +55,7 @@ class MushroomJudge : public GameJudge {
 // held-out positions (made once, on the first evaluation).
 class BlockgameJudge : public GameJudge {
  public:
-  explicit BlockgameJudge(const RunConfig& config) : config_(config) {
-    if (!config.gate.boards_file.empty())
-      throw std::invalid_argument("gate.boards_file: only a mushroom run plays a boards file; leave it empty");
-  }
+  explicit BlockgameJudge(const RunConfig& config) : config_(config) {}
 
   MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
     return play_blockgame_match(candidate, best, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),
@@ -102,10 +99,7 @@ class BlockgameJudge : public GameJudge {
 template <typename G>
 class MatchJudge : public GameJudge {
  public:
-  MatchJudge(const RunConfig& config, nn::GameKind game) : config_(config), game_(game) {
-    if (!config.gate.boards_file.empty())
-      throw std::invalid_argument("gate.boards_file: only a mushroom run plays a boards file; leave it empty");
-  }
+  MatchJudge(const RunConfig& config, nn::GameKind game) : config_(config), game_(game) {}
 
   MatchResult gate(int g, const std::string& candidate, const std::string& best) override {
     return play_game_match<G>(candidate, best, game_, config_.gate.boards, config_.seed() * 1000 + uint64_t(g),

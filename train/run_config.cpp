@@ -244,6 +244,9 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
   if (c.learns_eval() && c.net.game != nn::GameKind::kMushroom)
     throw ConfigError(source + ": run.model = \"eval\" learns the mushroom game's alpha-beta evaluation, not " +
                       c.run.game + "'s");
+  if (c.net.game != nn::GameKind::kMushroom && !c.gate.boards_file.empty())
+    throw ConfigError(source + ": gate.boards_file holds mushroom boards; a " + c.run.game +
+                      " run plays no boards file: leave it empty");
   if (c.evalnet.hidden % 16 != 0)
     throw ConfigError(source + ": evalnet.hidden = " + std::to_string(c.evalnet.hidden) +
                       " must be a multiple of 16 (the runtime's SIMD width)");

@@ -231,6 +231,10 @@ TEST(RunConfig, TheGatesBoardsComeFromGateBoardsFile) {
   uint64_t x = 7;
   EXPECT_TRUE(random[0] == random_board(Rng::splitmix64(x)));  // the boards gates always played
 
+  // Other games play no boards: the key is refused when the config loads.
+  expect_error("[run]\ngame = \"blockgame\"\n[gate]\nboards_file = \"" + file.string() + "\"\n",
+               {"gate.boards_file", "a blockgame run plays no boards file"});
+
   std::filesystem::remove(file);
   try {
     gate_file_boards(config.gate);

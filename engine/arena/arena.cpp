@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "arena/boards_file.h"
 #include "arena/program_command.h"
 #include "util/log_stamp.h"
 #include "util/rng.h"
@@ -165,9 +166,7 @@ ArenaGame game_of(const ArenaConfig& config, const GameRecord& r, const std::str
 ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
-  if (!config.boards_given.empty() && size_t(config.boards) > config.boards_given.size())
-    throw std::invalid_argument("--boards " + std::to_string(config.boards) + " but only " +
-                                std::to_string(config.boards_given.size()) + " boards were given");
+  check_boards_given(config.boards, config.boards_given);
 
   const int total = 2 * config.boards;
   std::vector<ArenaGame> games(static_cast<size_t>(total));

@@ -32,13 +32,7 @@ std::vector<BoardTrial> read_trials(const std::string& path, const std::string& 
     throw ParseError(path + ":2:1: expected the header '" + std::string(kTrialsHeader) + "'");
   for (size_t i = 2; i < lines.size(); ++i) {
     if (trim(lines[i]).empty()) continue;
-    std::vector<std::string_view> f;
-    for (std::string_view rest = trim(lines[i]);;) {
-      const size_t comma = rest.find(',');
-      f.push_back(rest.substr(0, comma));
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
-    }
+    const std::vector<std::string> f = split_csv_fields(trim(lines[i]));
     const std::string where = path + ":" + std::to_string(i + 1) + ":1: ";
     BoardTrial t;
     bool ok = f.size() == 5 && parse_int(f[0], t.index) && parse_int(f[2], t.first_cells) &&

@@ -36,6 +36,12 @@ BoardsFile parse_boards_file(std::string_view text, const std::string& path) {
 
 BoardsFile read_boards_file(const std::string& path) { return parse_boards_file(read_file(path), path); }
 
+void check_boards_given(int boards, const std::vector<Position>& given) {
+  if (!given.empty() && size_t(boards) > given.size())
+    throw std::invalid_argument("--boards " + std::to_string(boards) + " but only " + std::to_string(given.size()) +
+                                " boards were given");
+}
+
 std::string format_boards_file(const std::vector<Position>& boards) {
   std::string text;
   for (const Position& board : boards) {

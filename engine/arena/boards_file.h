@@ -26,6 +26,11 @@ struct BoardsFile {
 BoardsFile parse_boards_file(std::string_view text, const std::string& path);
 BoardsFile read_boards_file(const std::string& path);
 
+// Throws std::invalid_argument when a match asks for more boards than were
+// given ("--boards N but only M boards were given"); nothing given is fine
+// (seeded boards).
+void check_boards_given(int boards, const std::vector<Position>& given);
+
 // The boards in the same format, a blank line between two boards; the text
 // parse_boards_file reads back.
 std::string format_boards_file(const std::vector<Position>& boards);

@@ -43,15 +43,20 @@ std::string format_game_record(const GameRecord& g) {
          "," + g.forfeit_by + "," + csv_safe(g.reason) + "," + csv_safe(g.log);
 }
 
-GameRecord parse_game_record(const std::string& line, const std::string& where) {
+std::vector<std::string> split_csv_fields(std::string_view line) {
   std::vector<std::string> f;
   size_t start = 0;
   while (true) {
     const size_t comma = line.find(',', start);
-    f.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
+    f.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
+  return f;
+}
+
+GameRecord parse_game_record(const std::string& line, const std::string& where) {
+  const std::vector<std::string> f = split_csv_fields(line);
   if (f.size() != 10)
     throw std::invalid_argument(where + ": expected 10 comma-separated fields (" + kGamesFileHeader + "), found " +
                                 std::to_string(f.size()));

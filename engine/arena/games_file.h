@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mushroom {
@@ -39,6 +40,9 @@ extern const char* const kGamesFileHeader;
 
 // A program name a games file can hold.
 bool valid_program_name(const std::string& name);
+
+// A CSV line's fields, split at every comma (the files here quote nothing).
+std::vector<std::string> split_csv_fields(std::string_view line);
 
 std::string format_game_record(const GameRecord& game);
 // Parses one line; throws std::invalid_argument naming `where` and the field.
