@@ -39,7 +39,10 @@ std::string DeviceQueue::name() const {
 
 DeviceQueueStats DeviceQueue::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return DeviceQueueStats{calls_, positions_, max_batch_};
+  const auto now = Clock::now();
+  const auto busy = busy_ + (calls_in_flight_ > 0 ? now - busy_since_ : Clock::duration{});
+  using Seconds = std::chrono::duration<double>;
+  return DeviceQueueStats{calls_, positions_, max_batch_, Seconds(now - made_).count(), Seconds(busy).count()};
 }
 
 void DeviceQueue::evaluate(Span<const NetQuery> queries, Span<NetEval> out) {
@@ -75,7 +78,7 @@ void DeviceQueue::serve(NetBackend& device) {
       if (r->sent == r->queries.size()) queue_.pop_front();
     }
     queued_queries_ -= queries.size();
-    ++calls_in_flight_;
+    if (calls_in_flight_++ == 0) busy_since_ = Clock::now();
     lock.unlock();
     evals.resize(queries.size());
     std::exception_ptr error;
@@ -94,7 +97,7 @@ void DeviceQueue::serve(NetBackend& device) {
     }
     ++calls_;
     positions_ += int64_t(queries.size());
-    --calls_in_flight_;
+    if (--calls_in_flight_ == 0) busy_ += Clock::now() - busy_since_;
     answered_.notify_all();
     queued_.notify_all();  // a waiting server may now be the only one left to keep the device busy
   }

@@ -19,6 +19,7 @@
 // merged for a backend whose outputs for a position do not depend on the
 // other positions in its call (every backend here).
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -36,8 +37,13 @@ namespace mushroom::nn {
 struct DeviceQueueStats {
   int64_t calls = 0, positions = 0;  // the device's calls and the positions they held
   int max_batch = 0;
+  // Seconds since the queue was made, and of those the seconds in which at
+  // least one server was inside a device call (host-side packing and the
+  // copies included: what "busy" means for any backend, a real GPU too).
+  double seconds = 0, busy_seconds = 0;
   // Mean positions per device call over max_batch.
   double fill() const { return calls ? double(positions) / double(calls) / double(max_batch) : 0; }
+  double busy_fraction() const { return seconds > 0 ? busy_seconds / seconds : 0; }
 };
 
 class DeviceQueue : public NetBackend {
@@ -78,6 +84,10 @@ class DeviceQueue : public NetBackend {
   int calls_in_flight_ = 0;     // servers inside a device call
   bool quit_ = false;
   int64_t calls_ = 0, positions_ = 0;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point made_ = Clock::now();
+  Clock::time_point busy_since_{};    // when calls_in_flight_ last rose from 0
+  Clock::duration busy_{};            // closed stretches with a call in flight
   std::vector<std::thread> servers_;  // last: started once the members above exist
 };
 

@@ -123,6 +123,27 @@ TEST(DeviceQueue, TwoServerThreadsBothSendCalls) {
   EXPECT_NE(*a->threads.begin(), *b->threads.begin());
 }
 
+// Busy time is the time with a call on the device: each call's own time
+// counts, and time with nothing queued does not. Only bounds that sleeps
+// guarantee are checked.
+TEST(DeviceQueue, BusyTimeCountsCallsOnTheDeviceAndNotIdleTime) {
+  auto echo = std::make_shared<EchoBackend>(std::chrono::milliseconds(20));
+  DeviceQueue queue(one(echo), 8);
+  EXPECT_EQ(queue.stats().busy_seconds, 0.0);
+  for (int r = 0; r < 5; ++r) {
+    Batch batch(1, 3);
+    queue.evaluate(batch.queries, batch.out);
+  }
+  const double busy = queue.stats().busy_seconds;
+  EXPECT_GE(busy, 0.1) << "five 20 ms calls";
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const DeviceQueueStats idle = queue.stats();
+  EXPECT_EQ(idle.busy_seconds, busy) << "busy time grew with no call on the device";
+  EXPECT_GE(idle.seconds - idle.busy_seconds, 0.1);
+  EXPECT_GT(idle.busy_fraction(), 0.0);
+  EXPECT_LT(idle.busy_fraction(), 1.0);
+}
+
 // A failing call fails the callers whose queries it held, with the device's
 // own message; the queue goes on serving.
 TEST(DeviceQueue, ADevicesErrorReachesItsCallersAndTheQueueGoesOn) {

@@ -482,6 +482,7 @@ SelfplayProgress run_selfplay(const SelfplayJob& job) {
       servers.push_back(simulated ? simulated->new_stream() : make_backend(job));
     auto queue = std::make_shared<nn::DeviceQueue>(std::move(servers), job.config.device_batch);
     counters.device_fill = [queue] { return queue->stats().fill(); };
+    if (!simulated) counters.device_busy = [queue] { return queue->stats().busy_fraction(); };
     shared = queue;
   }
   TailPool tail(job.config.workers);

@@ -25,7 +25,8 @@ struct SelfplayProgress {
   // with a device queue (selfplay.device_batch), the device calls' mean
   // size / device_batch.
   double batch_fill = 0;
-  double device_busy = -1;  // the device's busy fraction when known (the simulated device), else -1
+  double device_busy = -1;  // the device's busy fraction when known (the simulated device, or the share of time a
+                            // queued device had a call in flight), else -1
   int64_t samples = 0;
   int64_t nn_positions = 0;
 };

@@ -32,6 +32,7 @@ view::GenerationRecord make_record(int g, const ActorReport& actor, const TrainS
   r.selfplay_samples = actor.played.samples;
   r.mean_game_plies = actor.played.mean_game_plies;
   r.batch_fill = actor.played.batch_fill;
+  if (actor.played.device_busy >= 0) r.device_busy = actor.played.device_busy;
   r.nn_positions = double(actor.played.nn_positions);
   r.train_steps = trained.steps;
   r.train_seconds = trained.seconds;

@@ -118,6 +118,7 @@ std::string to_json(const GenerationRecord& r) {
             {"eval_games", r.eval_games},
             {"eval_score", r.eval_score ? json(*r.eval_score) : json(nullptr)},
             {"eval_margin", r.eval_margin}};
+  if (r.device_busy) j["device_busy"] = *r.device_busy;
   if (!r.mushroom_version.empty()) j["mushroom_version"] = r.mushroom_version;
   if (!r.config_hash.empty()) j["config_hash"] = r.config_hash;
   if (!std::isnan(r.run_seconds)) j["run_seconds"] = r.run_seconds;
@@ -173,6 +174,7 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
   r.mean_game_plies = f.number("mean_game_plies");
   r.batch_fill = f.number("batch_fill");
   r.nn_positions = f.number("nn_positions");
+  if (f.find("device_busy")) r.device_busy = f.number("device_busy");
   r.train_steps = int(f.count("train_steps"));
   r.train_seconds = f.number("train_seconds");
   r.loss = f.number("loss");

@@ -76,6 +76,7 @@ struct GenerationRecord {
   int64_t selfplay_samples = 0;
   double mean_game_plies = 0, batch_fill = 0;
   double nn_positions = 0;
+  std::optional<double> device_busy;  // share of self-play time with a device call in flight; none on a CPU backend
   // Training (learner).
   int train_steps = 0;
   double train_seconds = 0, loss = 0;

@@ -155,6 +155,7 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   r.selfplay_seconds = 61.5;
   r.selfplay_games_per_minute = 390.2;
   r.batch_fill = 0.8;
+  r.device_busy = 0.45;
   r.train_steps = 1000;
   r.loss = std::nan("");  // a diverged loss is written as null and read as NaN
   r.gate_score = 0.55;
@@ -172,6 +173,9 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   EXPECT_EQ(back.selfplay_games, 400);
   EXPECT_DOUBLE_EQ(back.selfplay_seconds, 61.5);
   EXPECT_DOUBLE_EQ(back.batch_fill, 0.8);
+  ASSERT_TRUE(back.device_busy.has_value());
+  EXPECT_DOUBLE_EQ(*back.device_busy, 0.45);
+  EXPECT_FALSE(parse_generation_record("{\"generation\": 1}", "test").device_busy.has_value());
   EXPECT_EQ(back.train_steps, 1000);
   EXPECT_TRUE(std::isnan(back.loss));
   EXPECT_DOUBLE_EQ(back.gate_score, 0.55);
