@@ -56,12 +56,18 @@ int cmd_bench_eval(int argc, char** argv) {
       "l1", "random weights: first dense layer", cxxopts::value<int>()->default_value("16"))(
       "l2", "random weights: second dense layer", cxxopts::value<int>()->default_value("16"))(
       "seconds", "alpha-beta seconds per position", cxxopts::value<double>()->default_value("0.25"))(
+      "depth",
+      "alpha-beta: search each position to exactly this depth instead of for --seconds (0: --seconds). Every "
+      "build that leaves the tree alone searches the same nodes, so the figure is its speed alone",
+      cxxopts::value<int>()->default_value("0"))(
       "max-positions", "positions searched by alpha-beta", cxxopts::value<int>()->default_value("40"))(
       "min-moves", "skip positions with fewer rectangles", cxxopts::value<int>()->default_value("15"))(
       "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string path = required(args, "positions");
+  const int fixed_depth = args["depth"].as<int>();
+  if (fixed_depth < 0 || fixed_depth > 64) throw std::invalid_argument("--depth must be 0..64, not " + std::to_string(fixed_depth));
   const auto all = parse_position_list(read_file(path), path);
   if (all.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   std::string eval_path = args.count("eval") ? args["eval"].as<std::string>() : "";
@@ -133,15 +139,18 @@ int cmd_bench_eval(int argc, char** argv) {
       LearnedEvaluator evaluator(model);
       AlphaBeta search(AlphaBetaConfig{}, which == 1 ? &evaluator : nullptr);
       const auto t0 = Clock::now();
-      const auto result =
-          search.search(p, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds_each)));
+      const auto deadline = fixed_depth ? t0 + std::chrono::hours(24)
+                                        : t0 + std::chrono::duration_cast<Clock::duration>(
+                                                   std::chrono::duration<double>(seconds_each));
+      const auto result = search.search(p, deadline, fixed_depth ? fixed_depth : 64);
       seconds += seconds_since(t0);
       nodes += result.nodes;
       depth += result.depth;
     }
     nps[which] = double(nodes) / seconds;
-    std::printf("alphabeta eval=%-7s nodes_per_second=%.0f mean_completed_depth=%.1f positions=%zu\n",
-                which ? "learned" : "hand", nps[which], depth / double(positions.size()), positions.size());
+    std::printf("alphabeta eval=%-7s nodes_per_second=%.0f mean_completed_depth=%.1f positions=%zu nodes=%llu\n",
+                which ? "learned" : "hand", nps[which], depth / double(positions.size()), positions.size(),
+                (unsigned long long)nodes);
   }
   std::printf("learned_ns_per_eval=%.1f learned_nodes_ratio=%.3f\n", learned_ns, nps[1] / nps[0]);
   return 0;
