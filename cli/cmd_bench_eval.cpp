@@ -62,11 +62,21 @@ int cmd_bench_eval(int argc, char** argv) {
       cxxopts::value<int>()->default_value("0"))(
       "max-positions", "positions searched by alpha-beta", cxxopts::value<int>()->default_value("40"))(
       "min-moves", "skip positions with fewer rectangles", cxxopts::value<int>()->default_value("15"))(
-      "h,help", "show this help");
+      "isa",
+      "the learned evaluation's kernels: auto (what the bot runs: avx2 where the CPU has it), avx512, avx2 or "
+      "scalar; one this CPU lacks is an error",
+      cxxopts::value<std::string>()->default_value("auto"))("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string path = required(args, "positions");
   const int fixed_depth = args["depth"].as<int>();
+  const std::string isa_text = args["isa"].as<std::string>();
+  eval_kernels::Isa isa = eval_kernels::default_isa();
+  if (isa_text == "avx512") isa = eval_kernels::Isa::kAvx512;
+  else if (isa_text == "avx2") isa = eval_kernels::Isa::kAvx2;
+  else if (isa_text == "scalar") isa = eval_kernels::Isa::kScalar;
+  else if (isa_text != "auto")
+    throw std::invalid_argument("--isa must be auto, avx512, avx2 or scalar, not '" + isa_text + "'");
   if (fixed_depth < 0 || fixed_depth > 64) throw std::invalid_argument("--depth must be 0..64, not " + std::to_string(fixed_depth));
   const auto all = parse_position_list(read_file(path), path);
   if (all.empty()) throw std::invalid_argument("no positions in '" + path + "'");
@@ -75,6 +85,7 @@ int cmd_bench_eval(int argc, char** argv) {
   const LearnedEvalModel model =
       eval_path.empty() ? random_weights(args["hidden"].as<int>(), args["l1"].as<int>(), args["l2"].as<int>())
                         : read_learned_eval(eval_path);
+  LearnedEvaluator{model, isa};  // refuses, before any timing, kernels this CPU lacks
   std::printf("positions=%zu file=%s eval=%s (%s)\n", all.size(), path.c_str(),
               eval_path.empty() ? "random weights" : eval_path.c_str(), learned_eval_architecture(model).c_str());
 
@@ -99,7 +110,7 @@ int cmd_bench_eval(int argc, char** argv) {
   } while (seconds_since(hand_start) < min_seconds);
   const double hand_ns = seconds_since(hand_start) * 1e9 / double(hand_calls);
 
-  LearnedEvaluator learned(model);
+  LearnedEvaluator learned(model, isa);
   long learned_calls = 0;
   double learned_seconds = 0;
   int64_t learned_sum = 0;
@@ -121,7 +132,7 @@ int cmd_bench_eval(int argc, char** argv) {
   std::printf("hand evaluation (move generation included)   ns_per_eval=%.1f  (checksum %lld)\n", hand_ns,
               (long long)hand_sum);
   std::printf("learned evaluation (push + evaluate + pop)   ns_per_eval=%.1f  (checksum %lld, %s)\n", learned_ns,
-              (long long)learned_sum, learned.uses_simd() ? "avx2" : "scalar");
+              (long long)learned_sum, eval_kernels::isa_name(learned.isa()));
 
   // Alpha-beta with each, the same positions and time.
   std::vector<Position> positions;
@@ -136,7 +147,7 @@ int cmd_bench_eval(int argc, char** argv) {
     uint64_t nodes = 0;
     double seconds = 0, depth = 0;
     for (const Position& p : positions) {
-      LearnedEvaluator evaluator(model);
+      LearnedEvaluator evaluator(model, isa);
       AlphaBeta search(AlphaBetaConfig{}, which == 1 ? &evaluator : nullptr);
       const auto t0 = Clock::now();
       const auto deadline = fixed_depth ? t0 + std::chrono::hours(24)

@@ -745,10 +745,15 @@ namespace mushroom {
 constexpr int kMaxMoves = 1024;
 
 struct MoveList {
-  std::array<Move, kMaxMoves> moves;
+  // The moves stay unwritten until generated: a list is 4 KB, and alpha-beta
+  // makes one at every node, where writing it first cost a tenth of the search.
+  MoveList() {}
+  union {
+    Move moves[kMaxMoves];
+  };
   int size = 0;
-  const Move* begin() const { return moves.data(); }
-  const Move* end() const { return moves.data() + size; }
+  const Move* begin() const { return moves; }
+  const Move* end() const { return moves + size; }
   const Move& operator[](int i) const { return moves[i]; }
   void push(const Move& m) { moves[size++] = m; }
 };
@@ -1829,6 +1834,60 @@ class MoveOrderer {
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/move_picker.h ----
+// Alpha-beta's moves best first, put in order only as far as the search
+// gets. Most nodes cut off after their first move or two, so the first few
+// are found by selection and the rest sorted only when a node goes on past
+// them. The order is exactly that of sorting them all: by key, highest
+// first, equal keys in generation order (the index).
+#include <algorithm>
+
+
+namespace mushroom {
+
+struct KeyedMove {
+  int key, index, steals;
+  Move move;
+};
+
+// Room for a node's keyed moves, left unwritten until keyed (16 KB: writing
+// it first would cost more than the node's search).
+struct KeyedMoves {
+  KeyedMoves() {}
+  union {
+    KeyedMove at[kMaxMoves + 1];  // the generated moves and the pass
+  };
+};
+
+class MovePicker {
+ public:
+  MovePicker(KeyedMove* moves, int n) : moves_(moves), n_(n) {}
+
+  // The i-th move in the order; called with i = 0, 1, 2, ... in turn.
+  // Afterwards moves[0..i] hold the moves picked so far, in order.
+  const KeyedMove& pick(int i) {
+    if (i < kSelected) {
+      int best = i;
+      for (int j = i + 1; j < n_; ++j)
+        if (before(moves_[j], moves_[best])) best = j;
+      std::swap(moves_[i], moves_[best]);
+    } else if (i == kSelected) {
+      std::sort(moves_ + i, moves_ + n_, before);
+    }
+    return moves_[i];
+  }
+
+ private:
+  static constexpr int kSelected = 3;  // moves found by selection before the rest is sorted
+  static bool before(const KeyedMove& a, const KeyedMove& b) {
+    return a.key != b.key ? a.key > b.key : a.index < b.index;
+  }
+  KeyedMove* moves_;
+  int n_;
+};
+
+}  // namespace mushroom
+
 // ---- engine/mushroom/alphabeta.h ----
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
@@ -1964,10 +2023,11 @@ class AlphaBeta {
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
-  // Sorts moves best first; steal_counts[i] receives moves[i]'s steals.
-  // tt_move, when given, goes first.
-  void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, std::optional<Move> tt_move,
-                   int ply) const;
+  // The key of each move of the list and of the pass after them (higher
+  // first; tt_move, when given, above all) and its steals, for a
+  // MovePicker; returns their number, list.size + 1.
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+                KeyedMove* keyed) const;
   // Prepares the per-search state (node count, limits, stop flag).
   void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
   // The table's move for pos, if the table holds pos.
@@ -1998,7 +2058,8 @@ class AlphaBeta {
   std::vector<int> history_;
   // Rewards the quiet move that caused a cutoff and penalizes the quiet
   // moves searched before it.
-  void update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth);
+  // searched: the node's moves in the order searched, up to the cutoff.
+  void update_history(const KeyedMove* searched, int cutoff_index, int depth);
 };
 
 }  // namespace mushroom
@@ -2156,13 +2217,68 @@ constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/learned_eval_kernels.h ----
+// The learned evaluation's arithmetic kernels (mushroom/learned_evaluator.h
+// runs them): the accumulator update, crelu and the int8 dense layers, each
+// in a scalar version and in AVX2 and AVX-512 versions chosen at run time
+// from what the CPU has, as the move generator chooses its kernel. Every
+// version gives exactly the scalar version's integers: the accumulators add
+// and subtract int16 rows with wrap-around, which no order of the sums
+// changes, and the dense sums are exact int32.
+//
+// Kept apart from the evaluator (which knows the features and the model),
+// as Stockfish keeps its NNUE kernels apart from its search.
+#include <cstdint>
+
+namespace mushroom::eval_kernels {
+
+enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
+
+// The widest kernels this CPU runs (kScalar off x86).
+Isa best_isa();
+// The kernels the evaluation runs unless told otherwise: AVX2 where the CPU
+// has it, AVX-512 included. On the one AVX-512 CPU measured (a Xeon of the
+// H100 box, BENCHMARKS.md "The learned evaluation's speed"), the AVX-512
+// kernels searched 5-11% fewer nodes a second than the AVX2 ones with the
+// shipped 64-unit model, so they run only when asked for.
+Isa default_isa();
+const char* isa_name(Isa isa);
+
+// to[0..n) = from - the rows named in `removed` + those named in `added`,
+// each row n int16 values at rows + index * n. n is a multiple of 16; from
+// and to may be the same array.
+void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added);
+
+// out[i] = min(max(acc[i], 0), 127) for i < n (any n).
+void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
+
+// out[j] = x . w[j] for n_out int8 rows of `stride` bytes; stride is a
+// multiple of 32 and every x is at most 127, so no pairwise sum saturates.
+void dense(Isa isa, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out);
+
+// The first dense layer, reading only the inputs that are not zero (most
+// of a crelu'd accumulator is): out[j] = sum over i of x[i] * w(i, j), for
+// n_inputs (a multiple of 32) and n_out (a multiple of 8, at most 64)
+// outputs, with the weights laid out by groups of four inputs,
+// w_grouped[(i / 4) * n_out * 4 + j * 4 + i % 4] (chunked_dense_weights).
+void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out);
+
+// A row-major int8 matrix w[j * stride + i] (n_out rows) in dense_sparse's
+// layout, its outputs padded with zero rows to a multiple of 8.
+void chunked_dense_weights(const int8_t* w, int stride, int n_out, int8_t* out);
+inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
+
+}  // namespace mushroom::eval_kernels
+
 // ---- engine/mushroom/learned_evaluator.h ----
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 and kept on a stack, one entry per pushed move,
 // updated only for the cells the move changes and the triples touching them; the dense layers run on
-// int8 weights with int32 sums. AVX2 is used when the CPU has it (chosen at
-// run time, like the move generator), with a scalar path giving the same
+// int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
+// run AVX2 when the CPU has it (chosen at run time, like the move
+// generator; AVX-512 when asked for), with a scalar path giving the same
 // integers.
 #include <cstdint>
 #include <string>
@@ -2173,8 +2289,11 @@ namespace mushroom {
 
 class LearnedEvaluator final : public StaticEvaluator {
  public:
-  // use_simd false forces the scalar path (tests compare the two).
+  // use_simd: the default kernels (eval_kernels::default_isa()); false
+  // forces the scalar path (tests compare the two).
   explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+  // These kernels exactly; std::invalid_argument when the CPU lacks them.
+  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa);
 
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
@@ -2185,7 +2304,8 @@ class LearnedEvaluator final : public StaticEvaluator {
   // model with mobility inputs has no floor: its net reads the scan.
   int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
-  bool uses_simd() const { return simd_; }
+  bool uses_simd() const { return isa_ != eval_kernels::Isa::kScalar; }
+  eval_kernels::Isa isa() const { return isa_; }
 
   // The trained model's float arithmetic, from scratch: the output in cells
   // (the evaluation is 16 times it). For parity tests and training checks.
@@ -2193,6 +2313,11 @@ class LearnedEvaluator final : public StaticEvaluator {
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
+  // A ply's cell states (learned_eval_cell_state), for each view (player)
+  // kRows rows of kStateStride bytes.
+  static constexpr int kStateStride = 32;
+  static constexpr int kStatesSize = 2 * kRows * kStateStride;
+  uint8_t* states(int depth) { return states_.data() + size_t(depth) * kStatesSize; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
   // (the cached value while the node has not changed); rectangles feeds the
   // mobility inputs, if the model has them.
@@ -2209,13 +2334,15 @@ class LearnedEvaluator final : public StaticEvaluator {
   bool mobility_;
   int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
-  bool simd_;
+  eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
+  std::vector<int8_t> l1_grouped_;  // l1_weight_ in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int32_t> l1_bias_, l2_bias_;
   std::vector<int32_t> out_bias_;  // per stack
   int32_t skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
+  std::vector<uint8_t> states_;  // [depth][view][kRows][kStateStride], beside stack_
   int depth_ = 0;
   uint64_t node_ = 0;                  // changes with every set_root, push and pop
   uint64_t cached_node_ = ~uint64_t(0);  // the node cached_net_ belongs to
@@ -4133,17 +4260,24 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n,
-                            std::optional<Move> tt_move, int ply) const {
-  struct Keyed {
-    int key, index, steals;
-    Move move;
-  };
-  Keyed keyed[kMaxMoves + 1];
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+                         KeyedMove* keyed) const {
+  const int n = list.size + 1;  // the generated moves, then the pass
+  const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
   float advice[kMaxMoves + 1];
-  const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
+  bool advised = false;
+  if (orderer_ && !exact_ && ply < config_.orderer_plies) {
+    struct WithPass {
+      WithPass() {}
+      union {
+        Move at[kMaxMoves + 1];
+      };
+    } all;
+    for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
+    advised = orderer_->score(pos, all.at, n, advice);
+  }
   for (int i = 0; i < n; ++i) {
-    const Move& m = moves[i];
+    const Move m = move_at(i);
     const auto [stolen, gain] = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
@@ -4156,13 +4290,10 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     }
     keyed[i] = {key, i, stolen, m};
   }
-  // Equal keys keep their generation order (a stable sort without its buffer).
-  std::sort(keyed, keyed + n,
-            [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key > b.key : a.index < b.index; });
-  for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
+  return n;
 }
 
-void AlphaBeta::update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth) {
+void AlphaBeta::update_history(const KeyedMove* searched, int cutoff_index, int depth) {
   const int bonus = std::min(depth * depth, kHistoryLimit / 4);
   // Each change moves the entry a share of the way to the limit, so it
   // stays bounded and recent cutoffs weigh more than old ones.
@@ -4171,8 +4302,8 @@ void AlphaBeta::update_history(const Move* moves, const int* steal_counts, int c
     h += change - h * std::abs(change) / kHistoryLimit;
   };
   for (int i = 0; i < cutoff_index; ++i)
-    if (steal_counts[i] == 0 && !moves[i].is_pass()) adjust(moves[i], -bonus);
-  adjust(moves[cutoff_index], bonus);
+    if (searched[i].steals == 0 && !searched[i].move.is_pass()) adjust(searched[i].move, -bonus);
+  adjust(searched[cutoff_index].move, bonus);
 }
 
 void AlphaBeta::count_node() {
@@ -4282,20 +4413,22 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
 
   MoveList list;
   generate_moves(pos, list);
-  Move moves[kMaxMoves + 1];
-  int steal_counts[kMaxMoves + 1];
-  int n = list.size;
-  std::copy(list.begin(), list.end(), moves);
-  moves[n++] = Move::pass();
-  order_moves(pos, moves, steal_counts, n, tt_move, ply);
+  KeyedMoves keyed;
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  MovePicker picker(keyed.at, n);
 
   int best = -kInf;
-  Move best_move = moves[0];
+  Move best_move;
   Undo undo;
   for (int i = 0; i < n; ++i) {
-    const Move& m = moves[i];
-    const bool quiet = steal_counts[i] == 0;  // the pass steals nothing
+    const KeyedMove& next = picker.pick(i);
+    const Move m = next.move;
+    if (i == 0) best_move = m;
+    const bool quiet = next.steals == 0;  // the pass steals nothing
     play(pos, m, undo);
+    // The child probes the table unless it is a leaf: start loading its
+    // entry now (a table of megabytes misses the caches).
+    if (depth > 1) __builtin_prefetch(probe(table_key(pos, exact_)));
     int score;
     if (i == 0 || !config_.pvs) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
@@ -4316,10 +4449,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       alpha = score;
       // The table's move, searched first at the root, is normally the
       // previous iteration's choice; only a move that beat that one counts.
-      if (ply == 0 && i > 0 && moves[0] == previous_root_choice_) root_improvement_ = m;
+      if (ply == 0 && i > 0 && keyed.at[0].move == previous_root_choice_) root_improvement_ = m;
     }
     if (alpha >= beta) {
-      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(moves, steal_counts, i, depth);
+      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed.at, i, depth);
       if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = m;
@@ -4598,16 +4731,332 @@ LearnedEvalModel read_learned_eval(const std::string& path) {
 
 }  // namespace mushroom
 
+// ---- engine/mushroom/learned_eval_kernels.cpp ----
+
+#include <algorithm>
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define MUSHROOM_KERNELS_X86 1
+#define MUSHROOM_AVX2 __attribute__((target("avx2")))
+#define MUSHROOM_AVX512 __attribute__((target("avx2,avx512f,avx512bw")))
+#endif
+
+namespace mushroom::eval_kernels {
+
+namespace {
+
+// Calls f(std::integral_constant<int, R>()) with R = registers (1..8): the
+// SIMD tiles take their register count as a template argument, so that
+// their registers stay registers.
+template <typename F>
+inline void with_registers(int registers, F&& f) {
+  switch (registers) {
+    case 8: return f(std::integral_constant<int, 8>());
+    case 7: return f(std::integral_constant<int, 7>());
+    case 6: return f(std::integral_constant<int, 6>());
+    case 5: return f(std::integral_constant<int, 5>());
+    case 4: return f(std::integral_constant<int, 4>());
+    case 3: return f(std::integral_constant<int, 3>());
+    case 2: return f(std::integral_constant<int, 2>());
+    default: return f(std::integral_constant<int, 1>());
+  }
+}
+
+// ---- scalar: the definition every other version must match ----
+
+void update_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+                   const int* added, int n_added) {
+  if (to != from) std::copy(from, from + n, to);
+  for (int k = 0; k < n_removed; ++k) {
+    const int16_t* row = rows + size_t(removed[k]) * size_t(n);
+    for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] - row[h]);
+  }
+  for (int k = 0; k < n_added; ++k) {
+    const int16_t* row = rows + size_t(added[k]) * size_t(n);
+    for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] + row[h]);
+  }
+}
+
+void crelu_scalar(const int16_t* acc, uint8_t* out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = uint8_t(std::clamp<int>(acc[i], 0, 127));
+}
+
+int32_t dot_scalar(const uint8_t* x, const int8_t* w, int n) {
+  int32_t s = 0;
+  for (int i = 0; i < n; ++i) s += int32_t(x[i]) * int32_t(w[i]);
+  return s;
+}
+
+void dense_scalar(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+  for (int j = 0; j < n_out; ++j) out[j] = dot_scalar(x, w + size_t(j) * size_t(stride), stride);
+}
+
+void dense_sparse_scalar(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out) {
+  std::fill(out, out + n_out, 0);
+  for (int g = 0; g < n_inputs / 4; ++g) {
+    const uint8_t* xg = x + 4 * g;
+    if (!(xg[0] | xg[1] | xg[2] | xg[3])) continue;
+    const int8_t* wg = w_grouped + size_t(g) * size_t(n_out) * 4;
+    for (int j = 0; j < n_out; ++j)
+      for (int q = 0; q < 4; ++q) out[j] += int32_t(xg[q]) * int32_t(wg[4 * j + q]);
+  }
+}
+
+#ifdef MUSHROOM_KERNELS_X86
+
+// ---- AVX2: 16 int16 or 32 int8 a register ----
+
+// R registers (16R units) of the accumulator stay in registers while every
+// changed row passes once: each accumulator value is loaded and stored once,
+// and the row lists are read once per tile.
+template <int R>
+MUSHROOM_AVX2 void update_tile_avx2(const int16_t* from, int16_t* to, const int16_t* rows, size_t n, const int* removed,
+                                    int n_removed, const int* added, int n_added) {
+  __m256i v[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) v[r] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 16 * r));
+  for (int k = 0; k < n_removed; ++k) {
+    const int16_t* row = rows + size_t(removed[k]) * n;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+      v[r] = _mm256_sub_epi16(v[r], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * r)));
+  }
+  for (int k = 0; k < n_added; ++k) {
+    const int16_t* row = rows + size_t(added[k]) * n;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+      v[r] = _mm256_add_epi16(v[r], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * r)));
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 16 * r), v[r]);
+}
+
+MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+                               int n_removed, const int* added, int n_added) {
+  // Tiles of 8 registers (128 units), then what is left, 16 units a register.
+  for (int t = 0; t < n; t += 128)
+    with_registers(std::min(8, (n - t) / 16), [&](auto registers) {
+      update_tile_avx2<decltype(registers)::value>(from + t, to + t, rows + t, size_t(n), removed, n_removed, added, n_added);
+    });
+}
+
+MUSHROOM_AVX2 __m256i clamped16_avx2(const int16_t* p) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(127));
+}
+
+MUSHROOM_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i a = clamped16_avx2(acc + i), b = clamped16_avx2(acc + i + 16);
+    // packus works within 128-bit lanes; the permute puts the quarters back in order.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+  }
+  crelu_scalar(acc + i, out + i, n - i);
+}
+
+MUSHROOM_AVX2 int32_t sum8_avx2(__m256i sum) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+  return _mm_cvtsi128_si32(s);
+}
+
+// 32 products x * w summed pairwise into 8 int32 lanes.
+MUSHROOM_AVX2 __m256i madd32_avx2(const uint8_t* x, const int8_t* w) {
+  const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x));
+  const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), _mm256_set1_epi16(1));
+}
+
+// Four rows share one horizontal reduction.
+MUSHROOM_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+  int j = 0;
+  for (; j + 4 <= n_out; j += 4) {
+    __m256i sum[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    for (int i = 0; i < stride; i += 32)
+      for (int k = 0; k < 4; ++k)
+        sum[k] = _mm256_add_epi32(sum[k], madd32_avx2(x + i, w + size_t(j + k) * size_t(stride) + i));
+    // Per 128-bit lane, [row j, j+1, j+2, j+3] partial sums; then the lanes added.
+    const __m256i pairs = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
+                     _mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1)));
+  }
+  for (; j < n_out; ++j) {
+    __m256i sum = _mm256_setzero_si256();
+    for (int i = 0; i < stride; i += 32) sum = _mm256_add_epi32(sum, madd32_avx2(x + i, w + size_t(j) * size_t(stride) + i));
+    out[j] = sum8_avx2(sum);
+  }
+}
+
+// R registers of 8 int32 sums (8R outputs); each group of four inputs that
+// is not all zero is broadcast and multiplied with its 8R x 4 weights.
+template <int R>
+MUSHROOM_AVX2 void dense_sparse_avx2_tile(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int32_t* out) {
+  __m256i sum[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int i = 0; i < n_inputs; i += 32) {
+    // One bit per group of four inputs that has a non-zero byte.
+    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    uint32_t live = ~uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(xv, _mm256_setzero_si256())))) & 0xffu;
+    while (live) {
+      const int g = i / 4 + __builtin_ctz(live);
+      live &= live - 1;
+      int32_t four;
+      __builtin_memcpy(&four, x + 4 * g, 4);
+      const __m256i xb = _mm256_set1_epi32(four);
+      const int8_t* wg = w_grouped + size_t(g) * (8 * R) * 4;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + 32 * r));
+        sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(_mm256_maddubs_epi16(xb, wv), ones));
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * r), sum[r]);
+}
+
+MUSHROOM_AVX2 void dense_sparse_avx2(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out) {
+  with_registers(n_out / 8, [&](auto registers) { dense_sparse_avx2_tile<decltype(registers)::value>(x, n_inputs, w_grouped, out); });
+}
+
+// ---- AVX-512 (F and BW): 32 int16 or 64 int8 a register ----
+
+template <int R>
+MUSHROOM_AVX512 void update_tile_avx512(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+                                        const int* removed, int n_removed, const int* added, int n_added) {
+  __m512i v[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) v[r] = _mm512_loadu_si512(from + 32 * r);
+  for (int k = 0; k < n_removed; ++k) {
+    const int16_t* row = rows + size_t(removed[k]) * n;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) v[r] = _mm512_sub_epi16(v[r], _mm512_loadu_si512(row + 32 * r));
+  }
+  for (int k = 0; k < n_added; ++k) {
+    const int16_t* row = rows + size_t(added[k]) * n;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) v[r] = _mm512_add_epi16(v[r], _mm512_loadu_si512(row + 32 * r));
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) _mm512_storeu_si512(to + 32 * r, v[r]);
+}
+
+MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+                                   int n_removed, const int* added, int n_added) {
+  const int whole = n / 32 * 32;  // units in full 512-bit registers; n % 32 is 0 or 16
+  for (int t = 0; t < whole; t += 256)
+    with_registers(std::min(8, (whole - t) / 32), [&](auto registers) {
+      update_tile_avx512<decltype(registers)::value>(from + t, to + t, rows + t, size_t(n), removed, n_removed, added, n_added);
+    });
+  if (whole < n)
+    update_tile_avx2<1>(from + whole, to + whole, rows + whole, size_t(n), removed, n_removed, added, n_added);
+}
+
+MUSHROOM_AVX512 void dense_avx512(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+  const int whole = stride / 64 * 64;  // the rest, 0 or 32 bytes, in a 256-bit register
+  const __m512i ones = _mm512_set1_epi16(1);
+  for (int j = 0; j < n_out; ++j) {
+    const int8_t* row = w + size_t(j) * size_t(stride);
+    __m512i sum = _mm512_setzero_si512();
+    for (int i = 0; i < whole; i += 64)
+      sum = _mm512_add_epi32(
+          sum, _mm512_madd_epi16(_mm512_maddubs_epi16(_mm512_loadu_si512(x + i), _mm512_loadu_si512(row + i)), ones));
+    // Summed through memory: GCC 12's lane shuffles and extracts of a
+    // 512-bit register warn (maybe-uninitialized) under -Wall.
+    alignas(64) int32_t lanes[16];
+    _mm512_store_si512(lanes, sum);
+    int32_t s = 0;
+    for (int32_t lane : lanes) s += lane;
+    if (whole < stride) s += sum8_avx2(madd32_avx2(x + whole, row + whole));
+    out[j] = s;
+  }
+}
+
+#endif  // MUSHROOM_KERNELS_X86
+
+}  // namespace
+
+Isa best_isa() {
+#ifdef MUSHROOM_KERNELS_X86
+  static const Isa isa = [] {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return Isa::kAvx512;
+    if (__builtin_cpu_supports("avx2")) return Isa::kAvx2;
+    return Isa::kScalar;
+  }();
+  return isa;
+#else
+  return Isa::kScalar;
+#endif
+}
+
+Isa default_isa() { return best_isa() == Isa::kScalar ? Isa::kScalar : Isa::kAvx2; }
+
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::kAvx512: return "avx512";
+    case Isa::kAvx2: return "avx2";
+    default: return "scalar";
+  }
+}
+
+void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added) {
+#ifdef MUSHROOM_KERNELS_X86
+  if (isa == Isa::kAvx512) return update_avx512(from, to, rows, n, removed, n_removed, added, n_added);
+  if (isa == Isa::kAvx2) return update_avx2(from, to, rows, n, removed, n_removed, added, n_added);
+#endif
+  (void)isa;
+  update_scalar(from, to, rows, n, removed, n_removed, added, n_added);
+}
+
+void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n) {
+#ifdef MUSHROOM_KERNELS_X86
+  if (isa != Isa::kScalar) return crelu_avx2(acc, out, n);  // a few dozen values: AVX2 is enough
+#endif
+  (void)isa;
+  crelu_scalar(acc, out, n);
+}
+
+void dense(Isa isa, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
+#ifdef MUSHROOM_KERNELS_X86
+  if (isa == Isa::kAvx512) return dense_avx512(x, w, stride, n_out, out);
+  if (isa == Isa::kAvx2) return dense_avx2(x, w, stride, n_out, out);
+#endif
+  (void)isa;
+  dense_scalar(x, w, stride, n_out, out);
+}
+
+void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out) {
+#ifdef MUSHROOM_KERNELS_X86
+  // The AVX2 version serves AVX-512 too: with 16 outputs, one 512-bit
+  // register would hold them all and gain nothing.
+  if (isa != Isa::kScalar) return dense_sparse_avx2(x, n_inputs, w_grouped, n_out, out);
+#endif
+  (void)isa;
+  dense_sparse_scalar(x, n_inputs, w_grouped, n_out, out);
+}
+
+void chunked_dense_weights(const int8_t* w, int stride, int n_out, int8_t* out) {
+  const int outs = chunked_outputs(n_out);
+  for (int g = 0; g < stride / 4; ++g)
+    for (int j = 0; j < outs; ++j)
+      for (int q = 0; q < 4; ++q)
+        out[(size_t(g) * size_t(outs) + size_t(j)) * 4 + size_t(q)] = j < n_out ? w[size_t(j) * size_t(stride) + size_t(4 * g + q)] : int8_t(0);
+}
+
+}  // namespace mushroom::eval_kernels
+
 // ---- engine/mushroom/learned_evaluator.cpp ----
 
 #include <algorithm>
 #include <cmath>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define MUSHROOM_EVAL_X86 1
-#define MUSHROOM_EVAL_AVX2 __attribute__((target("avx2")))
-#endif
+#include <stdexcept>
 
 namespace mushroom {
 
@@ -4634,86 +5083,6 @@ int32_t dot_scalar(const uint8_t* x, const int8_t* w, int n) {
   int32_t s = 0;
   for (int i = 0; i < n; ++i) s += int32_t(x[i]) * int32_t(w[i]);
   return s;
-}
-
-#ifdef MUSHROOM_EVAL_X86
-// n a multiple of 32; every x <= 127, so the pairwise int16 sums never saturate.
-MUSHROOM_EVAL_AVX2 int32_t dot_avx2(const uint8_t* x, const int8_t* w, int n) {
-  __m256i sum = _mm256_setzero_si256();
-  const __m256i ones = _mm256_set1_epi16(1);
-  for (int i = 0; i < n; i += 32) {
-    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i));
-    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
-  }
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-  return _mm_cvtsi128_si32(s);
-}
-
-// to = from - the removed rows + the added rows (n a multiple of 16), one
-// register per 16 units: each accumulator value is loaded and stored once.
-MUSHROOM_EVAL_AVX2 void change_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
-                                    int n_removed, const int* added, int n_added) {
-  for (int i = 0; i < n; i += 16) {
-    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i));
-    for (int k = 0; k < n_removed; ++k)
-      v = _mm256_sub_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(removed[k]) * n + i)));
-    for (int k = 0; k < n_added; ++k)
-      v = _mm256_add_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(added[k]) * n + i)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i), v);
-  }
-}
-
-// out[j] = x . w[j] for n_out rows of `stride` bytes (a multiple of 32):
-// four rows share one horizontal reduction.
-MUSHROOM_EVAL_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
-  const __m256i ones = _mm256_set1_epi16(1);
-  int j = 0;
-  for (; j + 4 <= n_out; j += 4) {
-    __m256i sum[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-    for (int i = 0; i < stride; i += 32) {
-      const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-      for (int k = 0; k < 4; ++k) {
-        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + size_t(j + k) * stride + i));
-        sum[k] = _mm256_add_epi32(sum[k], _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
-      }
-    }
-    // Per 128-bit lane, [row j, j+1, j+2, j+3] partial sums; then the lanes added.
-    const __m256i pairs = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
-                     _mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1)));
-  }
-  for (; j < n_out; ++j) out[j] = dot_avx2(x, w + size_t(j) * stride, stride);
-}
-
-// 16 accumulator values clamped to 0..127.
-MUSHROOM_EVAL_AVX2 __m256i clamped16_avx2(const int16_t* p) {
-  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(127));
-}
-
-// out[i] = crelu(acc[i]) for n a multiple of 32.
-MUSHROOM_EVAL_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
-  for (int i = 0; i < n; i += 32) {
-    const __m256i a = clamped16_avx2(acc + i), b = clamped16_avx2(acc + i + 16);
-    // packus works within 128-bit lanes; the permute puts the quarters back in order.
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
-  }
-}
-
-bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
-#else
-bool cpu_has_avx2() { return false; }
-#endif
-
-// out[j] = x . w[j] for n_out int8 rows of `stride` bytes (a multiple of 32).
-void dense([[maybe_unused]] bool simd, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
-#ifdef MUSHROOM_EVAL_X86
-  if (simd) return dense_avx2(x, w, stride, n_out, out);
-#endif
-  for (int j = 0; j < n_out; ++j) out[j] = dot_scalar(x, w + size_t(j) * stride, stride);
 }
 
 }  // namespace
@@ -4758,10 +5127,23 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
       *out++ = learned_eval_column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
 }
 
+namespace {
+eval_kernels::Isa checked_isa(eval_kernels::Isa isa) {
+  const eval_kernels::Isa best = eval_kernels::best_isa();
+  if (int(isa) > int(best))
+    throw std::invalid_argument(std::string("the learned evaluation's ") + eval_kernels::isa_name(isa) +
+                                " kernels need a CPU that has them; this one runs " + eval_kernels::isa_name(best));
+  return isa;
+}
+}  // namespace
+
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
+    : LearnedEvaluator(m, use_simd ? eval_kernels::default_isa() : eval_kernels::Isa::kScalar) {}
+
+LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
       mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
-      simd_(use_simd && cpu_has_avx2()) {
+      isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
@@ -4773,6 +5155,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
   for (size_t j = 0; j < S * l1_; ++j)
     for (int i = 0; i < inputs; ++i)
       l1_weight_[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
+  l1_grouped_.assign(S * size_t(input_padded_) * size_t(eval_kernels::chunked_outputs(l1_)), 0);
+  for (size_t k = 0; k < S; ++k)
+    eval_kernels::chunked_dense_weights(l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_,
+                                        l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_));
   l1_bias_.resize(S * l1_);
   for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
   l2_weight_.assign(S * l2_ * hidden1_padded_, 0);
@@ -4788,6 +5174,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
   skip_margin_ = to_int32(m.skip_margin, kSkipScale);
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
+  states_.assign(size_t(kStatesSize) * 128, 0);
   input_.assign(size_t(input_padded_), 0);
   hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
   hidden2_.assign(size_t(l2_), 0);
@@ -4795,18 +5182,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
 
 void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
                                      const int* added, int n_added) const {
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) return change_avx2(from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
-#endif
-  std::copy(from, from + hidden_, to);
-  for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = ft_weight_.data() + size_t(removed[k]) * hidden_;
-    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] - row[h]);
-  }
-  for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = ft_weight_.data() + size_t(added[k]) * hidden_;
-    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] + row[h]);
-  }
+  eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
@@ -4821,40 +5197,48 @@ void LearnedEvaluator::set_root(const Position& root) {
   depth_ = 0;
   ++node_;
   refresh(root, accumulator(0));
+  uint8_t* board = states(0);
+  std::fill(board, board + kStatesSize, uint8_t(0));
+  for (int p = 0; p < 2; ++p)
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c)
+        board[(p * kRows + r) * kStateStride + c] = uint8_t(learned_eval_cell_state(root, r, c, Player(p)));
 }
 
 void LearnedEvaluator::push(const Position& pos, const Move& move) {
-  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) stack_.resize(stack_.size() * 2);
+  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) {
+    stack_.resize(stack_.size() * 2);
+    states_.resize(states_.size() * 2);
+  }
   const int16_t* from = accumulator(depth_);
+  const uint8_t* was_board = states(depth_);
   int16_t* to = accumulator(++depth_);
+  uint8_t* now_board = states(depth_);
   ++node_;
+  // The cell states are kept beside the accumulators, one board per view
+  // and ply: the child's is the parent's with the rectangle taken, so no
+  // cell of the position is read here.
+  std::copy(was_board, was_board + kStatesSize, now_board);
   if (move.is_pass()) {
     std::copy(from, from + 2 * hidden_, to);
     return;
   }
-  // Every cell of the rectangle ends empty and owned by the mover. The
-  // triples that change are those with a cell in the rectangle: in its rows,
-  // starting up to two columns left of it; in its columns, up to two rows above.
+  // Every cell of the rectangle ends empty and owned by the mover: kMine in
+  // the mover's view, kTheirs in the other.
   const Player mover = pos.to_move();
-  const int r_lo = std::max(0, int(move.r1) - 2), r_hi = std::min(kRows - 1, int(move.r2) + 2);
-  const int c_lo = std::max(0, int(move.c1) - 2), c_hi = std::min(kCols - 1, int(move.c2) + 2);
-  // The states around the rectangle, before and after, for both views: one
-  // read of the position per cell, the second view swapping mine and theirs.
-  uint8_t before[2][kRows][kCols], after[2][kRows][kCols];
-  const auto other_view = [](uint8_t state) { return state < kMine ? state : uint8_t(kMine + kTheirs - state); };
-  const uint8_t taken = uint8_t(mover == kFirst ? kMine : kTheirs);  // in the first player's view
-  for (int r = r_lo; r <= r_hi; ++r)
-    for (int c = c_lo; c <= c_hi; ++c) {
-      const uint8_t first = uint8_t(learned_eval_cell_state(pos, r, c, kFirst));
-      const bool inside = r >= move.r1 && r <= move.r2 && c >= move.c1 && c <= move.c2;
-      before[0][r][c] = first;
-      after[0][r][c] = inside ? taken : first;
-      before[1][r][c] = other_view(before[0][r][c]);
-      after[1][r][c] = other_view(after[0][r][c]);
-    }
+  for (int p = 0; p < 2; ++p)
+    for (int r = move.r1; r <= move.r2; ++r)
+      std::fill_n(now_board + (p * kRows + r) * kStateStride + move.c1, move.c2 - move.c1 + 1,
+                  uint8_t(p == int(mover) ? kMine : kTheirs));
+  // The triples that change are those with a cell in the rectangle: in its
+  // rows, starting up to two columns left of it; in its columns, up to two
+  // rows above.
+  const int r_lo = std::max(0, int(move.r1) - 2), c_lo = std::max(0, int(move.c1) - 2);
+  const int row_last = std::min(kCols - 3, int(move.c2)), column_last = std::min(kRows - 3, int(move.r2));
   for (int p = 0; p < 2; ++p) {
-    const auto& was = before[p];
-    const auto& now = after[p];
+    const uint8_t* was = was_board + p * kRows * kStateStride;
+    const uint8_t* now = now_board + p * kRows * kStateStride;
+    const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
     // The features that change, then one pass over the accumulator.
     int removed[kEvalActiveFeatures], added[kEvalActiveFeatures], n = 0;
     const auto change = [&](int before_feature, int after_feature) {
@@ -4865,16 +5249,16 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = move.c1; c <= move.c2; ++c) {
         const int cell = (r * kCols + c) * kEvalCellStates;
-        change(cell + was[r][c], cell + now[r][c]);
+        change(cell + at(was, r, c), cell + at(now, r, c));
       }
     for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = c_lo; c <= std::min(kCols - 3, int(move.c2)); ++c)
-        change(learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
-               learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
+      for (int c = c_lo; c <= row_last; ++c)
+        change(learned_eval_row_triple(at(was, r, c), at(was, r, c + 1), at(was, r, c + 2)),
+               learned_eval_row_triple(at(now, r, c), at(now, r, c + 1), at(now, r, c + 2)));
     for (int c = move.c1; c <= move.c2; ++c)
-      for (int r = r_lo; r <= std::min(kRows - 3, int(move.r2)); ++r)
-        change(learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
-               learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
+      for (int r = r_lo; r <= column_last; ++r)
+        change(learned_eval_column_triple(at(was, r, c), at(was, r + 1, c), at(was, r + 2, c)),
+               learned_eval_column_triple(at(now, r, c), at(now, r + 1, c), at(now, r + 2, c)));
     apply_changes(from + size_t(p) * hidden_, to + size_t(p) * hidden_, removed, n, added, n);
   }
 }
@@ -4903,28 +5287,20 @@ int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
-  int h0 = 0;  // the units crelu'd with SIMD
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) {
-    h0 = hidden_ / 32 * 32;
-    crelu_avx2(mine, input_.data(), h0);
-    crelu_avx2(theirs, input_.data() + hidden_, h0);
-  }
-#endif
-  for (int h = h0; h < hidden_; ++h) {
-    input_[size_t(h)] = crelu(mine[h]);
-    input_[size_t(hidden_ + h)] = crelu(theirs[h]);
-  }
+  eval_kernels::crelu(isa_, mine, input_.data(), hidden_);
+  eval_kernels::crelu(isa_, theirs, input_.data() + hidden_, hidden_);
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
   if (mobility_) learned_eval_mobility<uint8_t>(rectangles, 127, input_.data() + 2 * hidden_ + kEvalFlags);
   const size_t k = size_t(
       learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
-  dense(simd_, input_.data(), l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_, sums);
+  eval_kernels::dense_sparse(isa_, input_.data(), input_padded_,
+                             l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
+                             eval_kernels::chunked_outputs(l1_), sums);
   for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[k * l1_ + j] + sums[j]));
   // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
-  dense(simd_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
+  eval_kernels::dense(isa_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
   for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[k * l2_ + j] + sums[j]));
   cached_node_ = node_;
   return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale

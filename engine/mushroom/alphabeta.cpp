@@ -50,17 +50,24 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts, int n,
-                            std::optional<Move> tt_move, int ply) const {
-  struct Keyed {
-    int key, index, steals;
-    Move move;
-  };
-  Keyed keyed[kMaxMoves + 1];
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+                         KeyedMove* keyed) const {
+  const int n = list.size + 1;  // the generated moves, then the pass
+  const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
   float advice[kMaxMoves + 1];
-  const bool advised = orderer_ && !exact_ && ply < config_.orderer_plies && orderer_->score(pos, moves, n, advice);
+  bool advised = false;
+  if (orderer_ && !exact_ && ply < config_.orderer_plies) {
+    struct WithPass {
+      WithPass() {}
+      union {
+        Move at[kMaxMoves + 1];
+      };
+    } all;
+    for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
+    advised = orderer_->score(pos, all.at, n, advice);
+  }
   for (int i = 0; i < n; ++i) {
-    const Move& m = moves[i];
+    const Move m = move_at(i);
     const auto [stolen, gain] = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = 1 << 30;
@@ -73,13 +80,10 @@ void AlphaBeta::order_moves(const Position& pos, Move* moves, int* steal_counts,
     }
     keyed[i] = {key, i, stolen, m};
   }
-  // Equal keys keep their generation order (a stable sort without its buffer).
-  std::sort(keyed, keyed + n,
-            [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key > b.key : a.index < b.index; });
-  for (int i = 0; i < n; ++i) moves[i] = keyed[i].move, steal_counts[i] = keyed[i].steals;
+  return n;
 }
 
-void AlphaBeta::update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth) {
+void AlphaBeta::update_history(const KeyedMove* searched, int cutoff_index, int depth) {
   const int bonus = std::min(depth * depth, kHistoryLimit / 4);
   // Each change moves the entry a share of the way to the limit, so it
   // stays bounded and recent cutoffs weigh more than old ones.
@@ -88,8 +92,8 @@ void AlphaBeta::update_history(const Move* moves, const int* steal_counts, int c
     h += change - h * std::abs(change) / kHistoryLimit;
   };
   for (int i = 0; i < cutoff_index; ++i)
-    if (steal_counts[i] == 0 && !moves[i].is_pass()) adjust(moves[i], -bonus);
-  adjust(moves[cutoff_index], bonus);
+    if (searched[i].steals == 0 && !searched[i].move.is_pass()) adjust(searched[i].move, -bonus);
+  adjust(searched[cutoff_index].move, bonus);
 }
 
 void AlphaBeta::count_node() {
@@ -199,20 +203,22 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
 
   MoveList list;
   generate_moves(pos, list);
-  Move moves[kMaxMoves + 1];
-  int steal_counts[kMaxMoves + 1];
-  int n = list.size;
-  std::copy(list.begin(), list.end(), moves);
-  moves[n++] = Move::pass();
-  order_moves(pos, moves, steal_counts, n, tt_move, ply);
+  KeyedMoves keyed;
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  MovePicker picker(keyed.at, n);
 
   int best = -kInf;
-  Move best_move = moves[0];
+  Move best_move;
   Undo undo;
   for (int i = 0; i < n; ++i) {
-    const Move& m = moves[i];
-    const bool quiet = steal_counts[i] == 0;  // the pass steals nothing
+    const KeyedMove& next = picker.pick(i);
+    const Move m = next.move;
+    if (i == 0) best_move = m;
+    const bool quiet = next.steals == 0;  // the pass steals nothing
     play(pos, m, undo);
+    // The child probes the table unless it is a leaf: start loading its
+    // entry now (a table of megabytes misses the caches).
+    if (depth > 1) __builtin_prefetch(probe(table_key(pos, exact_)));
     int score;
     if (i == 0 || !config_.pvs) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
@@ -233,10 +239,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       alpha = score;
       // The table's move, searched first at the root, is normally the
       // previous iteration's choice; only a move that beat that one counts.
-      if (ply == 0 && i > 0 && moves[0] == previous_root_choice_) root_improvement_ = m;
+      if (ply == 0 && i > 0 && keyed.at[0].move == previous_root_choice_) root_improvement_ = m;
     }
     if (alpha >= beta) {
-      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(moves, steal_counts, i, depth);
+      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed.at, i, depth);
       if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = m;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "mushroom/move_orderer.h"
+#include "mushroom/move_picker.h"
 #include "mushroom/movegen.h"
 #include "mushroom/static_evaluator.h"
 
@@ -136,10 +137,11 @@ class AlphaBeta {
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
-  // Sorts moves best first; steal_counts[i] receives moves[i]'s steals.
-  // tt_move, when given, goes first.
-  void order_moves(const Position& pos, Move* moves, int* steal_counts, int n, std::optional<Move> tt_move,
-                   int ply) const;
+  // The key of each move of the list and of the pass after them (higher
+  // first; tt_move, when given, above all) and its steals, for a
+  // MovePicker; returns their number, list.size + 1.
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+                KeyedMove* keyed) const;
   // Prepares the per-search state (node count, limits, stop flag).
   void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
   // The table's move for pos, if the table holds pos.
@@ -170,7 +172,8 @@ class AlphaBeta {
   std::vector<int> history_;
   // Rewards the quiet move that caused a cutoff and penalizes the quiet
   // moves searched before it.
-  void update_history(const Move* moves, const int* steal_counts, int cutoff_index, int depth);
+  // searched: the node's moves in the order searched, up to the cutoff.
+  void update_history(const KeyedMove* searched, int cutoff_index, int depth);
 };
 
 }  // namespace mushroom

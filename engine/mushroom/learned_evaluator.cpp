@@ -2,12 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define MUSHROOM_EVAL_X86 1
-#define MUSHROOM_EVAL_AVX2 __attribute__((target("avx2")))
-#endif
+#include <stdexcept>
 
 namespace mushroom {
 
@@ -34,86 +29,6 @@ int32_t dot_scalar(const uint8_t* x, const int8_t* w, int n) {
   int32_t s = 0;
   for (int i = 0; i < n; ++i) s += int32_t(x[i]) * int32_t(w[i]);
   return s;
-}
-
-#ifdef MUSHROOM_EVAL_X86
-// n a multiple of 32; every x <= 127, so the pairwise int16 sums never saturate.
-MUSHROOM_EVAL_AVX2 int32_t dot_avx2(const uint8_t* x, const int8_t* w, int n) {
-  __m256i sum = _mm256_setzero_si256();
-  const __m256i ones = _mm256_set1_epi16(1);
-  for (int i = 0; i < n; i += 32) {
-    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i));
-    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
-  }
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-  return _mm_cvtsi128_si32(s);
-}
-
-// to = from - the removed rows + the added rows (n a multiple of 16), one
-// register per 16 units: each accumulator value is loaded and stored once.
-MUSHROOM_EVAL_AVX2 void change_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
-                                    int n_removed, const int* added, int n_added) {
-  for (int i = 0; i < n; i += 16) {
-    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i));
-    for (int k = 0; k < n_removed; ++k)
-      v = _mm256_sub_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(removed[k]) * n + i)));
-    for (int k = 0; k < n_added; ++k)
-      v = _mm256_add_epi16(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows + size_t(added[k]) * n + i)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i), v);
-  }
-}
-
-// out[j] = x . w[j] for n_out rows of `stride` bytes (a multiple of 32):
-// four rows share one horizontal reduction.
-MUSHROOM_EVAL_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
-  const __m256i ones = _mm256_set1_epi16(1);
-  int j = 0;
-  for (; j + 4 <= n_out; j += 4) {
-    __m256i sum[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-    for (int i = 0; i < stride; i += 32) {
-      const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-      for (int k = 0; k < 4; ++k) {
-        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + size_t(j + k) * stride + i));
-        sum[k] = _mm256_add_epi32(sum[k], _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
-      }
-    }
-    // Per 128-bit lane, [row j, j+1, j+2, j+3] partial sums; then the lanes added.
-    const __m256i pairs = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
-                     _mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1)));
-  }
-  for (; j < n_out; ++j) out[j] = dot_avx2(x, w + size_t(j) * stride, stride);
-}
-
-// 16 accumulator values clamped to 0..127.
-MUSHROOM_EVAL_AVX2 __m256i clamped16_avx2(const int16_t* p) {
-  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(127));
-}
-
-// out[i] = crelu(acc[i]) for n a multiple of 32.
-MUSHROOM_EVAL_AVX2 void crelu_avx2(const int16_t* acc, uint8_t* out, int n) {
-  for (int i = 0; i < n; i += 32) {
-    const __m256i a = clamped16_avx2(acc + i), b = clamped16_avx2(acc + i + 16);
-    // packus works within 128-bit lanes; the permute puts the quarters back in order.
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
-  }
-}
-
-bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
-#else
-bool cpu_has_avx2() { return false; }
-#endif
-
-// out[j] = x . w[j] for n_out int8 rows of `stride` bytes (a multiple of 32).
-void dense([[maybe_unused]] bool simd, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
-#ifdef MUSHROOM_EVAL_X86
-  if (simd) return dense_avx2(x, w, stride, n_out, out);
-#endif
-  for (int j = 0; j < n_out; ++j) out[j] = dot_scalar(x, w + size_t(j) * stride, stride);
 }
 
 }  // namespace
@@ -158,10 +73,23 @@ void learned_eval_features(const Position& pos, Player p, int* out) {
       *out++ = learned_eval_column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
 }
 
+namespace {
+eval_kernels::Isa checked_isa(eval_kernels::Isa isa) {
+  const eval_kernels::Isa best = eval_kernels::best_isa();
+  if (int(isa) > int(best))
+    throw std::invalid_argument(std::string("the learned evaluation's ") + eval_kernels::isa_name(isa) +
+                                " kernels need a CPU that has them; this one runs " + eval_kernels::isa_name(best));
+  return isa;
+}
+}  // namespace
+
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
+    : LearnedEvaluator(m, use_simd ? eval_kernels::default_isa() : eval_kernels::Isa::kScalar) {}
+
+LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
       mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
-      simd_(use_simd && cpu_has_avx2()) {
+      isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
   ft_bias_.resize(m.ft_bias.size());
@@ -173,6 +101,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
   for (size_t j = 0; j < S * l1_; ++j)
     for (int i = 0; i < inputs; ++i)
       l1_weight_[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
+  l1_grouped_.assign(S * size_t(input_padded_) * size_t(eval_kernels::chunked_outputs(l1_)), 0);
+  for (size_t k = 0; k < S; ++k)
+    eval_kernels::chunked_dense_weights(l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_,
+                                        l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_));
   l1_bias_.resize(S * l1_);
   for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
   l2_weight_.assign(S * l2_ * hidden1_padded_, 0);
@@ -188,6 +120,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
   skip_margin_ = to_int32(m.skip_margin, kSkipScale);
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
+  states_.assign(size_t(kStatesSize) * 128, 0);
   input_.assign(size_t(input_padded_), 0);
   hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
   hidden2_.assign(size_t(l2_), 0);
@@ -195,18 +128,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
 
 void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
                                      const int* added, int n_added) const {
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) return change_avx2(from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
-#endif
-  std::copy(from, from + hidden_, to);
-  for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = ft_weight_.data() + size_t(removed[k]) * hidden_;
-    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] - row[h]);
-  }
-  for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = ft_weight_.data() + size_t(added[k]) * hidden_;
-    for (int h = 0; h < hidden_; ++h) to[h] = int16_t(to[h] + row[h]);
-  }
+  eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
@@ -221,40 +143,48 @@ void LearnedEvaluator::set_root(const Position& root) {
   depth_ = 0;
   ++node_;
   refresh(root, accumulator(0));
+  uint8_t* board = states(0);
+  std::fill(board, board + kStatesSize, uint8_t(0));
+  for (int p = 0; p < 2; ++p)
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c)
+        board[(p * kRows + r) * kStateStride + c] = uint8_t(learned_eval_cell_state(root, r, c, Player(p)));
 }
 
 void LearnedEvaluator::push(const Position& pos, const Move& move) {
-  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) stack_.resize(stack_.size() * 2);
+  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) {
+    stack_.resize(stack_.size() * 2);
+    states_.resize(states_.size() * 2);
+  }
   const int16_t* from = accumulator(depth_);
+  const uint8_t* was_board = states(depth_);
   int16_t* to = accumulator(++depth_);
+  uint8_t* now_board = states(depth_);
   ++node_;
+  // The cell states are kept beside the accumulators, one board per view
+  // and ply: the child's is the parent's with the rectangle taken, so no
+  // cell of the position is read here.
+  std::copy(was_board, was_board + kStatesSize, now_board);
   if (move.is_pass()) {
     std::copy(from, from + 2 * hidden_, to);
     return;
   }
-  // Every cell of the rectangle ends empty and owned by the mover. The
-  // triples that change are those with a cell in the rectangle: in its rows,
-  // starting up to two columns left of it; in its columns, up to two rows above.
+  // Every cell of the rectangle ends empty and owned by the mover: kMine in
+  // the mover's view, kTheirs in the other.
   const Player mover = pos.to_move();
-  const int r_lo = std::max(0, int(move.r1) - 2), r_hi = std::min(kRows - 1, int(move.r2) + 2);
-  const int c_lo = std::max(0, int(move.c1) - 2), c_hi = std::min(kCols - 1, int(move.c2) + 2);
-  // The states around the rectangle, before and after, for both views: one
-  // read of the position per cell, the second view swapping mine and theirs.
-  uint8_t before[2][kRows][kCols], after[2][kRows][kCols];
-  const auto other_view = [](uint8_t state) { return state < kMine ? state : uint8_t(kMine + kTheirs - state); };
-  const uint8_t taken = uint8_t(mover == kFirst ? kMine : kTheirs);  // in the first player's view
-  for (int r = r_lo; r <= r_hi; ++r)
-    for (int c = c_lo; c <= c_hi; ++c) {
-      const uint8_t first = uint8_t(learned_eval_cell_state(pos, r, c, kFirst));
-      const bool inside = r >= move.r1 && r <= move.r2 && c >= move.c1 && c <= move.c2;
-      before[0][r][c] = first;
-      after[0][r][c] = inside ? taken : first;
-      before[1][r][c] = other_view(before[0][r][c]);
-      after[1][r][c] = other_view(after[0][r][c]);
-    }
+  for (int p = 0; p < 2; ++p)
+    for (int r = move.r1; r <= move.r2; ++r)
+      std::fill_n(now_board + (p * kRows + r) * kStateStride + move.c1, move.c2 - move.c1 + 1,
+                  uint8_t(p == int(mover) ? kMine : kTheirs));
+  // The triples that change are those with a cell in the rectangle: in its
+  // rows, starting up to two columns left of it; in its columns, up to two
+  // rows above.
+  const int r_lo = std::max(0, int(move.r1) - 2), c_lo = std::max(0, int(move.c1) - 2);
+  const int row_last = std::min(kCols - 3, int(move.c2)), column_last = std::min(kRows - 3, int(move.r2));
   for (int p = 0; p < 2; ++p) {
-    const auto& was = before[p];
-    const auto& now = after[p];
+    const uint8_t* was = was_board + p * kRows * kStateStride;
+    const uint8_t* now = now_board + p * kRows * kStateStride;
+    const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
     // The features that change, then one pass over the accumulator.
     int removed[kEvalActiveFeatures], added[kEvalActiveFeatures], n = 0;
     const auto change = [&](int before_feature, int after_feature) {
@@ -265,16 +195,16 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
     for (int r = move.r1; r <= move.r2; ++r)
       for (int c = move.c1; c <= move.c2; ++c) {
         const int cell = (r * kCols + c) * kEvalCellStates;
-        change(cell + was[r][c], cell + now[r][c]);
+        change(cell + at(was, r, c), cell + at(now, r, c));
       }
     for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = c_lo; c <= std::min(kCols - 3, int(move.c2)); ++c)
-        change(learned_eval_row_triple(was[r][c], was[r][c + 1], was[r][c + 2]),
-               learned_eval_row_triple(now[r][c], now[r][c + 1], now[r][c + 2]));
+      for (int c = c_lo; c <= row_last; ++c)
+        change(learned_eval_row_triple(at(was, r, c), at(was, r, c + 1), at(was, r, c + 2)),
+               learned_eval_row_triple(at(now, r, c), at(now, r, c + 1), at(now, r, c + 2)));
     for (int c = move.c1; c <= move.c2; ++c)
-      for (int r = r_lo; r <= std::min(kRows - 3, int(move.r2)); ++r)
-        change(learned_eval_column_triple(was[r][c], was[r + 1][c], was[r + 2][c]),
-               learned_eval_column_triple(now[r][c], now[r + 1][c], now[r + 2][c]));
+      for (int r = r_lo; r <= column_last; ++r)
+        change(learned_eval_column_triple(at(was, r, c), at(was, r + 1, c), at(was, r + 2, c)),
+               learned_eval_column_triple(at(now, r, c), at(now, r + 1, c), at(now, r + 2, c)));
     apply_changes(from + size_t(p) * hidden_, to + size_t(p) * hidden_, removed, n, added, n);
   }
 }
@@ -303,28 +233,20 @@ int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
-  int h0 = 0;  // the units crelu'd with SIMD
-#ifdef MUSHROOM_EVAL_X86
-  if (simd_) {
-    h0 = hidden_ / 32 * 32;
-    crelu_avx2(mine, input_.data(), h0);
-    crelu_avx2(theirs, input_.data() + hidden_, h0);
-  }
-#endif
-  for (int h = h0; h < hidden_; ++h) {
-    input_[size_t(h)] = crelu(mine[h]);
-    input_[size_t(hidden_ + h)] = crelu(theirs[h]);
-  }
+  eval_kernels::crelu(isa_, mine, input_.data(), hidden_);
+  eval_kernels::crelu(isa_, theirs, input_.data() + hidden_, hidden_);
   input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
   input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
   if (mobility_) learned_eval_mobility<uint8_t>(rectangles, 127, input_.data() + 2 * hidden_ + kEvalFlags);
   const size_t k = size_t(
       learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
-  dense(simd_, input_.data(), l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_, sums);
+  eval_kernels::dense_sparse(isa_, input_.data(), input_padded_,
+                             l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
+                             eval_kernels::chunked_outputs(l1_), sums);
   for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[k * l1_ + j] + sums[j]));
   // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
-  dense(simd_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
+  eval_kernels::dense(isa_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
   for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[k * l2_ + j] + sums[j]));
   cached_node_ = node_;
   return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale

@@ -2,14 +2,16 @@
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 and kept on a stack, one entry per pushed move,
 // updated only for the cells the move changes and the triples touching them; the dense layers run on
-// int8 weights with int32 sums. AVX2 is used when the CPU has it (chosen at
-// run time, like the move generator), with a scalar path giving the same
+// int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
+// run AVX2 when the CPU has it (chosen at run time, like the move
+// generator; AVX-512 when asked for), with a scalar path giving the same
 // integers.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "mushroom/learned_eval_kernels.h"
 #include "mushroom/learned_eval_model.h"
 #include "mushroom/static_evaluator.h"
 
@@ -17,8 +19,11 @@ namespace mushroom {
 
 class LearnedEvaluator final : public StaticEvaluator {
  public:
-  // use_simd false forces the scalar path (tests compare the two).
+  // use_simd: the default kernels (eval_kernels::default_isa()); false
+  // forces the scalar path (tests compare the two).
   explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+  // These kernels exactly; std::invalid_argument when the CPU lacks them.
+  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa);
 
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
@@ -29,7 +34,8 @@ class LearnedEvaluator final : public StaticEvaluator {
   // model with mobility inputs has no floor: its net reads the scan.
   int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
-  bool uses_simd() const { return simd_; }
+  bool uses_simd() const { return isa_ != eval_kernels::Isa::kScalar; }
+  eval_kernels::Isa isa() const { return isa_; }
 
   // The trained model's float arithmetic, from scratch: the output in cells
   // (the evaluation is 16 times it). For parity tests and training checks.
@@ -37,6 +43,11 @@ class LearnedEvaluator final : public StaticEvaluator {
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
+  // A ply's cell states (learned_eval_cell_state), for each view (player)
+  // kRows rows of kStateStride bytes.
+  static constexpr int kStateStride = 32;
+  static constexpr int kStatesSize = 2 * kRows * kStateStride;
+  uint8_t* states(int depth) { return states_.data() + size_t(depth) * kStatesSize; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
   // (the cached value while the node has not changed); rectangles feeds the
   // mobility inputs, if the model has them.
@@ -53,13 +64,15 @@ class LearnedEvaluator final : public StaticEvaluator {
   bool mobility_;
   int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
-  bool simd_;
+  eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
   std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
+  std::vector<int8_t> l1_grouped_;  // l1_weight_ in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int32_t> l1_bias_, l2_bias_;
   std::vector<int32_t> out_bias_;  // per stack
   int32_t skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
+  std::vector<uint8_t> states_;  // [depth][view][kRows][kStateStride], beside stack_
   int depth_ = 0;
   uint64_t node_ = 0;                  // changes with every set_root, push and pop
   uint64_t cached_node_ = ~uint64_t(0);  // the node cached_net_ belongs to

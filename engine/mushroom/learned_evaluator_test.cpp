@@ -121,16 +121,35 @@ TEST(LearnedEvaluator, IncrementalUpdatesMatchAFreshStart) {
   EXPECT_GT(checked, 300);
 }
 
-// The AVX2 and scalar paths compute the same integers.
+// Every SIMD path the CPU has (AVX2, AVX-512) computes the scalar path's
+// integers, at a root and after incremental pushes.
 TEST(LearnedEvaluator, SimdAndScalarPathsAgree) {
   const LearnedEvalModel model = random_model(64, 16, 16, 9);
-  LearnedEvaluator simd(model, true), scalar(model, false);
-  if (!simd.uses_simd()) GTEST_SKIP() << "this CPU has no AVX2";
-  for (const Position& p : playout_positions(60, 4)) {
-    simd.set_root(p);
-    scalar.set_root(p);
-    ASSERT_EQ(simd.evaluate(p, scan_leaf_moves(p)), scalar.evaluate(p, scan_leaf_moves(p)));
+  LearnedEvaluator scalar(model, false);
+  int checked = 0;
+  for (eval_kernels::Isa isa : {eval_kernels::Isa::kAvx2, eval_kernels::Isa::kAvx512}) {
+    if (int(isa) > int(eval_kernels::best_isa())) continue;
+    LearnedEvaluator simd(model, isa);
+    for (const Position& p : playout_positions(60, 4)) {
+      simd.set_root(p);
+      scalar.set_root(p);
+      ASSERT_EQ(simd.evaluate(p, scan_leaf_moves(p)), scalar.evaluate(p, scan_leaf_moves(p)));
+      MoveList list;
+      generate_moves(p, list);
+      for (int k = 0; k < list.size && k < 6; ++k) {
+        Position child = p;
+        child.apply(list[k]);
+        simd.push(p, list[k]);
+        scalar.push(p, list[k]);
+        ASSERT_EQ(simd.evaluate(child, scan_leaf_moves(child)), scalar.evaluate(child, scan_leaf_moves(child)))
+            << eval_kernels::isa_name(isa);
+        simd.pop();
+        scalar.pop();
+        ++checked;
+      }
+    }
   }
+  if (checked == 0) GTEST_SKIP() << "this CPU has no AVX2";
 }
 
 // Quantization: the integer runtime against the float model, on random

@@ -1,0 +1,53 @@
+// The learned evaluation's arithmetic kernels (mushroom/learned_evaluator.h
+// runs them): the accumulator update, crelu and the int8 dense layers, each
+// in a scalar version and in AVX2 and AVX-512 versions chosen at run time
+// from what the CPU has, as the move generator chooses its kernel. Every
+// version gives exactly the scalar version's integers: the accumulators add
+// and subtract int16 rows with wrap-around, which no order of the sums
+// changes, and the dense sums are exact int32.
+//
+// Kept apart from the evaluator (which knows the features and the model),
+// as Stockfish keeps its NNUE kernels apart from its search.
+#pragma once
+#include <cstdint>
+
+namespace mushroom::eval_kernels {
+
+enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
+
+// The widest kernels this CPU runs (kScalar off x86).
+Isa best_isa();
+// The kernels the evaluation runs unless told otherwise: AVX2 where the CPU
+// has it, AVX-512 included. On the one AVX-512 CPU measured (a Xeon of the
+// H100 box, BENCHMARKS.md "The learned evaluation's speed"), the AVX-512
+// kernels searched 5-11% fewer nodes a second than the AVX2 ones with the
+// shipped 64-unit model, so they run only when asked for.
+Isa default_isa();
+const char* isa_name(Isa isa);
+
+// to[0..n) = from - the rows named in `removed` + those named in `added`,
+// each row n int16 values at rows + index * n. n is a multiple of 16; from
+// and to may be the same array.
+void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added);
+
+// out[i] = min(max(acc[i], 0), 127) for i < n (any n).
+void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
+
+// out[j] = x . w[j] for n_out int8 rows of `stride` bytes; stride is a
+// multiple of 32 and every x is at most 127, so no pairwise sum saturates.
+void dense(Isa isa, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out);
+
+// The first dense layer, reading only the inputs that are not zero (most
+// of a crelu'd accumulator is): out[j] = sum over i of x[i] * w(i, j), for
+// n_inputs (a multiple of 32) and n_out (a multiple of 8, at most 64)
+// outputs, with the weights laid out by groups of four inputs,
+// w_grouped[(i / 4) * n_out * 4 + j * 4 + i % 4] (chunked_dense_weights).
+void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out);
+
+// A row-major int8 matrix w[j * stride + i] (n_out rows) in dense_sparse's
+// layout, its outputs padded with zero rows to a multiple of 8.
+void chunked_dense_weights(const int8_t* w, int stride, int n_out, int8_t* out);
+inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
+
+}  // namespace mushroom::eval_kernels
