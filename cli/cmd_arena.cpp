@@ -81,7 +81,7 @@ int cmd_arena(int argc, char** argv) {
       "counts (the default with --setting)",
       cxxopts::value<std::string>())(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
-      "pin", "pin each game to one core (parallel slot k uses core k)")(
+      "pin", "pin each game to one core: parallel slot k uses the k-th core this process may run on (its CPU mask: taskset, Slurm, cgroups)")(
       "log-dir", "write per-game logs, games.csv (the ladder's schema, README \"Matches\"), arena.txt and report.txt "
       "here; running again with the same folder resumes the match, replaying only the games not in games.csv",
       cxxopts::value<std::string>())(

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <thread>
 
+#include "arena/cpu_affinity.h"
 #include "cli/command.h"
 #include "ladder/ladder.h"
 #include "ladder/ladder_report.h"
@@ -96,8 +97,8 @@ int cmd_ladder(int argc, char** argv) {
       "time-ms", "time bank per player per game", cxxopts::value<int>()->default_value("10000"))(
       "clock", "cpu: charge the CPU time of each program's process tree, as the judge does (fair at any "
       "--parallel); wall: wall time from TIME to the reply", cxxopts::value<std::string>()->default_value("cpu"))(
-      "parallel", "games at once (default: the number of cores)", cxxopts::value<int>())(
-      "pin", "pin each game to one core (parallel slot k uses core k)")(
+      "parallel", "games at once (default: the cores this process may run on)", cxxopts::value<int>())(
+      "pin", "pin each game to one core: parallel slot k uses the k-th core this process may run on (its CPU mask: taskset, Slurm, cgroups)")(
       "anchor", "the program rated 0 (default: the ladder's first program)", cxxopts::value<std::string>())(
       "report", "play nothing: rate the games so far and write the report")(
       "title", "the page's title", cxxopts::value<std::string>()->default_value("mushroom ladder"))(
@@ -136,8 +137,7 @@ int cmd_ladder(int argc, char** argv) {
     config.referee.time_ms = args["time-ms"].as<int>();
     if (config.referee.time_ms < 1) throw std::invalid_argument("--time-ms must be positive");
     config.referee.clock = parse_clock(args["clock"].as<std::string>());
-    config.parallel = args.count("parallel") ? args["parallel"].as<int>()
-                                             : int(std::max(1u, std::thread::hardware_concurrency()));
+    config.parallel = args.count("parallel") ? args["parallel"].as<int>() : int(allowed_cpus().size());
     config.pin = args.count("pin") > 0;
     run_ladder(config, std::cerr);
   } else if (!fs::exists(fs::path(config.dir) / "programs.txt")) {

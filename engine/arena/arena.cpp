@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "arena/boards_file.h"
+#include "arena/cpu_affinity.h"
 #include "arena/program_command.h"
 #include "util/log_stamp.h"
 #include "util/rng.h"
@@ -219,7 +220,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     if (!done.empty()) decide_sprt(pair_scores(done));
   }
 
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<int> cpus = allowed_cpus();  // --pin stays inside this process's mask
   auto play = [&](int index, int slot) {
     ArenaGame& game = games[size_t(index)];
     if (game.done) return;  // read back from games.csv
@@ -229,7 +230,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     const Position start = board_start(config, game.board);
     RefereeConfig rc = config.referee;
     const int first = game.a_first ? 0 : 1;  // index of the program moving first
-    rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
+    rc.cpu[0] = rc.cpu[1] = config.pin ? cpus[size_t(slot) % cpus.size()] : -1;
     rc.seat_time_ms[0] = rc.seat_time_ms[1] = 0;
     if (config.b_time_ms > 0) rc.seat_time_ms[game.a_first ? kSecond : kFirst] = config.b_time_ms;
     std::string stderr_files[2];

@@ -2,11 +2,17 @@
 // (paced_bot_main.cpp): a sleeper, which waits without computing, and a
 // burner, which computes on two threads at once.
 #include <gtest/gtest.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <thread>
+#include <vector>
 
 #include <sstream>
 #include <string>
 
 #include "arena/arena.h"
+#include "arena/cpu_affinity.h"
 #include "arena/cpu_clock.h"
 #include "arena/referee.h"
 #include "mushroom/board_gen.h"
@@ -124,3 +130,21 @@ TEST(Clock, TimeOddsGiveBItsOwnBankInBothSeats) {
 
 }  // namespace
 }  // namespace mushroom
+
+// --pin's cores come from the process's CPU mask: under a narrower mask
+// (taskset, Slurm, a cgroup) only its cores are named. The mask is set on
+// a thread of its own, which leaves the test process's alone.
+TEST(CpuAffinity, PinnedSlotsStayInsideTheCpuMask) {
+  const std::vector<int> all = mushroom::allowed_cpus();
+  ASSERT_FALSE(all.empty());
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end()));
+  std::vector<int> narrowed;
+  std::thread([&] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(all.back(), &set);
+    ASSERT_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+    narrowed = mushroom::allowed_cpus();
+  }).join();
+  EXPECT_EQ(narrowed, std::vector<int>{all.back()});
+}
