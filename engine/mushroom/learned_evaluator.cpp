@@ -97,13 +97,14 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   const int inputs = m.dense_inputs();
   const size_t S = size_t(m.stacks());
   // Each stack's rows one after another, padded like a single stack's.
-  l1_weight_.assign(S * l1_ * input_padded_, 0);
+  // Row-major int8 first, then regrouped for dense_sparse, which is all the search reads.
+  std::vector<int8_t> l1_weight(S * l1_ * input_padded_, 0);
   for (size_t j = 0; j < S * l1_; ++j)
     for (int i = 0; i < inputs; ++i)
-      l1_weight_[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
+      l1_weight[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
   l1_grouped_.assign(S * size_t(input_padded_) * size_t(eval_kernels::chunked_outputs(l1_)), 0);
   for (size_t k = 0; k < S; ++k)
-    eval_kernels::chunked_dense_weights(l1_weight_.data() + k * l1_ * input_padded_, input_padded_, l1_,
+    eval_kernels::chunked_dense_weights(l1_weight.data() + k * l1_ * input_padded_, input_padded_, l1_,
                                         l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_));
   l1_bias_.resize(S * l1_);
   for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
@@ -145,10 +146,11 @@ void LearnedEvaluator::set_root(const Position& root) {
   refresh(root, accumulator(0));
   uint8_t* board = states(0);
   std::fill(board, board + kStatesSize, uint8_t(0));
-  for (int p = 0; p < 2; ++p)
-    for (int r = 0; r < kRows; ++r)
-      for (int c = 0; c < kCols; ++c)
-        board[(p * kRows + r) * kStateStride + c] = uint8_t(learned_eval_cell_state(root, r, c, Player(p)));
+  for (int p = 0; p < 2; ++p) {
+    CellStates st;
+    fill_states(root, Player(p), st);
+    for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, board + (p * kRows + r) * kStateStride);
+  }
 }
 
 void LearnedEvaluator::push(const Position& pos, const Move& move) {

@@ -66,8 +66,8 @@ class LearnedEvaluator final : public StaticEvaluator {
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
-  std::vector<int8_t> l1_weight_, l2_weight_, out_weight_;
-  std::vector<int8_t> l1_grouped_;  // l1_weight_ in eval_kernels::dense_sparse's layout, stack by stack
+  std::vector<int8_t> l2_weight_, out_weight_;
+  std::vector<int8_t> l1_grouped_;  // l1's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int32_t> l1_bias_, l2_bias_;
   std::vector<int32_t> out_bias_;  // per stack
   int32_t skip_margin_ = 0, skip_gain_ = 0;
