@@ -2,7 +2,10 @@
 // tests rely on, error messages, and the bot/arena/replay round trip.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -92,6 +95,38 @@ TEST(Cli, BadInputGetsAClearErrorNamingTheProblem) {
   EXPECT_NE(old_opt.output.find("agent 'greedy' has no option 'depth'"), std::string::npos) << old_opt.output;
 }
 
+// cxxopts alone said "Argument 'x' failed to parse" and "Option 'bords'
+// does not exist": the option and the nearest spelling are named now.
+TEST(Cli, ParseErrorsNameTheOptionAndTheNearestSpelling) {
+  CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards x");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("mushroom arena: error: --boards: 'x' is not a value it takes"), std::string::npos) << r.output;
+  r = run("arena --a builtin:greedy --b builtin:random --bords 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("unknown option --bords; did you mean --boards?"), std::string::npos) << r.output;
+  r = run("arena --a builtin:greedy --b builtin:random --frobnicate 3");
+  EXPECT_NE(r.output.find("unknown option --frobnicate (see --help)"), std::string::npos) << r.output;
+  r = run("analyze");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("give the game log or position file to analyze: mushroom analyze LOG|POSITION"),
+            std::string::npos)
+      << r.output;
+  r = run("analyze x.log --inaccuracy 4 --mistake 3");
+  EXPECT_NE(r.output.find("--inaccuracy, --mistake and --blunder must be above 0 and in that order"), std::string::npos)
+      << r.output;
+  // One default per help line, in every subcommand.
+  const CommandResult usage = run("--help");
+  for (const std::string& line : split_lines(usage.output)) {
+    if (line.rfind("  ", 0) != 0 || line.size() < 3 || line[2] == ' ') continue;
+    const std::string command(split_words(line)[0]);
+    std::string help = run(command + " --help").output;
+    for (char& c : help)
+      if (c == '\n') c = ' ';
+    help = std::regex_replace(help, std::regex(" +"), " ");
+    EXPECT_FALSE(std::regex_search(help, std::regex("\\(default: [^)]*\\) \\(default: "))) << command << ": " << help;
+  }
+}
+
 TEST(Cli, BenchPrintsNsPerPositionLast) {
   const fs::path dir = temp_dir("cli-bench");
   const std::string set = (dir / "set.txt").string();
@@ -156,8 +191,9 @@ TEST(Cli, TheDefaultBotPlaysTheShippedLearnedEvaluation) {
   EXPECT_EQ(cut.output.find("OK"), std::string::npos) << "a game began with an unusable evaluation: " << cut.output;
 
   // As the judge starts every program (`./main NYPC`, README "The judge"):
-  // arguments that are not options are noted on stderr and change nothing;
-  // stdout still holds only OK and the move.
+  // the judge's NYPC is taken quietly, other arguments that are not options
+  // are noted on stderr; neither changes anything, and stdout still holds
+  // only OK and the move.
   for (const std::string extra : {"NYPC", "--agent greedy NYPC --not-an-option"}) {
     const std::string err = (dir / "err.txt").string();
     const CommandResult judged = run_shell("('" + std::string(MUSHROOM_BIN) + "' bot " + extra + " < '" + in + "' 2> '" +
@@ -167,8 +203,12 @@ TEST(Cli, TheDefaultBotPlaysTheShippedLearnedEvaluation) {
     ASSERT_EQ(lines.size(), 2u) << judged.output;
     EXPECT_EQ(lines[0], "OK");
     EXPECT_EQ(split_words(lines[1]).size(), 4u) << lines[1];
-    EXPECT_NE(read_file(err).find("argument 'NYPC' is not an option of mushroom bot; ignored"), std::string::npos)
-        << read_file(err);
+    EXPECT_EQ(read_file(err).find("NYPC"), std::string::npos) << read_file(err);  // the judge's own: taken quietly
+    if (extra != "NYPC") {
+      EXPECT_NE(read_file(err).find("argument '--not-an-option' is not an option of mushroom bot; ignored"),
+                std::string::npos)
+          << read_file(err);
+    }
   }
 
   const CommandResult nn = run("bot --model models/student.h5", in);
@@ -193,8 +233,9 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
   const fs::path dir = temp_dir("cli-arena");
   const CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 2 --seed 5 --log-dir " + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("A total:"), std::string::npos);
-  EXPECT_NE(r.output.find("Elo (A - B):"), std::string::npos);
+  // The seat lines name the programs (a name is the spec when it can be).
+  EXPECT_NE(r.output.find("builtin:greedy total:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Elo (builtin:greedy - builtin:random):"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::exists(dir / "games.csv"));
   EXPECT_TRUE(fs::exists(dir / "report.txt"));
   const std::string log_path = (dir / "game-0000.log").string();
@@ -209,8 +250,9 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
       << r.output;
   // The judge's clock by default; pentanomial counts and normalized Elo.
   EXPECT_NE(r.output.find("(cpu clock)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("pentanomial (pairs by A's score: LL, LD, DD or WL, WD, WW): "), std::string::npos);
-  EXPECT_NE(r.output.find("normalized Elo (A - B): "), std::string::npos);
+  EXPECT_NE(r.output.find("pentanomial (pairs by builtin:greedy's score: LL, LD, DD or WL, WD, WW): "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("normalized Elo (builtin:greedy - builtin:random): "), std::string::npos) << r.output;
   // games.csv is the ladder's schema (arena/games_file.h).
   const std::vector<GameRecord> records = read_games_file((dir / "games.csv").string(), false);
   ASSERT_EQ(records.size(), 4u);
@@ -269,7 +311,9 @@ TEST(Cli, AKilledArenaResumesWithoutLosingOrRepeatingAGame) {
                                   dir.string());
   EXPECT_EQ(other.exit_code, 2) << other.output;
   EXPECT_NE(other.output.find("was played under other settings"), std::string::npos) << other.output;
-  EXPECT_NE(other.output.find("seed=22"), std::string::npos) << other.output;
+  // Only the key that differs is shown, not both settings files whole.
+  EXPECT_NE(other.output.find("  seed: played as '21', asked for '22'"), std::string::npos) << other.output;
+  EXPECT_EQ(other.output.find("time_ms"), std::string::npos) << other.output;
 }
 
 // --boards-file plays boards in the official tool's INPUT format (10 lines
@@ -383,6 +427,28 @@ TEST(Cli, ABoardsFileWithADigitZeroOrASeedIsRefusedByName) {
   EXPECT_FALSE(fs::exists(dir / "ladder" / "games.csv"));
 }
 
+// A program that cannot start stops the arena and the ladder within
+// seconds, naming the cause; before, every game was forfeited and the match
+// exited 0 with "Elo -inf".
+TEST(Cli, AProgramThatCannotStartStopsTheMatchNamingTheCause) {
+  const fs::path dir = temp_dir("cli-no-such-bot");
+  const std::string ladder_dir = (dir / "ladder").string();
+  for (const std::string& command :
+       {std::string("arena --a ./no-such-bot --b builtin:greedy --boards 1"),
+        "arena --a ./no-such-bot --b builtin:greedy --boards 5 --log-dir " + (dir / "arena").string(),
+        "ladder --dir " + ladder_dir + " --program missing=./no-such-bot --program g=builtin:greedy --boards 3"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CommandResult r = run(command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("could not start: crashed (exit 127) before"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("./no-such-bot: not found"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("Elo"), std::string::npos) << r.output;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30)) << command;
+  }
+  EXPECT_TRUE(read_games_file((dir / "arena" / "games.csv").string(), false).empty());
+  EXPECT_TRUE(read_games_file(ladder_dir + "/games.csv", false).empty());
+}
+
 // `mushroom balanced-boards` writes a boards file the arena plays, and its
 // bad arguments are refused by name.
 TEST(Cli, BalancedBoardsWritesABoardsFileTheArenaPlays) {
@@ -429,7 +495,7 @@ TEST(Cli, ViewWritesAPageFromAnArenaLog) {
 }
 
 // The analyze columns of a line (#, player, played, cells, before, after,
-// loss, depth, proved, best, worst, expected line...).
+// loss, judgement, depth, proved, best, worst, expected line...).
 std::vector<std::string> analysis_columns(const std::string& line) {
   std::vector<std::string> out;
   for (std::string_view w : split_words(line)) out.emplace_back(w);
@@ -449,18 +515,25 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
                                            " --out " + page.string() + " 2>/dev/null)");
   ASSERT_EQ(analyzed.exit_code, 0) << analyzed.output;
   const std::vector<std::string> lines = split_lines(analyzed.output);
-  ASSERT_EQ(lines.size(), log.moves.size() + 2) << analyzed.output;  // the header, a line per move, the end
+  // The header, a line per move, the end, each player's account.
+  ASSERT_EQ(lines.size(), log.moves.size() + 4) << analyzed.output;
   EXPECT_EQ(analysis_columns(lines[0])[0], "#");
   int marked = 0;
   for (size_t i = 0; i < log.moves.size(); ++i) {
     const std::vector<std::string> row = analysis_columns(lines[i + 1]);
     EXPECT_EQ(row[0], std::to_string(i + 1));
     EXPECT_EQ(row[1], player_name(log.moves[i].player));
-    marked += row[10] != "-";
+    EXPECT_GE(std::stod(row[6]), 0.0) << lines[i + 1];            // no move loses a negative amount
+    if (row[2] == row[10]) {
+      EXPECT_EQ(row[6], "0.00") << lines[i + 1];  // the best move loses nothing
+    }
+    marked += row[11] != "-";
   }
   EXPECT_GE(marked, 1);
   EXPECT_LE(marked, 3);
-  EXPECT_EQ(lines.back().rfind("end: ", 0), 0u) << lines.back();
+  EXPECT_EQ(lines[log.moves.size() + 1].rfind("end: ", 0), 0u) << lines[log.moves.size() + 1];
+  EXPECT_EQ(lines[log.moves.size() + 2].rfind("FIRST: mean loss ", 0), 0u) << lines[log.moves.size() + 2];
+  EXPECT_EQ(lines[log.moves.size() + 3].rfind("SECOND: mean loss ", 0), 0u) << lines[log.moves.size() + 3];
 
   // The bot, FIRST, at the start; and SECOND, after the log's first move.
   const std::string init = split_lines(read_file(log_path))[0];
@@ -479,7 +552,7 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
     const Move played = Move::rect(std::stoi(std::string(words[0])), std::stoi(std::string(words[1])),
                                    std::stoi(std::string(words[2])), std::stoi(std::string(words[3])));
     const std::vector<std::string> row = analysis_columns(lines[ply + 1]);
-    EXPECT_EQ(describe_move(played), row[9]) << "move " << ply + 1 << ": " << lines[ply + 1];
+    EXPECT_EQ(describe_move(played), row[10]) << "move " << ply + 1 << ": " << lines[ply + 1];
     // --analysis writes the same line for the bot's own move, with the same value.
     const std::vector<std::string> bot_lines = split_lines(read_file(err.string()));
     ASSERT_EQ(bot_lines.size(), 2u) << read_file(err.string());
@@ -487,15 +560,18 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
     EXPECT_EQ(own[0], std::to_string(ply + 1));
     EXPECT_EQ(own[2], describe_move(played));
     EXPECT_EQ(own[4], row[4]) << "the value before move " << ply + 1;
-    EXPECT_EQ(own[7], row[7]) << "the depth";
+    EXPECT_EQ(own[8], row[8]) << "the depth";
   }
 
   // The page carries the graph's points, one per position.
   const std::string html = read_file(page.string());
-  const size_t points = html.find("\"analysis\":{\"points\":[");
-  ASSERT_NE(points, std::string::npos);
-  const std::string list = html.substr(points, html.find(']', points) - points);
-  EXPECT_EQ(size_t(std::count(list.begin(), list.end(), ',')), log.moves.size());
+  const std::string open = "<script type=\"application/json\" id=\"game-data\">";
+  const size_t from = html.find(open);
+  ASSERT_NE(from, std::string::npos);
+  const nlohmann::json data =
+      nlohmann::json::parse(html.substr(from + open.size(), html.find("</script>", from) - from - open.size()));
+  EXPECT_EQ(data["analysis"]["points"].size(), log.moves.size() + 1);
+  for (size_t i = 0; i < log.moves.size(); ++i) EXPECT_GE(data["moves"][i]["analysis"]["loss"].get<double>(), 0.0);
 
   // A position file: one line, for the side to move.
   const CommandResult position = run_shell("('" + std::string(MUSHROOM_BIN) +
@@ -505,7 +581,7 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
   const std::vector<std::string> position_lines = split_lines(position.output);
   ASSERT_EQ(position_lines.size(), 2u) << position.output;
   EXPECT_EQ(analysis_columns(position_lines[1])[1], "SECOND");
-  EXPECT_EQ(analysis_columns(position_lines[1])[7], "4");
+  EXPECT_EQ(analysis_columns(position_lines[1])[8], "4");
   // The file's own "to move:" line, when --to-move is not given.
   write_file_atomic((dir / "second.txt").string(), read_file("testdata/perft/midgame.txt") + "\nto move: SECOND\n");
   const CommandResult from_file = run_shell("('" + std::string(MUSHROOM_BIN) + "' analyze " +

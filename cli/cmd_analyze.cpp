@@ -26,9 +26,11 @@ int cmd_analyze(int argc, char** argv) {
       "mushroom analyze",
       "Where was the game lost? Searches every position of a game log (the official tool's format, or ours) with the "
       "contest bot, a fresh one per position, and prints one line per move: the cells the move took, the mover's "
-      "value before and after it in cells of final margin, the loss, the search's depth, 'yes' where the endgame "
-      "solver proved the position, the best move, the rank of the moves that lost the most, and the line the search "
-      "expected. Given a position file instead (mushroom/position_io.h), prints that position's line. With --out, "
+      "value before and after it in cells of final margin, the loss (the best move's value minus the played "
+      "move's, both from the same search and equally deep: 0 for the best move, never below 0) and its judgement "
+      "(inaccuracy, mistake, blunder), the search's depth, 'yes' where the endgame solver proved the position, the "
+      "best move, the rank of the moves that lost the most, and the line the search expected; then each player's "
+      "mean loss and judgements. Given a position file instead (mushroom/position_io.h), prints that position's line. With --out, "
       "also writes the viewer page with an evaluation graph across the game; the costliest moves are clickable. "
       "`mushroom bot --agent SPEC` with move_ms=MS added to the same SPEC plays the best moves shown here.");
   opts.add_options()("input", "game log or position file", cxxopts::value<std::string>())(
@@ -39,6 +41,10 @@ int cmd_analyze(int argc, char** argv) {
 
       "marks", "how many of the costliest moves to mark", cxxopts::value<int>()->default_value("3"))(
       "mark-cells", "a marked move lost at least this many cells", cxxopts::value<double>()->default_value("1"))(
+      "inaccuracy", "a move that loses at least this many cells is an inaccuracy",
+      cxxopts::value<double>()->default_value("1"))(
+      "mistake", "...a mistake", cxxopts::value<double>()->default_value("3"))(
+      "blunder", "...a blunder", cxxopts::value<double>()->default_value("6"))(
       "to-move", "for a position file: who is to move, FIRST or SECOND (default: the file's 'to move:' line, else FIRST)",
       cxxopts::value<std::string>())(
       "o,out", "also write the viewer page with the evaluation graph to this HTML file", cxxopts::value<std::string>())(
@@ -50,13 +56,24 @@ int cmd_analyze(int argc, char** argv) {
   opts.positional_help("LOG|POSITION");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const std::string input = required(args, "input");
+  if (!args.count("input"))
+    throw std::invalid_argument("give the game log or position file to analyze: mushroom analyze LOG|POSITION "
+                                "[--ms MS] [--out PAGE.html] (see --help)");
+  const std::string input = args["input"].as<std::string>();
   const double ms = args["ms"].as<double>();
   if (!(ms > 0)) throw std::invalid_argument("--ms must be above 0, not " + std::to_string(ms));
   AnalysisOptions analysis_options;
   analysis_options.marks = args["marks"].as<int>();
   analysis_options.mark_min_cells = args["mark-cells"].as<double>();
   if (analysis_options.marks < 0) throw std::invalid_argument("--marks must be 0 or more");
+  LossThresholds& t = analysis_options.thresholds;
+  t.inaccuracy = args["inaccuracy"].as<double>();
+  t.mistake = args["mistake"].as<double>();
+  t.blunder = args["blunder"].as<double>();
+  if (!(t.inaccuracy > 0 && t.inaccuracy <= t.mistake && t.mistake <= t.blunder))
+    throw std::invalid_argument("--inaccuracy, --mistake and --blunder must be above 0 and in that order, not " +
+                                format_fixed(t.inaccuracy, 2) + ", " + format_fixed(t.mistake, 2) + ", " +
+                                format_fixed(t.blunder, 2));
   const std::string to_move = args.count("to-move") ? args["to-move"].as<std::string>() : "";
   if (!to_move.empty() && to_move != "FIRST" && to_move != "SECOND")
     throw std::invalid_argument("--to-move must be FIRST or SECOND, not '" + to_move + "'");
@@ -108,6 +125,7 @@ int cmd_analyze(int argc, char** argv) {
   for (const MoveAnalysis& move : analysis.moves) std::cout << format_move_analysis(move) << "\n";
   std::cout << "end: " << player_name(analysis.end.to_move) << " to move, value " << format_fixed(analysis.end.cells, 2)
             << (analysis.end.proved ? " (proved)" : "") << "\n";
+  for (const Player p : {kFirst, kSecond}) std::cout << format_player_losses(p, player_losses(analysis, p)) << "\n";
   write_page(log, analysis);
   return 0;
 }

@@ -66,8 +66,8 @@ int cmd_arena(int argc, char** argv) {
       "b,program-b", "program B (also --b)", cxxopts::value<std::string>())(
       "a-name", "label for A in the report", cxxopts::value<std::string>())(
       "b-name", "label for B in the report", cxxopts::value<std::string>())(
-      "boards", "boards (each played twice); with --boards-file, the first N of its boards (default: all)",
-      cxxopts::value<int>()->default_value("50"))(
+      "boards", "boards (each played twice) (default: 50; with --boards-file, all of its boards)",
+      cxxopts::value<int>())(
       "boards-file", "play these boards instead of seeded ones: the official tool's INPUT format (10 lines of 17 "
       "digits 1-9), one board or several separated by blank lines, e.g. bench/balanced-boards.txt",
       cxxopts::value<std::string>())(
@@ -132,7 +132,7 @@ int cmd_arena(int argc, char** argv) {
                                   "': use letters, digits and . _ - / : + = @ only");
   }
   if (config.label[0] == config.label[1]) config.label[0] += "-A", config.label[1] += "-B";
-  config.boards = args["boards"].as<int>();
+  config.boards = args.count("boards") ? args["boards"].as<int>() : 50;
   const BoardOptions boards = board_options(args);
   config.seed = boards.seed;
   config.board_mode = boards.mode;

@@ -28,7 +28,8 @@ int cmd_bot(int argc, char** argv) {
       "value before each move, the best move and the line it expects (agents that keep no search report print none)")(
       "h,help", "show this help");
   // The judge starts every bot with an extra argument (`./main NYPC`, README
-  // "The judge"): arguments that are not options here are noted, not fatal.
+  // "The judge"), taken quietly; other arguments that are not options here
+  // are noted, not fatal.
   opts.allow_unrecognised_options();
   const cxxopts::ParseResult args = opts.parse(argc, argv);
   if (args.count("help")) {
@@ -36,7 +37,7 @@ int cmd_bot(int argc, char** argv) {
     return 0;
   }
   for (const std::string& arg : args.unmatched())
-    std::cerr << "bot: argument '" << arg << "' is not an option of mushroom bot; ignored" << std::endl;
+    if (arg != "NYPC") std::cerr << "bot: argument '" << arg << "' is not an option of mushroom bot; ignored" << std::endl;
   // --model alone still means the nn agent with that model.
   AgentSpec fallback{"alphabeta", {{"eval", default_eval_path()}}};
   if (args.count("model")) {

@@ -35,6 +35,11 @@ int cmd_export_bot(int argc, char** argv) {
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string out_path = required(args, "out");
+  // Checked before the export's work, and named: the write would otherwise
+  // fail with only the temp file's path.
+  const std::filesystem::path out_dir = std::filesystem::path(out_path).parent_path();
+  if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
+    throw std::invalid_argument("--out " + out_path + ": the folder " + out_dir.string() + " does not exist");
   if (args.count("model") == args.count("eval"))
     throw std::invalid_argument("export-bot: give exactly one of --model (a conv net) and --eval (a learned evaluation)");
   const size_t max_bytes = args["max-bytes"].as<size_t>();

@@ -36,7 +36,7 @@ int cmd_run(int argc, char** argv) {
       "actor-id", "actor: its index, unique within the run (default: $SLURM_ARRAY_TASK_ID, else 0)",
       cxxopts::value<int>())("chunk-games", "actor: games between looks for a newly promoted model "
                                             "(default: a quarter of selfplay.games)",
-                             cxxopts::value<int>()->default_value("0"))(
+                             cxxopts::value<int>())(
       "poll-seconds", "how often a waiting role looks at --dir again", cxxopts::value<double>()->default_value("5"))(
       "h,help", "show this help");
   cxxopts::ParseResult args;
@@ -60,7 +60,7 @@ int cmd_run(int argc, char** argv) {
   if (args.count("actor-id")) role.actor.index = args["actor-id"].as<int>();
   else if (const char* task = std::getenv("SLURM_ARRAY_TASK_ID"); task && !parse_int(task, role.actor.index))
     throw std::invalid_argument(std::string("SLURM_ARRAY_TASK_ID = '") + task + "' is not a whole number");
-  role.chunk_games = args["chunk-games"].as<int>();
+  role.chunk_games = args.count("chunk-games") ? args["chunk-games"].as<int>() : 0;  // 0: the quarter
   if (role.chunk_games < 0) throw std::invalid_argument("--chunk-games must not be negative");
   role.poll_seconds = args["poll-seconds"].as<double>();
   if (!(role.poll_seconds > 0)) throw std::invalid_argument("--poll-seconds must be positive");

@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "nn/nn_agent.h"
 #include "util/log_stamp.h"
+#include "util/text.h"
 #include "util/version.h"
 #ifdef MUSHROOM_WITH_TORCH
 #include "nn/torch_info.h"
@@ -61,8 +62,57 @@ const std::vector<Command>& commands() {
   return all;
 }
 
+namespace {
+
+// The first name cxxopts quoted in its message (‘x’ or 'x').
+std::string quoted_in(const std::string& message) {
+  for (const auto& [open, close] : {std::pair<std::string, std::string>{"\u2018", "\u2019"}, {"'", "'"}}) {
+    const size_t from = message.find(open);
+    if (from == std::string::npos) continue;
+    const size_t to = message.find(close, from + open.size());
+    if (to != std::string::npos) return message.substr(from + open.size(), to - from - open.size());
+  }
+  return "";
+}
+
+std::vector<std::string> long_option_names(const cxxopts::Options& opts) {
+  std::vector<std::string> names;
+  for (const std::string& group : opts.groups())
+    for (const cxxopts::HelpOptionDetails& o : opts.group_help(group).options)
+      for (const std::string& name : o.l) names.push_back(name);
+  return names;
+}
+
+// The option that was given `value` on the command line ("" when unclear).
+std::string option_given(int argc, char** argv, const std::string& value) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("-", 0) != 0) continue;
+    const size_t eq = arg.find('=');
+    if (eq != std::string::npos && arg.substr(eq + 1) == value) return arg.substr(0, eq);
+    if (eq == std::string::npos && i + 1 < argc && argv[i + 1] == value) return arg;
+  }
+  return "";
+}
+
+}  // namespace
+
 bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out) {
-  out = opts.parse(argc, argv);
+  // cxxopts's own messages name neither the option whose value failed nor
+  // the option that was meant: these do.
+  try {
+    out = opts.parse(argc, argv);
+  } catch (const cxxopts::exceptions::no_such_option& e) {
+    const std::string name = quoted_in(e.what());
+    const std::string near = nearest_spelling(name, long_option_names(opts));
+    throw std::invalid_argument("unknown option " + std::string(name.size() > 1 ? "--" : "-") + name +
+                                (near.empty() ? "" : "; did you mean --" + near + "?") + " (see --help)");
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    const std::string value = quoted_in(e.what());
+    const std::string option = option_given(argc, argv, value);
+    throw std::invalid_argument((option.empty() ? std::string("an option") : option) + ": '" + value +
+                                "' is not a value it takes (see --help)");
+  }
   if (out.count("help")) {
     std::cout << opts.help() << std::endl;
     return true;

@@ -221,7 +221,7 @@ TEST(Pipeline, DefaultBotPlaysLegallyOnTheRealClock) {
                                           dir.string(),
                                       &code);
   ASSERT_EQ(code, 0) << out;
-  EXPECT_NE(out.find("mean margin (A cells - B cells)"), std::string::npos) << out;
+  EXPECT_NE(out.find("mean margin (A cells - builtin:greedy cells)"), std::string::npos) << out;
   EXPECT_EQ(out.find("forfeits:"), std::string::npos) << out;
   EXPECT_NE(out.find("over 2 finished games"), std::string::npos) << out;
 }

@@ -354,10 +354,18 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   EXPECT_FALSE(fs::exists(d / "s.cpp"));
   write_file_atomic((d / "good.eval").string(), weights);
   const ShellResult small = run_shell("'" + bin + "' export-bot --eval " + (d / "good.eval").string() + " --out " +
-                                      (d / "s.cpp").string() + " --max-bytes 300000");
+                                      (d / "s.cpp").string() + " --max-bytes 400000");  // the code alone: ~0.3 MB
   EXPECT_EQ(small.exit_code, 0) << small.output;
   EXPECT_NE(small.output.find("writing them to data.bin"), std::string::npos) << small.output;
   EXPECT_EQ(read_file((d / "data.bin").string()), weights);
+  // An --out folder that does not exist is named before any work.
+  const ShellResult nodir = run_shell("'" + bin + "' export-bot --eval " + (d / "good.eval").string() + " --out " +
+                                      (d / "nodir" / "main.cpp").string());
+  EXPECT_NE(nodir.exit_code, 0);
+  EXPECT_NE(nodir.output.find("--out " + (d / "nodir" / "main.cpp").string() + ": the folder " +
+                              (d / "nodir").string() + " does not exist"),
+            std::string::npos)
+      << nodir.output;
 
   // A run directory stands for its promoted model (models/promoted.txt).
   fs::create_directories(d / "run" / "models");

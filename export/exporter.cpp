@@ -1,11 +1,13 @@
 #include "export/exporter.h"
 
+#include <cstdio>
 #include <sstream>
 #include <string_view>
 
 #include "export/embedded_sources.h"
 #include "mushroom/learned_eval_model.h"
 #include "nn/model_codec.h"
+#include "util/hash.h"
 
 namespace mushroom::exporter {
 
@@ -36,6 +38,12 @@ std::string strip_local_includes(std::string_view text) {
     start = end + 1;
   }
   return out;
+}
+
+std::string hex_hash(const std::vector<uint8_t>& bytes) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes.data(), bytes.size())));
+  return text;
 }
 
 // The weights as a C string literal, 120 base64 characters per source line.
@@ -69,6 +77,9 @@ ExportedBot assemble(const std::vector<uint8_t>& weights, bool learned_eval_bot,
       src << "\n// ---- weights ----\nnamespace mushroom::exported {\n"
           << "static const bool kLearnedEvalBot = " << (learned_eval_bot ? "true" : "false") << ";\n"
           << "static const bool kWeightsInDataBin = " << (options.data_bin ? "true" : "false") << ";\n"
+          << "// The weights this source was exported with: FNV-1a 64 of their bytes, and their size.\n"
+          << "static const unsigned long long kWeightsHash = 0x" << hex_hash(weights) << "ull;\n"
+          << "static const unsigned long long kWeightsBytes = " << weights.size() << "ull;\n"
           << weights_literal(options.data_bin ? std::string() : nn::base64_encode(weights))
           << "}  // namespace mushroom::exported\n";
     }

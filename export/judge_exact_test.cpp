@@ -22,6 +22,7 @@
 #include "arena/subprocess.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/greedy.h"
+#include "mushroom/learned_eval_model.h"
 #include "mushroom/movegen.h"
 #include "mushroom/position_io.h"
 #include "protocol/bot_session.h"
@@ -140,7 +141,7 @@ TEST_F(JudgeExact, PlaysCompleteGamesAgainstGreedyAndItselfFromBothSeats) {
         continue;
       }
       const std::string& err = g.stderr_text[side];
-      EXPECT_NE(err.find("argument 'NYPC' is not an option of this bot; ignored"), std::string::npos) << g.what << err;
+      EXPECT_EQ(err.find("NYPC"), std::string::npos) << g.what << err;  // the judge's argument is taken quietly
       EXPECT_NE(err.find("bot: weights: " + (dir_ / "data.bin").string()), std::string::npos) << g.what << err;
       EXPECT_EQ(err.find("error"), std::string::npos) << g.what << err;
     }
@@ -320,6 +321,26 @@ TEST_F(JudgeExact, MissingOrCorruptWeightsAreFatalWhenRequired) {
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find((lone / "data.bin").string() + ": checksum mismatch"), std::string::npos) << bad.output;
   EXPECT_EQ(bad.output.find("OK"), std::string::npos) << bad.output;
+
+  // Weights that load but are another export's (a data.bin left from an
+  // earlier model): named with both fingerprints, fatal when required, and
+  // played with, loudly, when not.
+  LearnedEvalModel other_model = parse_learned_eval(read_file((dir_ / "data.bin").string()), "data.bin");
+  other_model.out_bias[0] += 0.5f;  // another model of the same size: it loads
+  write_file_atomic((lone / "data.bin").string(), serialize_learned_eval(other_model));
+  const ShellResult other = run_shell(run + "./main NYPC --require-weights < in.txt");
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_EQ(other.output.find("OK"), std::string::npos) << other.output;
+  EXPECT_NE(other.output.find((lone / "data.bin").string() + " holds other weights than this source was exported with"),
+            std::string::npos)
+      << other.output;
+  const ShellResult other_judged = run_shell(run + "MUSHROOM_REQUIRE_WEIGHTS=0 ./main NYPC < in.txt");
+  EXPECT_EQ(other_judged.exit_code, 0) << other_judged.output;
+  EXPECT_NE(other_judged.output.find("bot: warning: " + (lone / "data.bin").string() + " holds other weights"),
+            std::string::npos)
+      << other_judged.output;
+  EXPECT_NE(other_judged.output.find("OK"), std::string::npos) << other_judged.output;
+  write_file_atomic((lone / "data.bin").string(), corrupt);
 
   // Not required: it says so and plays.
   const ShellResult judged = run_shell(run + "MUSHROOM_REQUIRE_WEIGHTS=0 ./main NYPC < in.txt");

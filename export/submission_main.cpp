@@ -4,10 +4,13 @@
 // only there. How the judge builds and starts it: README.md, "The judge".
 //
 //   ./main [ARG ...]                plays one game over the contest protocol;
-//       the judge starts it as `./main NYPC`, and any argument that is not
-//       one of the options below is noted on stderr and changes nothing
-//   ./main --require-weights        the same, but missing or corrupt weights
-//       end the process (exit 2) before OK instead of playing without them;
+//       the judge starts it as `./main NYPC`, which is taken quietly; any
+//       other argument that is not one of the options below is noted on
+//       stderr and changes nothing
+//   ./main --require-weights        the same, but missing, corrupt or other
+//       weights (a data.bin whose bytes are not those this source was
+//       exported with: kWeightsHash) end the process (exit 2) before OK
+//       instead of playing without them or with them;
 //       also when $MUSHROOM_REQUIRE_WEIGHTS is set and not "0" (the arena and
 //       the ladder set it, so a misplaced data.bin is a forfeit, not a
 //       silently weaker bot)
@@ -62,8 +65,17 @@ struct LoadedWeights {
   std::shared_ptr<const nn::Model> net;                // otherwise
   std::string source;
   std::string error;
+  // Weights that load but are not the ones exported with this source (a
+  // data.bin left from another export): says which, "" when they match.
+  std::string mismatch;
   bool ok() const { return error.empty(); }
 };
+
+std::string hex64(unsigned long long x) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", x);
+  return text;
+}
 
 LoadedWeights load_weights(const char* argv0) {
   LoadedWeights w;
@@ -82,6 +94,11 @@ LoadedWeights load_weights(const char* argv0) {
         break;
       }
       if (w.source.empty()) throw std::runtime_error("cannot find data.bin (the weights are there); looked for " + searched);
+      const unsigned long long hash = fnv1a64(bytes.data(), bytes.size());
+      if (hash != kWeightsHash || bytes.size() != kWeightsBytes)
+        w.mismatch = w.source + " holds other weights than this source was exported with (" +
+                     std::to_string(bytes.size()) + " bytes, FNV-1a " + hex64(hash) + "; expected " +
+                     std::to_string(kWeightsBytes) + " bytes, " + hex64(kWeightsHash) + ")";
     } else {
       bytes = nn::base64_decode(kWeightsBase64);
       w.source = "the weights embedded in the source";
@@ -201,15 +218,16 @@ Arguments parse_arguments(int argc, char** argv) {
     else if (arg == eval_flag && i + 1 < argc) a.eval_positions = argv[++i];
     else if (arg == eval_flag) a.error = eval_flag + " needs a FILE";
     else if (arg.rfind(eval_flag + "=", 0) == 0) a.eval_positions = arg.substr(eval_flag.size() + 1);
-    else a.ignored.push_back(arg);
+    else if (arg != "NYPC") a.ignored.push_back(arg);  // NYPC: the judge's own argument, expected
   }
   return a;
 }
 
 void print_usage(std::ostream& out, const char* program) {
   out << "usage: " << program << " [ARG ...]           plays one game over the contest protocol on stdin/stdout\n"
-      << "                                  (arguments that are not options below, e.g. the judge's NYPC, are ignored)\n"
-      << "       " << program << " --require-weights    exits 2 before OK when the weights do not load\n"
+      << "                                  (the judge's NYPC, and other arguments that are not options below, are ignored)\n"
+      << "       " << program << " --require-weights    exits 2 before OK when the weights do not load or are not\n"
+      << "                                  the ones this source was exported with\n"
       << "                                  (also when $MUSHROOM_REQUIRE_WEIGHTS is set and not 0)\n"
       << "       " << program << " --eval-positions FILE  prints the weights' outputs for each position\n"
       << "data.bin is read from the working directory, else from beside the executable." << std::endl;
@@ -234,7 +252,14 @@ int main(int argc, char** argv) {
     std::cerr << "bot: argument '" << arg << "' is not an option of this bot; ignored" << std::endl;
 
   const LoadedWeights weights = load_weights(argv[0]);
-  if (weights.ok()) {
+  if (weights.ok() && !weights.mismatch.empty()) {
+    if (args.require_weights) {
+      std::cerr << "bot: error: " << weights.mismatch
+                << " (weights required: --require-weights or $MUSHROOM_REQUIRE_WEIGHTS)" << std::endl;
+      return 2;
+    }
+    std::cerr << "bot: warning: " << weights.mismatch << "; playing with them" << std::endl;
+  } else if (weights.ok()) {
     std::cerr << "bot: weights: " << weights.source << std::endl;
   } else if (args.require_weights || args.eval_positions) {
     std::cerr << "bot: error: " << weights.error

@@ -13,12 +13,13 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 #include <unistd.h>
 
 #include "arena/arena.h"
 #include "arena/boards_file.h"
+#include "arena/cpu_affinity.h"
 #include "arena/games_file.h"
+#include "arena/program_fingerprint.h"
 #include "arena/stats.h"
 #include "ladder/program_spec.h"
 #include "util/hash.h"
@@ -82,6 +83,37 @@ void merge_programs(const LadderConfig& config) {
   std::string text;
   for (const LadderProgram& p : known) text += p.name + "\t" + p.command + "\n";
   write_file_atomic((fs::path(config.dir) / "programs.txt").string(), text);
+}
+
+// fingerprints.txt: NAME<TAB>the files the program ran when its games were
+// played (arena/program_fingerprint.h). A program with games whose files
+// have changed under the same command is refused by name; one without
+// games, or from before fingerprints, has today's recorded.
+void check_or_record_fingerprints(const LadderConfig& config, const std::vector<GameRecord>& done_games) {
+  const fs::path path = fs::path(config.dir) / "fingerprints.txt";
+  std::map<std::string, std::string> recorded;
+  if (fs::exists(path))
+    for (const std::string& line : split_lines(read_file(path.string()))) {
+      const size_t tab = line.find('\t');
+      if (tab != std::string::npos) recorded[line.substr(0, tab)] = line.substr(tab + 1);
+    }
+  std::set<std::string> played;
+  for (const GameRecord& g : done_games) played.insert({g.first, g.second});
+  std::map<std::string, std::string> now = recorded;
+  for (const LadderProgram& p : config.programs) {
+    now[p.name] = program_fingerprint(p.command);
+    const auto it = recorded.find(p.name);
+    if (it == recorded.end() || !played.count(p.name)) continue;
+    const std::string changes = fingerprint_changes(it->second, now[p.name]);
+    if (!changes.empty())
+      throw std::invalid_argument("program '" + p.name + "' of the ladder in " + config.dir +
+                                  " played its games as another build: " + changes +
+                                  ". Give the new build another name (" + path.string() + " names the files it checks)");
+  }
+  if (now == recorded && fs::exists(path)) return;
+  std::string text;
+  for (const auto& [name, fingerprint] : now) text += name + "\t" + fingerprint + "\n";
+  write_file_atomic(path.string(), text);
 }
 
 struct ScheduledGame {
@@ -268,6 +300,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
   merge_programs(config);
   const std::string games_path = (fs::path(config.dir) / "games.csv").string();
   const std::vector<GameRecord> done_games = read_ladder_games(config.dir, true);
+  check_or_record_fingerprints(config, done_games);
   if (!fs::exists(games_path) || fs::file_size(games_path) == 0) append_line_durably(games_path, kGamesFileHeader);
   std::set<std::string> done;
   for (const GameRecord& g : done_games) done.insert(game_key(g.first, g.second, g.board));
@@ -285,7 +318,12 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
 
   std::mutex mutex;
   const auto started = std::chrono::steady_clock::now();
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<int> cpus = allowed_cpus();  // --pin stays inside this process's mask
+  // The programs that have answered OK at least once, here or in a game read
+  // back: one that never has and cannot start stops the ladder.
+  std::set<std::string> answered_ok;
+  for (const GameRecord& g : done_games)
+    if (g.forfeit_by.empty()) answered_ok.insert({g.first, g.second});
   auto play = [&](int i, int slot) {
     const ScheduledGame& s = pending[size_t(i)];
     const LadderProgram& first = config.programs[size_t(s.first)];
@@ -295,9 +333,18 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
     const bool given = !config.boards_given.empty();
     g.board_seed = given ? 0 : arena_board_seed(config.seed, s.board);
     RefereeConfig rc = config.referee;
-    rc.cpu[0] = rc.cpu[1] = config.pin ? slot % cores : -1;
+    rc.cpu[0] = rc.cpu[1] = config.pin ? cpus[size_t(slot) % cpus.size()] : -1;
     const Position start = given ? config.boards_given[size_t(s.board)] : random_board(g.board_seed, config.board_mode);
     const RefereeResult r = referee_game(first.command, second.command, start, rc);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (r.answered_ok[kFirst]) answered_ok.insert(first.name);
+      if (r.answered_ok[kSecond]) answered_ok.insert(second.name);
+      const LadderProgram& failed = r.log.aborted_by == kFirst ? first : second;
+      if (r.start_failed && !answered_ok.count(failed.name))
+        throw ProgramStartError("program " + failed.name + " (" + failed.command + ") could not start: " +
+                                r.log.abort_reason + ". The ladder stops; fix the command and run it again");
+    }
     g.first_score = r.log.score_first, g.second_score = r.log.score_second;
     g.outcome = r.outcome();
     if (r.log.aborted_by) g.forfeit_by = *r.log.aborted_by == kFirst ? first.name : second.name;

@@ -110,6 +110,35 @@ TEST(Ladder, RunningAgainPlaysOnlyNewGamesAndNewPrograms) {
   fs::remove_all(dir);
 }
 
+// A program re-exported under the same name and command: its old games
+// are not taken for the new build's; the ladder names the changed file.
+TEST(Ladder, AProgramWhoseFilesChangedAfterItsGamesIsRefused) {
+  const std::string dir = fresh_dir("fingerprint");
+  const fs::path bot_dir = fs::path(dir + "-bot");
+  fs::remove_all(bot_dir);
+  fs::create_directories(bot_dir);
+  fs::copy_file("testdata/bots/pass.sh", bot_dir / "main.sh");
+  LadderConfig c = config_for(dir);
+  c.programs = {{"greedy", kGreedy}, {"new", "cd " + bot_dir.string() + " && exec sh ./main.sh"}};
+  std::ostringstream progress;
+  EXPECT_EQ(run_ladder(c, progress).played, 4);
+  EXPECT_EQ(run_ladder(c, progress).played, 0);  // the same bytes: nothing to do
+  write_file_atomic((bot_dir / "main.sh").string(), read_file("testdata/bots/pass.sh") + "# rebuilt\n");
+  c.boards = 3;
+  try {
+    run_ladder(c, progress);
+    FAIL() << "the old build's games were kept for the new one";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("program 'new' of the ladder in " + dir + " played its games as another build: " +
+                                         (bot_dir / "main.sh").string() + " changed"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(read_ladder_games(dir, false).size(), 4u);
+  fs::remove_all(dir);
+  fs::remove_all(bot_dir);
+}
+
 TEST(Ladder, ATornLastLineIsDroppedAndItsGamePlayedAgain) {
   const std::string dir = fresh_dir("torn");
   LadderConfig c = config_for(dir);
@@ -170,7 +199,7 @@ TEST(Ladder, BadInputIsAnErrorThatNamesIt) {
   // Other settings than the games were played under.
   LadderConfig slower = c;
   slower.referee.time_ms = 1000;
-  expect_error([&] { run_ladder(slower, progress); }, "time_ms=300");
+  expect_error([&] { run_ladder(slower, progress); }, "  time_ms: played as '300', asked for '1000'");
   LadderConfig gauntlet = c;
   gauntlet.gauntlet = "nobody";
   expect_error([&] { run_ladder(gauntlet, progress); }, "'nobody'");

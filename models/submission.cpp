@@ -172,10 +172,18 @@ std::vector<std::string_view> split_words(std::string_view s);
 bool parse_int(std::string_view word, int& out);
 // Parses a whole word as a finite decimal number; false on junk.
 bool parse_double(std::string_view word, double& out);
-// `value` with `decimals` digits after the point ("0.2500").
+// `value` with `decimals` digits after the point ("0.2500"); never "-0.0".
 std::string format_fixed(double value, int decimals);
+// The same with its sign always shown: "+12.5", "-3.0", "+0.0", "+inf".
+std::string format_signed(double value, int decimals);
 // "1 generation", "3 generations": the count and the noun, plural unless 1.
 std::string count_of(long long n, const std::string& singular, const std::string& plural = "");
+
+// The candidate closest to `word` in edit distance (insertions, deletions,
+// substitutions and swaps of neighbours), when close enough to be a slip
+// of the keyboard: at most 1 edit for words up to 4 characters, else at
+// most a third of the word. "" when none is.
+std::string nearest_spelling(const std::string& word, const std::vector<std::string>& candidates);
 
 // Reads a whole file; throws std::runtime_error naming the path on failure.
 std::string read_file(const std::string& path);
@@ -436,6 +444,13 @@ class SettingsTable {
     for (const Setting<Config>& s : settings_)
       if (s.key == key) return s.show(Config{});
     throw std::invalid_argument("no setting '" + key + "' in " + name_);
+  }
+
+  // The declared keys, in declaration order.
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const Setting<Config>& s : settings_) out.push_back(s.key);
+    return out;
   }
 
   // A setting's value in `config`, as TOML text.
@@ -915,6 +930,13 @@ class Agent {
   // What the last choose_move's search found; agents that keep no such
   // account (random, greedy, MCTS) return nullopt.
   virtual std::optional<SearchReport> last_report() const { return std::nullopt; }
+  // The value in cells, for the side to move in `pos`, of playing `move`
+  // there, searched as deep as the last choose_move(pos) searched the
+  // position and on the same table: a move's loss against last_report()'s
+  // best is then measured within one search (agents/move_analysis.h). The
+  // report's best move gets exactly the report's value. nullopt: the agent
+  // keeps no report, or `pos` is not the position it last searched.
+  virtual std::optional<double> move_value(const Position& /*pos*/, const Move& /*move*/) { return std::nullopt; }
 };
 
 // Agent settings from the command line: "key=value" pairs. Each agent reads
@@ -2675,9 +2697,13 @@ class AlphaBetaAgent : public Agent {
   // Also for the solver's moves (proved, their exact margin); nullopt after
   // a forced pass, which is not searched.
   std::optional<SearchReport> last_report() const override { return report_; }
+  // The played move's child searched to the report's depth minus one (or,
+  // after a proof, solved exactly within a node budget), on the same table.
+  std::optional<double> move_value(const Position& pos, const Move& move) override;
 
  private:
   AlphaBetaAgentConfig config_;
+  uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
   ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
@@ -2710,6 +2736,20 @@ bool solve_root(ExactSolver& solver, const Position& pos, int rectangles, const 
 
 namespace mushroom {
 
+// How bad a move's loss is, in cells of final margin (a loss at or above a
+// threshold earns its name). The defaults, 1, 3 and 6 cells, are a choice:
+// one cell can turn a game, which is won by having more cells. `mushroom
+// analyze --inaccuracy/--mistake/--blunder` set them.
+struct LossThresholds {
+  double inaccuracy = 1.0;
+  double mistake = 3.0;
+  double blunder = 6.0;
+};
+enum class Judgement { kNone, kInaccuracy, kMistake, kBlunder };
+Judgement judge_loss(double loss, const LossThresholds& thresholds);
+// "", "inaccuracy", "mistake", "blunder".
+const char* judgement_name(Judgement j);
+
 struct MoveAnalysis {
   int number = 0;  // 1 for the game's first move
   Player player = kFirst;
@@ -2723,9 +2763,17 @@ struct MoveAnalysis {
   double after_cells = 0;   // ...and after it, both from the mover's side
   bool before_proved = false;  // exact values: the solver proved them, or the game ended
   bool after_proved = false;
+  // The played move's value from the same search as before_cells, as deep
+  // as its best move (Agent::move_value); nullopt when the agent cannot say.
+  std::optional<double> played_cells;
   int mark = 0;  // 1 for the move that lost the most, 2 for the next...; 0: not marked
+  Judgement judgement = Judgement::kNone;
 
-  double loss() const { return before_cells - after_cells; }
+  // Cells the move gave away against the best move of the same search:
+  // before_cells - played_cells, 0 when the best move was played and never
+  // below 0. Without played_cells (an agent that cannot say), the drop from
+  // before_cells to the next position's own search, also never below 0.
+  double loss() const;
 };
 
 // "(r1,c1)-(r2,c2)", or "pass".
@@ -2734,9 +2782,9 @@ std::string describe_move(const Move& m);
 // The column headings of format_move_analysis's lines.
 std::string move_analysis_header();
 // One line, no newline: number, player, move played and its cells, the
-// value before and after it and the loss, the search's depth, whether the
-// solver proved the position, the best move, the mark and the line the
-// search expected.
+// value before and after it and the loss, its judgement, the search's
+// depth, whether the solver proved the position, the best move, the mark
+// and the line the search expected.
 std::string format_move_analysis(const MoveAnalysis& move);
 // The same columns for a lone position (no move played): its value for the
 // side to move, depth, proof, best move and expected line.
@@ -3156,6 +3204,7 @@ std::vector<uint8_t> base64_decode(const std::string& text);
 
 // ---- engine/util/text.cpp ----
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -3231,7 +3280,16 @@ bool parse_double(std::string_view word, double& out) { return parse_whole_word(
 std::string format_fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
+  std::string out = buffer;
+  // A small negative value rounds to "-0.0": shown as the zero it reads as.
+  if (out[0] == '-' && out.find_first_of("123456789") == std::string::npos) out.erase(0, 1);
+  return out;
+}
+
+std::string format_signed(double value, int decimals) {
+  if (std::isinf(value)) return value > 0 ? "+inf" : "-inf";
+  const std::string out = format_fixed(value, decimals);
+  return out[0] == '-' || std::isnan(value) ? out : "+" + out;
 }
 
 std::string count_of(long long n, const std::string& singular, const std::string& plural) {
@@ -3281,6 +3339,34 @@ std::vector<std::string> split_lines(std::string_view text) {
   // A final newline does not start another line.
   if (!lines.empty() && lines.back().empty() && !text.empty() && text.back() == '\n') lines.pop_back();
   return lines;
+}
+
+namespace {
+
+// Optimal string alignment distance: Levenshtein plus swaps of neighbours.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string nearest_spelling(const std::string& word, const std::vector<std::string>& candidates) {
+  const size_t allowed = word.size() <= 4 ? 1 : word.size() / 3;
+  std::string best;
+  size_t best_distance = allowed + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance) best = c, best_distance = d;
+  }
+  return best;
 }
 
 }  // namespace mushroom
@@ -5836,9 +5922,16 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 
+namespace {
+// The solver's budget for a played move's exact value after a proof: about
+// what the root's proof may spend in one move's time.
+constexpr uint64_t kMoveValueSolverNodes = 20'000'000;
+}  // namespace
+
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   auto t0 = SteadyClock::now();
   report_.reset();
+  report_key_ = pos.hash();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
   double soft_ms = config_.move_ms, hard_ms = config_.move_ms, bank_ms = config_.move_ms;
@@ -5877,6 +5970,24 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   return result.best;
 }
 
+std::optional<double> AlphaBetaAgent::move_value(const Position& pos, const Move& move) {
+  if (!report_ || pos.hash() != report_key_) return std::nullopt;
+  if (move == report_->best) return report_->cells;
+  Position child = pos;
+  child.apply(move);
+  if (child.game_over()) return -double(child.margin_for_side_to_move());
+  if (report_->proved) {
+    // The position was proved: the played move gets an exact value too,
+    // when the solver finds it within a budget like the root's.
+    if (const std::optional<int> margin = search_.solve_exact(child, kMoveValueSolverNodes)) return -double(*margin);
+  }
+  // As deep as the root's last completed iteration searched each of its
+  // moves; at least one ply, so the child is not just evaluated statically.
+  const int depth = std::max(1, report_->depth - 1);
+  const AlphaBetaResult result = search_.search(child, SteadyClock::now() + std::chrono::hours(1), depth);
+  return -double(result.score) / kEvalScale;
+}
+
 }  // namespace mushroom
 
 // ---- engine/agents/move_analysis.cpp ----
@@ -5895,17 +6006,39 @@ std::string line_text(const std::vector<Move>& line) {
   return out.empty() ? "-" : out;
 }
 
-// The columns after "after": loss, depth, proved, best, mark, pv.
-std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss, int mark) {
-  char buf[160];
+// The columns after "after": loss, judgement, depth, proved, best, mark, pv.
+std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss,
+                           const char* judgement, int mark) {
+  char buf[180];
   const std::string depth = report ? std::to_string(report->depth) : "-";
   const std::string best = report ? describe_move(report->best) : "-";
-  std::snprintf(buf, sizeof buf, "%6s  %5s  %-6s  %-15s  %-5s  ", loss, depth.c_str(),
-                proved ? "yes" : "-", best.c_str(), mark ? std::to_string(mark).c_str() : "-");
+  std::snprintf(buf, sizeof buf, "%6s  %-10s  %5s  %-6s  %-15s  %-5s  ", loss, *judgement ? judgement : "-",
+                depth.c_str(), proved ? "yes" : "-", best.c_str(), mark ? std::to_string(mark).c_str() : "-");
   return buf + (report ? line_text(report->pv) : std::string("-"));
 }
 
 }  // namespace
+
+Judgement judge_loss(double loss, const LossThresholds& t) {
+  if (loss >= t.blunder) return Judgement::kBlunder;
+  if (loss >= t.mistake) return Judgement::kMistake;
+  if (loss >= t.inaccuracy) return Judgement::kInaccuracy;
+  return Judgement::kNone;
+}
+
+const char* judgement_name(Judgement j) {
+  switch (j) {
+    case Judgement::kInaccuracy: return "inaccuracy";
+    case Judgement::kMistake: return "mistake";
+    case Judgement::kBlunder: return "blunder";
+    default: return "";
+  }
+}
+
+double MoveAnalysis::loss() const {
+  if (before && played == before->best) return 0;
+  return std::max(0.0, before_cells - (played_cells ? *played_cells : after_cells));
+}
 
 std::string describe_move(const Move& m) {
   if (m.is_pass()) return "pass";
@@ -5915,8 +6048,9 @@ std::string describe_move(const Move& m) {
 
 std::string move_analysis_header() {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "%4s  %-6s  %-15s  %5s  %7s  %7s  %6s  %5s  %-6s  %-15s  %-5s  %s", "#", "player",
-                "played", "cells", "before", "after", "loss", "depth", "proved", "best", "worst", "expected line");
+  std::snprintf(buf, sizeof buf, "%4s  %-6s  %-15s  %5s  %7s  %7s  %6s  %-10s  %5s  %-6s  %-15s  %-5s  %s", "#",
+                "player", "played", "cells", "before", "after", "loss", "judgement", "depth", "proved", "best", "worst",
+                "expected line");
   return buf;
 }
 
@@ -5926,14 +6060,14 @@ std::string format_move_analysis(const MoveAnalysis& move) {
                 player_name(move.player), describe_move(move.played).c_str(), move.gain, move.before_cells,
                 move.after_cells);
   std::snprintf(loss, sizeof loss, "%.2f", move.loss());
-  return head + search_columns(move.before, move.before_proved, loss, move.mark);
+  return head + search_columns(move.before, move.before_proved, loss, judgement_name(move.judgement), move.mark);
 }
 
 std::string format_position_analysis(Player to_move, const SearchReport& report) {
   char head[120];
   std::snprintf(head, sizeof head, "%4s  %-6s  %-15s  %5s  %+7.2f  %7s  ", "-", player_name(to_move), "-",
                 "-", report.cells, "-");
-  return head + search_columns(report, report.proved, "-", 0);
+  return head + search_columns(report, report.proved, "-", "", 0);
 }
 
 void mark_costliest_moves(std::vector<MoveAnalysis>& moves, int count, double min_cells) {
@@ -7030,6 +7164,9 @@ std::vector<uint8_t> base64_decode(const std::string& text) {
 namespace mushroom::exported {
 static const bool kLearnedEvalBot = true;
 static const bool kWeightsInDataBin = true;
+// The weights this source was exported with: FNV-1a 64 of their bytes, and their size.
+static const unsigned long long kWeightsHash = 0xfdd2426b6c9dbbf6ull;
+static const unsigned long long kWeightsBytes = 1416808ull;
 static const char kWeightsBase64[] =
     ""
     ;
@@ -7042,10 +7179,13 @@ static const char kWeightsBase64[] =
 // only there. How the judge builds and starts it: README.md, "The judge".
 //
 //   ./main [ARG ...]                plays one game over the contest protocol;
-//       the judge starts it as `./main NYPC`, and any argument that is not
-//       one of the options below is noted on stderr and changes nothing
-//   ./main --require-weights        the same, but missing or corrupt weights
-//       end the process (exit 2) before OK instead of playing without them;
+//       the judge starts it as `./main NYPC`, which is taken quietly; any
+//       other argument that is not one of the options below is noted on
+//       stderr and changes nothing
+//   ./main --require-weights        the same, but missing, corrupt or other
+//       weights (a data.bin whose bytes are not those this source was
+//       exported with: kWeightsHash) end the process (exit 2) before OK
+//       instead of playing without them or with them;
 //       also when $MUSHROOM_REQUIRE_WEIGHTS is set and not "0" (the arena and
 //       the ladder set it, so a misplaced data.bin is a forfeit, not a
 //       silently weaker bot)
@@ -7100,8 +7240,17 @@ struct LoadedWeights {
   std::shared_ptr<const nn::Model> net;                // otherwise
   std::string source;
   std::string error;
+  // Weights that load but are not the ones exported with this source (a
+  // data.bin left from another export): says which, "" when they match.
+  std::string mismatch;
   bool ok() const { return error.empty(); }
 };
+
+std::string hex64(unsigned long long x) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", x);
+  return text;
+}
 
 LoadedWeights load_weights(const char* argv0) {
   LoadedWeights w;
@@ -7120,6 +7269,11 @@ LoadedWeights load_weights(const char* argv0) {
         break;
       }
       if (w.source.empty()) throw std::runtime_error("cannot find data.bin (the weights are there); looked for " + searched);
+      const unsigned long long hash = fnv1a64(bytes.data(), bytes.size());
+      if (hash != kWeightsHash || bytes.size() != kWeightsBytes)
+        w.mismatch = w.source + " holds other weights than this source was exported with (" +
+                     std::to_string(bytes.size()) + " bytes, FNV-1a " + hex64(hash) + "; expected " +
+                     std::to_string(kWeightsBytes) + " bytes, " + hex64(kWeightsHash) + ")";
     } else {
       bytes = nn::base64_decode(kWeightsBase64);
       w.source = "the weights embedded in the source";
@@ -7239,15 +7393,16 @@ Arguments parse_arguments(int argc, char** argv) {
     else if (arg == eval_flag && i + 1 < argc) a.eval_positions = argv[++i];
     else if (arg == eval_flag) a.error = eval_flag + " needs a FILE";
     else if (arg.rfind(eval_flag + "=", 0) == 0) a.eval_positions = arg.substr(eval_flag.size() + 1);
-    else a.ignored.push_back(arg);
+    else if (arg != "NYPC") a.ignored.push_back(arg);  // NYPC: the judge's own argument, expected
   }
   return a;
 }
 
 void print_usage(std::ostream& out, const char* program) {
   out << "usage: " << program << " [ARG ...]           plays one game over the contest protocol on stdin/stdout\n"
-      << "                                  (arguments that are not options below, e.g. the judge's NYPC, are ignored)\n"
-      << "       " << program << " --require-weights    exits 2 before OK when the weights do not load\n"
+      << "                                  (the judge's NYPC, and other arguments that are not options below, are ignored)\n"
+      << "       " << program << " --require-weights    exits 2 before OK when the weights do not load or are not\n"
+      << "                                  the ones this source was exported with\n"
       << "                                  (also when $MUSHROOM_REQUIRE_WEIGHTS is set and not 0)\n"
       << "       " << program << " --eval-positions FILE  prints the weights' outputs for each position\n"
       << "data.bin is read from the working directory, else from beside the executable." << std::endl;
@@ -7272,7 +7427,14 @@ int main(int argc, char** argv) {
     std::cerr << "bot: argument '" << arg << "' is not an option of this bot; ignored" << std::endl;
 
   const LoadedWeights weights = load_weights(argv[0]);
-  if (weights.ok()) {
+  if (weights.ok() && !weights.mismatch.empty()) {
+    if (args.require_weights) {
+      std::cerr << "bot: error: " << weights.mismatch
+                << " (weights required: --require-weights or $MUSHROOM_REQUIRE_WEIGHTS)" << std::endl;
+      return 2;
+    }
+    std::cerr << "bot: warning: " << weights.mismatch << "; playing with them" << std::endl;
+  } else if (weights.ok()) {
     std::cerr << "bot: weights: " << weights.source << std::endl;
   } else if (args.require_weights || args.eval_positions) {
     std::cerr << "bot: error: " << weights.error

@@ -15,7 +15,7 @@ out=$(scripts/screen-eval-switches.sh --data "$work/data" --out "$work/screen" -
       --steps 10 --boards 1 --depth 2 --only margin,buckets)
 echo "$out"
 for name in base margin buckets; do [[ -f $work/screen/$name/eval.bin ]] || fail "no $name/eval.bin"; done
-grep -q '^margin .*/2 = .*Elo (A - B)' <<< "$out" || fail "no result line for margin"
+grep -q '^margin .*/2 = .*Elo (margin - base)' <<< "$out" || fail "no result line for margin"
 grep -q '^buckets .*/2 = .*paired margin' <<< "$out" || fail "no result line for buckets"
 grep -q 'phase_buckets\|4 phase x 2 seat' "$work/screen/buckets.log" || fail "buckets trained without buckets"
 again=$(scripts/screen-eval-switches.sh --data "$work/data" --out "$work/screen" --config testdata/configs/eval-ci.toml \

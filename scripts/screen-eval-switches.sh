@@ -78,10 +78,10 @@ train base
 for n in "${names[@]}"; do
   # shellcheck disable=SC2086
   train "$n" ${sets[$n]}
-  if [[ ! -f $out/match-$n.txt ]] || ! grep -q "^A total" "$out/match-$n.txt"; then
+  if [[ ! -f $out/match-$n.txt ]] || ! grep -q "^$n total" "$out/match-$n.txt"; then
     "$B" arena -a "$(spec "$n")" --a-name "$n" -b "$(spec base)" --b-name base --boards "$boards" --seed "$seed" \
       --parallel 2 --log-dir "$out/match-$n" > "$out/match-$n.txt" 2>&1
   fi
-  printf '%-8s %s | %s | %s\n' "$n" "$(grep '^A total' "$out/match-$n.txt" | sed 's/.*score //')" \
+  printf '%-8s %s | %s | %s\n' "$n" "$(grep "^$n total" "$out/match-$n.txt" | sed 's/.*score //')" \
     "$(grep '^Elo' "$out/match-$n.txt" | sed 's/ (pentanomial.*//')" "$(grep '^paired margin' "$out/match-$n.txt")"
 done

@@ -33,8 +33,9 @@ TrainStats run_learner(const RunConfig& config, const RunDir& run, int g, const 
   stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
                         [&](const TrainStats& s) {
                           char line[200];
-                          std::snprintf(line, sizeof line, "train: step %d/%d, %.1f steps/s", s.steps,
-                                        config.train.steps, s.steps / std::max(1e-9, s.seconds));
+                          std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, gradient norm %.3g, %.1f steps/s",
+                                        s.steps, config.train.steps, s.step_loss, s.grad_norm,
+                                        s.steps / std::max(1e-9, s.seconds));
                           log(line);
                         });
   write_file_atomic(run.train_metrics(g).string(), metrics);
@@ -49,6 +50,11 @@ TrainStats run_learner(const RunConfig& config, const RunDir& run, int g, const 
   std::snprintf(line, sizeof line, "train: loss %.4f (policy %.4f, value %.4f, score %.4f, ownership %.4f)", stats.loss,
                 stats.policy, stats.value, stats.score, stats.ownership);
   log(line);
+  if (config.train.grad_clip > 0) {
+    std::snprintf(line, sizeof line, "train: %d of %d steps had their gradient clipped to norm %g", stats.clipped_steps,
+                  stats.steps, config.train.grad_clip);
+    log(line);
+  }
   return stats;
 }
 

@@ -3,9 +3,10 @@
 #include <toml++/toml.h>
 
 #include <cstdio>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <set>
+#include <type_traits>
 
 #include "util/rng.h"
 #include "util/text.h"
@@ -199,12 +200,42 @@ void apply_overrides(toml::table& root, const std::vector<std::string>& override
 
 }  // namespace
 
+namespace {
+const char* const kOverridesMark = "\n# mushroom run --set, applied on top of the lines above:\n";
+}  // namespace
+
 std::string saved_config_text(const std::string& path, const std::vector<std::string>& overrides) {
   std::string text = read_file(path);
   if (overrides.empty()) return text;
-  text += "\n# mushroom run --set, applied on top of the lines above:\n";
+  text += kOverridesMark;
   for (const std::string& o : overrides) text += "#   " + o + "\n";
   return text;
+}
+
+RunConfig parse_saved_config(const std::string& text, const std::string& source_name) {
+  const size_t mark = text.rfind(kOverridesMark);
+  std::vector<std::string> overrides;
+  if (mark != std::string::npos)
+    for (const std::string& line : split_lines(text.substr(mark + std::string(kOverridesMark).size())))
+      if (line.rfind("#   ", 0) == 0) overrides.push_back(line.substr(4));
+  return parse_run_config(text.substr(0, mark), source_name, overrides);
+}
+
+std::vector<std::string> changed_settings(const RunConfig& before, const RunConfig& after) {
+  std::vector<std::string> changes;
+  RunConfig a = before, b = after;  // for_each_table hands out mutable parts
+  for_each_table(a, [&](const auto& table, auto& part_a) {
+    for_each_table(b, [&](const auto& other, auto& part_b) {
+      if constexpr (std::is_same_v<decltype(part_a), decltype(part_b)>) {
+        if (&table != &other) return;
+        for (const std::string& key : table.keys()) {
+          const std::string was = table.value_text(part_a, key), now = table.value_text(part_b, key);
+          if (was != now) changes.push_back(table.name() + "." + key + ": " + was + " -> " + now);
+        }
+      }
+    });
+  });
+  return changes;
 }
 
 std::string value_text(const RunConfig& config, const std::string& section_key) {

@@ -62,6 +62,11 @@ RunConfig parse_run_config(const std::string& text, const std::string& source_na
 // The text a run saves as its config: the file, then the overrides as
 // comment lines naming them.
 std::string saved_config_text(const std::string& path, const std::vector<std::string>& overrides);
+// The config a run saved (saved_config_text's text: the file, then its --set
+// overrides as comments), parsed with those overrides applied.
+RunConfig parse_saved_config(const std::string& text, const std::string& source_name);
+// "section.key: old -> new" for every setting whose value differs.
+std::vector<std::string> changed_settings(const RunConfig& before, const RunConfig& after);
 // A key's value in a loaded config, as TOML text ("4", "\"cuda\""); throws
 // ConfigError for an unknown section.key.
 std::string value_text(const RunConfig& config, const std::string& section_key);

@@ -25,6 +25,24 @@ void expect_error(const std::string& text, std::initializer_list<const char*> ne
   }
 }
 
+// A resumed run names only the settings that changed: the saved copy reads
+// back with its --set overrides, and the comparison is key by key.
+TEST(RunConfig, ASavedConfigReadsBackAndChangesAreNamedKeyByKey) {
+  const std::string path = (std::filesystem::temp_directory_path() / "run_config_saved_test.toml").string();
+  write_file_atomic(path, "[selfplay]\ngames = 10\n");
+  const std::string saved = saved_config_text(path, {"train.steps=7"});
+  const RunConfig before = parse_saved_config(saved, "config.toml");
+  EXPECT_EQ(before.selfplay.games, 10);
+  EXPECT_EQ(before.train.steps, 7);
+  EXPECT_TRUE(changed_settings(before, before).empty());
+  // The same settings with the override moved into the file: no change.
+  EXPECT_TRUE(changed_settings(before, parse_run_config("[selfplay]\ngames = 10\n[train]\nsteps = 7\n", "x")).empty());
+  const RunConfig after = parse_run_config("# a comment\n[selfplay]\ngames = 12\n", "x", {"train.steps=7", "train.grad_clip=1"});
+  EXPECT_EQ(changed_settings(before, after),
+            (std::vector<std::string>{"selfplay.games: 10 -> 12", "train.grad_clip: 0.0 -> 1.0"}));
+  std::filesystem::remove(path);
+}
+
 TEST(RunConfig, ShippedConfigsParse) {
   const RunConfig cpu = load_run_config("configs/cpu-small.toml");
   EXPECT_EQ(cpu.net.blocks, 6);

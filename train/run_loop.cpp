@@ -81,6 +81,25 @@ void record_generation(const RunDir& run, int g, const ActorReport& actor, const
   draw_pictures(run, log);
 }
 
+namespace {
+
+// A resumed run whose settings changed says which, one line per key, and
+// nothing when only the text changed (comments, or a --set moved into the
+// file).
+void note_changed_settings(const std::string& saved_path, const RunConfig& now, const StageLog& log) {
+  std::vector<std::string> changes;
+  try {
+    changes = changed_settings(parse_saved_config(read_file(saved_path), saved_path), now);
+  } catch (const std::exception& e) {
+    log(std::string("note: the run's saved config (") + saved_path + ") no longer reads (" + e.what() +
+        "); using the new one from here on");
+    return;
+  }
+  for (const std::string& change : changes) log("note: a setting changes from here on: " + change);
+}
+
+}  // namespace
+
 void run_training_loop(const RunOptions& options) {
   const RunConfig config = load_run_config(options.config_path, options.overrides);
   const Pipeline pipeline = pipeline_of(config);
@@ -93,7 +112,7 @@ void run_training_loop(const RunOptions& options) {
   };
   const std::string config_text = saved_config_text(options.config_path, options.overrides);
   if (fs::exists(run.config_copy()) && read_file(run.config_copy().string()) != config_text)
-    log("note: " + options.config_path + " differs from the run's saved config; using the new one from here on");
+    note_changed_settings(run.config_copy().string(), config, log);
   write_file_atomic(run.config_copy().string(), config_text);
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
   Gatekeeper gatekeeper(config, pipeline.make_judge(run, options.threads), log);

@@ -22,6 +22,9 @@ const SettingsTable<TrainConfig>& train_settings() {
                   "constant, or cosine (decays to 10% within each generation)")
           .integer("warmup_steps", FIELD(warmup_steps), 0, 1'000'000,
                    "the first this many steps of each generation ramp the rate up linearly (0: none)")
+          .real("grad_clip", FIELD(grad_clip), 0.0, 1e6,
+                "scale each step's gradient down to at most this global L2 norm (0: never); the training "
+                "metrics record the norm before clipping (grad_norm)")
           .integer("lr_decay_generation", FIELD(lr_decay_generation), 0, 1'000'000,
                    "from this generation on the rate is multiplied by lr_decay_factor (0: never)")
           .real("lr_decay_factor", FIELD(lr_decay_factor), 1e-6, 1.0, "the late drop's factor")

@@ -38,6 +38,12 @@ struct TrainConfig {
   // in every weight, and a net can die there (all units dead, the value
   // stuck at ln 2); the CI's BLOCKGAME check once did about one run in six.
   int warmup_steps = 0;
+  // Each step's gradient is scaled down to at most this global L2 norm (0:
+  // never). Without normalization layers a net can die mid-run: one batch's
+  // outsized gradient moves every weight by about three times Adam's rate
+  // at once and for several steps after, which can silence every unit of a
+  // layer for good (the CI's BLOCKGAME check did so in its fifth generation).
+  double grad_clip = 0.0;
   // From this generation on (0: never) the learning rate is multiplied by
   // lr_decay_factor: a late drop lets the net settle below Adam's noise floor.
   int lr_decay_generation = 0;

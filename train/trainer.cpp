@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 #include <type_traits>
 
@@ -76,6 +77,11 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     s.optimizer->zero_grad();
     const LossTerms terms = compute_loss(s.net, batch, s.config.loss);
     terms.total.backward();
+    // The norm is taken every step: the clip needs it, and it is what a
+    // person looks for first when a run's loss jumps.
+    stats.grad_norm = torch::nn::utils::clip_grad_norm_(
+        s.net->parameters(), s.config.grad_clip > 0 ? s.config.grad_clip : std::numeric_limits<double>::infinity());
+    if (s.config.grad_clip > 0 && stats.grad_norm > s.config.grad_clip) ++stats.clipped_steps;
     s.optimizer->step();
     s.samples_seen += s.config.batch_size;
     stats.steps = step + 1;
@@ -97,7 +103,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     if (metrics && log_now)
       *metrics += view::to_json_line({generation, step + 1, s.samples_seen, lr, stats.step_loss, terms.policy,
                                       terms.value, terms.score, terms.ownership, terms.policy_entropy,
-                                      int64_t(window.size())});
+                                      int64_t(window.size()), stats.grad_norm});
     if (progress && log_now) progress(stats);
   }
   return stats;

@@ -18,6 +18,8 @@ struct TrainStats {
   double seconds = 0;
   double learning_rate = 0;
   double step_loss = 0;      // the latest step's total loss (progress lines)
+  double grad_norm = 0;      // the latest step's gradient norm, before clipping
+  int clipped_steps = 0;     // steps whose gradient train.grad_clip scaled down
   // Means over the last 10% of the steps.
   double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
   // Seconds the optimizer waited for its next batch (a loader that makes

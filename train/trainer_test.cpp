@@ -97,6 +97,36 @@ TEST(Trainer, MismatchedOptimizerStateStartsFresh) {
 }
 
 // An unreadable file is reported and replaced by fresh state, never fatal.
+// train.grad_clip bounds each step: plain SGD (no momentum, no decay) at
+// rate 1 moves the weights by the clipped gradient, whose norm is the clip;
+// the step's norm before clipping is what the stats and metrics record.
+TEST(Trainer, TheGradientClipBoundsEachStepAndTheMetricsRecordTheNorm) {
+  TrainConfig config;
+  config.optimizer = "sgd";
+  config.momentum = 0;
+  config.weight_decay = 0;
+  config.learning_rate = 1;
+  config.batch_size = 4;
+  config.threads = 1;
+  config.grad_clip = 1e-3;
+  const nn::Model start = nn::random_model(nn::NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1);
+  Trainer trainer(config, start, scratch_file("clip.pt").string());
+  std::string metrics;
+  const TrainStats stats = trainer.train(tiny_window(), 1, 1, &metrics, 1);
+  EXPECT_GT(stats.grad_norm, 1e-3);  // a fresh net's gradient is far larger
+  EXPECT_EQ(stats.clipped_steps, 1);
+  double moved = 0;
+  const nn::Model after = trainer.model({});
+  for (const auto& [name, tensor] : start.tensors)
+    for (size_t i = 0; i < tensor.data.size(); ++i) {
+      const double d = double(after.at(name).data[i]) - tensor.data[i];
+      moved += d * d;
+    }
+  EXPECT_NEAR(std::sqrt(moved), 1e-3, 1e-5);
+  const view::TrainLine line = view::parse_train_line(metrics.substr(0, metrics.find('\n')), "metrics");
+  EXPECT_DOUBLE_EQ(line.grad_norm, stats.grad_norm);
+}
+
 TEST(Trainer, CorruptOptimizerFileStartsFresh) {
   const fs::path path = scratch_file("corrupt.pt");
   std::ofstream(path) << "not a torch archive";

@@ -1,5 +1,7 @@
 #include "view/game_viewer.h"
 
+#include <cmath>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "mushroom/move.h"
@@ -10,6 +12,8 @@
 namespace mushroom::view {
 
 namespace {
+
+using json = nlohmann::json;
 
 // One character per cell, row by row: '.' none, 'a' FIRST, 'b' SECOND.
 std::string owners_of(const Position& pos) {
@@ -29,46 +33,74 @@ std::string digits_of(const Position& pos) {
   return out;
 }
 
-std::string move_json(const Move& m) {
-  if (m.is_pass()) return "null";
-  return "[" + std::to_string(m.r1) + "," + std::to_string(m.c1) + "," + std::to_string(m.r2) + "," +
-         std::to_string(m.c2) + "]";
+json move_json(const Move& m) {
+  if (m.is_pass()) return nullptr;
+  return json::array({m.r1, m.c1, m.r2, m.c2});
 }
 
-std::string frame_json(const Position& pos) {
-  return "{\"owners\":" + json_string(owners_of(pos)) + ",\"digits\":" + json_string(digits_of(pos)) +
-         ",\"score\":[" + std::to_string(pos.score(kFirst)) + "," + std::to_string(pos.score(kSecond)) + "]}";
+json frame_json(const Position& pos) {
+  return {{"owners", owners_of(pos)}, {"digits", digits_of(pos)}, {"score", {pos.score(kFirst), pos.score(kSecond)}}};
 }
 
-std::string cells_json(double cells) { return format_fixed(cells, 2); }
+// Cells and search values are shown rounded; the page needs no more digits.
+double rounded(double x, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(x * scale) / scale;
+}
+double cells_json(double cells) { return rounded(cells, 2); }
 
-std::string move_analysis_json(const MoveAnalysis& a) {
-  std::string out = "{\"before\":" + cells_json(a.before_cells) + ",\"after\":" + cells_json(a.after_cells) +
-                    ",\"loss\":" + cells_json(a.loss()) + ",\"mark\":" + std::to_string(a.mark) +
-                    ",\"proved\":" + (a.before_proved ? "true" : "false");
+json line_json(const std::vector<Move>& moves) {
+  json out = json::array();
+  for (const Move& m : moves) out.push_back(move_json(m));
+  return out;
+}
+
+json move_analysis_json(const MoveAnalysis& a) {
+  json out = {{"before", cells_json(a.before_cells)}, {"after", cells_json(a.after_cells)},
+              {"loss", cells_json(a.loss())},         {"mark", a.mark},
+              {"proved", a.before_proved}};
+  if (a.played_cells) out["played"] = cells_json(*a.played_cells);
+  if (a.judgement != Judgement::kNone) out["judgement"] = judgement_name(a.judgement);
   if (a.before) {
-    out += ",\"depth\":" + std::to_string(a.before->depth) + ",\"best\":" + move_json(a.before->best) + ",\"pv\":[";
-    for (size_t k = 0; k < a.before->pv.size(); ++k) out += (k ? "," : "") + move_json(a.before->pv[k]);
-    out += "]";
+    out["depth"] = a.before->depth;
+    out["best"] = move_json(a.before->best);
+    out["pv"] = line_json(a.before->pv);
   }
-  return out + "}";
+  return out;
 }
 
 // The evaluation graph's points (FIRST's side, one per position) and the
 // end position's value.
-std::string analysis_json(const GameAnalysis& analysis) {
-  std::string points = "[";
-  for (size_t p = 0; p <= analysis.moves.size(); ++p) points += (p ? "," : "") + cells_json(analysis.first_cells(p));
-  std::string out = "{\"points\":" + points + "],\"end\":{\"player\":" + std::to_string(int(analysis.end.to_move)) +
-                    ",\"cells\":" + cells_json(analysis.end.cells) +
-                    ",\"proved\":" + (analysis.end.proved ? "true" : "false");
+json analysis_json(const GameAnalysis& analysis) {
+  json points = json::array();
+  for (size_t p = 0; p <= analysis.moves.size(); ++p) points.push_back(cells_json(analysis.first_cells(p)));
+  json end = {{"player", int(analysis.end.to_move)},
+              {"cells", cells_json(analysis.end.cells)},
+              {"proved", analysis.end.proved}};
   if (analysis.end.report) {
     const SearchReport& r = *analysis.end.report;
-    out += ",\"depth\":" + std::to_string(r.depth) + ",\"best\":" + move_json(r.best) + ",\"pv\":[";
-    for (size_t k = 0; k < r.pv.size(); ++k) out += (k ? "," : "") + move_json(r.pv[k]);
-    out += "]";
+    end["depth"] = r.depth;
+    end["best"] = move_json(r.best);
+    end["pv"] = line_json(r.pv);
   }
-  return out + "}}";
+  return {{"points", points}, {"end", end}};
+}
+
+// The page's data as JSON text that can sit inside a <script> element:
+// '<' appears in JSON only within strings, where \u003c says the same, so
+// no "</script>" in a player's name can end the element early. Text that is
+// not UTF-8 is shown with replacement characters rather than refused.
+std::string script_safe_dump(const json& data) {
+  const std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out;
 }
 
 }  // namespace
@@ -78,32 +110,24 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, c
     throw std::invalid_argument("the analysis has " + std::to_string(analysis->moves.size()) +
                                 " moves but the log has " + std::to_string(log.moves.size()));
   Position pos = log.start;
-  std::string frames = "[" + frame_json(pos);
-  std::string moves = "[";
+  json frames = json::array({frame_json(pos)});
+  json moves = json::array();
   for (size_t i = 0; i < log.moves.size(); ++i) {
     const LoggedMove& m = log.moves[i];
     check_logged_move(pos, m, i);
     const int gain = cells_taken(pos, m.move);
     pos.apply(m.move);
-    if (i) moves += ",";
-    moves += "{\"player\":" + std::to_string(int(m.player)) + ",\"move\":" + move_json(m.move) +
-             ",\"ms\":" + std::to_string(m.ms) + ",\"gain\":" + std::to_string(gain);
+    json move = {{"player", int(m.player)}, {"move", move_json(m.move)}, {"ms", m.ms}, {"gain", gain}};
     if (m.search) {
-      moves += ",\"search\":{\"value\":" + format_fixed(m.search->value, 4) + ",\"candidates\":[";
-      for (size_t k = 0; k < m.search->candidates.size(); ++k) {
-        const SearchCandidate& c = m.search->candidates[k];
-        if (k) moves += ",";
-        moves += "{\"move\":" + move_json(c.move) + ",\"visits\":" + std::to_string(c.visits) +
-                 ",\"q\":" + format_fixed(c.q, 4) + "}";
-      }
-      moves += "]}";
+      json candidates = json::array();
+      for (const SearchCandidate& c : m.search->candidates)
+        candidates.push_back({{"move", move_json(c.move)}, {"visits", c.visits}, {"q", rounded(c.q, 4)}});
+      move["search"] = {{"value", rounded(m.search->value, 4)}, {"candidates", candidates}};
     }
-    if (analysis) moves += ",\"analysis\":" + move_analysis_json(analysis->moves[i]);
-    moves += "}";
-    frames += "," + frame_json(pos);
+    if (analysis) move["analysis"] = move_analysis_json(analysis->moves[i]);
+    moves.push_back(std::move(move));
+    frames.push_back(frame_json(pos));
   }
-  frames += "]";
-  moves += "]";
   std::string result;
   if (log.aborted_by)
     result = std::string(*log.aborted_by == kFirst ? options.first_name : options.second_name) + " forfeited: " +
@@ -112,12 +136,15 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, c
     result = "final score " + std::to_string(log.score_first) + " : " + std::to_string(log.score_second);
   else
     result = "unfinished log";
-  const std::string data = "{\"title\":" + json_string(options.title) + ",\"rows\":" + std::to_string(kRows) +
-                           ",\"cols\":" + std::to_string(kCols) + ",\"names\":[" + json_string(options.first_name) +
-                           "," + json_string(options.second_name) + "],\"result\":" + json_string(result) +
-                           ",\"frames\":" + frames + ",\"moves\":" + moves +
-                           (analysis ? ",\"analysis\":" + analysis_json(*analysis) : std::string()) + "}";
-  return viewer_page(html_escape(options.title), data);
+  json data = {{"title", options.title},
+               {"rows", kRows},
+               {"cols", kCols},
+               {"names", {options.first_name, options.second_name}},
+               {"result", result},
+               {"frames", frames},
+               {"moves", moves}};
+  if (analysis) data["analysis"] = analysis_json(*analysis);
+  return viewer_page(html_escape(options.title), script_safe_dump(data));
 }
 
 void write_game_viewer(const std::string& log_path, const std::string& out_path, const ViewerOptions& options) {

@@ -25,25 +25,6 @@ std::string html_escape(const std::string& text) {
   return out;
 }
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c == '<') {
-      out += "\\u003c";  // never closes the <script> it sits in
-    } else if (c < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 double round_tick_step(double lo, double hi) {
   const double rough = std::max(hi - lo, 1e-12) / 5;
   const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));

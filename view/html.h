@@ -7,8 +7,6 @@
 namespace mushroom::view {
 
 std::string html_escape(const std::string& text);
-// A JSON string literal (quotes included); also safe inside <script>.
-std::string json_string(const std::string& text);
 
 struct ChartSeries {
   std::string label;

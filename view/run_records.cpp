@@ -67,7 +67,7 @@ json parse_object(const std::string& text, const std::string& source) {
 }  // namespace
 
 std::string to_json_line(const TrainLine& t) {
-  const json j = {{"generation", t.generation},
+  json j = {{"generation", t.generation},
                   {"step", t.step},
                   {"samples_seen", t.samples_seen},
                   {"lr", t.lr},
@@ -78,6 +78,7 @@ std::string to_json_line(const TrainLine& t) {
                   {"ownership", t.ownership},
                   {"policy_entropy", t.policy_entropy},
                   {"window", t.window}};
+  if (!std::isnan(t.grad_norm)) j["grad_norm"] = t.grad_norm;
   return j.dump() + "\n";
 }
 
@@ -96,6 +97,7 @@ TrainLine parse_train_line(const std::string& text, const std::string& source) {
   t.ownership = f.number("ownership");
   t.policy_entropy = f.number("policy_entropy");
   t.window = f.count("window");
+  t.grad_norm = f.number("grad_norm");
   return t;
 }
 

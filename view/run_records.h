@@ -6,8 +6,8 @@
 // A number that is not finite is written as null and read back as NaN; a
 // field missing from an older record reads as NaN (or 0 for counts).
 #pragma once
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,6 +28,9 @@ struct TrainLine {
   double lr = 0;
   double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;
   int64_t window = 0;  // samples in the training window
+  // The step's gradient norm before any clipping (train.grad_clip); NaN in
+  // records from before the field.
+  double grad_norm = std::nan("");
 };
 
 // BLOCKGAME runs: the candidate graded against the exact solver.

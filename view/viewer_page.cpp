@@ -300,8 +300,10 @@ const char* const kScript = R"HTML(</script>
     const m = game.moves[ply], a = m.analysis;
     text.innerHTML = "<b>Move " + (ply + 1) + "</b>, " + game.names[m.player] + " to move: value <b>" + cellsText(a.before) +
       "</b>" + (a.proved ? " (proved)" : "") + (a.depth !== undefined ? ", depth " + a.depth + ", best <b>" + rectText(a.best) +
-      "</b>, expected " + line(a.pv) : ", a forced pass") + ".<br>Played " + rectText(m.move) + " (+" + m.gain + "), value after " +
-      cellsText(a.after) + ": " + (a.loss > 0.005 ? "<span class='loss'>lost " + a.loss.toFixed(2) + " cells</span>" : "lost nothing") +
+      "</b>, expected " + line(a.pv) : ", a forced pass") + ".<br>Played " + rectText(m.move) + " (+" + m.gain + ")" +
+      (a.played !== undefined ? ", worth " + cellsText(a.played) + " by the same search" : "") + ", value after " +
+      cellsText(a.after) + ": " + (a.loss > 0.005 ? "<span class='loss'>lost " + a.loss.toFixed(2) + " cells" +
+      (a.judgement ? ", " + a.judgement : "") + "</span>" : "lost nothing") +
       (a.mark ? " (costliest #" + a.mark + ")" : "") + ".";
     if (a.best) { bestBox.style.display = "block"; place(bestBox, a.best); }
     if (m.move && JSON.stringify(m.move) !== JSON.stringify(a.best)) { playedBox.style.display = "block"; place(playedBox, m.move); }

@@ -31,6 +31,13 @@ class Agent {
   // What the last choose_move's search found; agents that keep no such
   // account (random, greedy, MCTS) return nullopt.
   virtual std::optional<SearchReport> last_report() const { return std::nullopt; }
+  // The value in cells, for the side to move in `pos`, of playing `move`
+  // there, searched as deep as the last choose_move(pos) searched the
+  // position and on the same table: a move's loss against last_report()'s
+  // best is then measured within one search (agents/move_analysis.h). The
+  // report's best move gets exactly the report's value. nullopt: the agent
+  // keeps no report, or `pos` is not the position it last searched.
+  virtual std::optional<double> move_value(const Position& /*pos*/, const Move& /*move*/) { return std::nullopt; }
 };
 
 // Agent settings from the command line: "key=value" pairs. Each agent reads

@@ -146,9 +146,16 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 
+namespace {
+// The solver's budget for a played move's exact value after a proof: about
+// what the root's proof may spend in one move's time.
+constexpr uint64_t kMoveValueSolverNodes = 20'000'000;
+}  // namespace
+
 Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   auto t0 = SteadyClock::now();
   report_.reset();
+  report_key_ = pos.hash();
   MoveList list;
   if (generate_moves(pos, list) == 0) return Move::pass();
   double soft_ms = config_.move_ms, hard_ms = config_.move_ms, bank_ms = config_.move_ms;
@@ -185,6 +192,24 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   report_ = SearchReport{result.best, double(result.score) / kEvalScale, result.depth, result.nodes, false,
                          std::move(line)};
   return result.best;
+}
+
+std::optional<double> AlphaBetaAgent::move_value(const Position& pos, const Move& move) {
+  if (!report_ || pos.hash() != report_key_) return std::nullopt;
+  if (move == report_->best) return report_->cells;
+  Position child = pos;
+  child.apply(move);
+  if (child.game_over()) return -double(child.margin_for_side_to_move());
+  if (report_->proved) {
+    // The position was proved: the played move gets an exact value too,
+    // when the solver finds it within a budget like the root's.
+    if (const std::optional<int> margin = search_.solve_exact(child, kMoveValueSolverNodes)) return -double(*margin);
+  }
+  // As deep as the root's last completed iteration searched each of its
+  // moves; at least one ply, so the child is not just evaluated statically.
+  const int depth = std::max(1, report_->depth - 1);
+  const AlphaBetaResult result = search_.search(child, SteadyClock::now() + std::chrono::hours(1), depth);
+  return -double(result.score) / kEvalScale;
 }
 
 }  // namespace mushroom

@@ -116,9 +116,13 @@ class AlphaBetaAgent : public Agent {
   // Also for the solver's moves (proved, their exact margin); nullopt after
   // a forced pass, which is not searched.
   std::optional<SearchReport> last_report() const override { return report_; }
+  // The played move's child searched to the report's depth minus one (or,
+  // after a proof, solved exactly within a node budget), on the same table.
+  std::optional<double> move_value(const Position& pos, const Move& move) override;
 
  private:
   AlphaBetaAgentConfig config_;
+  uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   AlphaBeta search_;
   ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table

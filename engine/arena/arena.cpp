@@ -15,6 +15,7 @@
 #include "arena/boards_file.h"
 #include "arena/cpu_affinity.h"
 #include "arena/program_command.h"
+#include "arena/program_fingerprint.h"
 #include "util/log_stamp.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -123,6 +124,31 @@ std::string canonical_arena_settings(const std::string& text) {
   return out;
 }
 
+// fingerprints.txt: the files each program ran (arena/program_fingerprint.h)
+// when the folder's games were played. Games already played by other bytes
+// under the same command refuse the resume, naming the files; a folder from
+// before fingerprints, or without games yet, records today's.
+void check_or_record_fingerprints(const ArenaConfig& config, const std::string& path, bool has_games) {
+  const std::string now[2] = {program_fingerprint(config.command[0]), program_fingerprint(config.command[1])};
+  const std::string wanted = "a\t" + now[0] + "\nb\t" + now[1] + "\n";
+  if (has_games && std::filesystem::exists(path)) {
+    const std::vector<std::string> lines = split_lines(read_file(path));
+    for (int side = 0; side < 2; ++side) {
+      const std::string key = side == 0 ? "a\t" : "b\t";
+      for (const std::string& line : lines) {
+        if (line.rfind(key, 0) != 0) continue;
+        const std::string changes = fingerprint_changes(line.substr(2), now[side]);
+        if (!changes.empty())
+          throw std::invalid_argument("the match in " + config.log_dir + " was played by another build of " +
+                                      std::string(side == 0 ? "A" : "B") + " (" + config.label[side] + "): " + changes +
+                                      ". Its games are not this program's: use another --log-dir (or " + path +
+                                      " names the files it checks)");
+      }
+    }
+  }
+  if (!std::filesystem::exists(path) || read_file(path) != wanted) write_file_atomic(path, wanted);
+}
+
 GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
   const int first = g.a_first ? 0 : 1;
   GameRecord r;
@@ -184,6 +210,8 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
                                  format_arena_settings(config), "the match in " + config.log_dir,
                                  "use those settings to resume it, or another --log-dir", canonical_arena_settings);
     games_path = (std::filesystem::path(config.log_dir) / "games.csv").string();
+    check_or_record_fingerprints(config, (std::filesystem::path(config.log_dir) / "fingerprints.txt").string(),
+                                 !read_games_file(games_path, false).empty());
     int line = 1, beyond = 0;
     for (const GameRecord& r : read_games_file(games_path, true)) {
       const std::string where = games_path + ":" + std::to_string(++line);
@@ -221,6 +249,11 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   }
 
   const std::vector<int> cpus = allowed_cpus();  // --pin stays inside this process's mask
+  // Which programs have answered OK at least once (in a game read back, or
+  // played now): one that never has and cannot start stops the match.
+  std::atomic<bool> started[2] = {false, false};
+  for (const ArenaGame& g : games)
+    if (g.done && g.forfeiter() < 0) started[0] = started[1] = true;
   auto play = [&](int index, int slot) {
     ArenaGame& game = games[size_t(index)];
     if (game.done) return;  // read back from games.csv
@@ -241,6 +274,16 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
       }
     }
     game.result = referee_game(config.command[first], config.command[1 - first], start, rc);
+    for (const Player seat : {kFirst, kSecond})
+      if (game.result.answered_ok[seat]) started[seat == kFirst ? first : 1 - first] = true;
+    if (const int side = game.forfeiter(); game.result.start_failed && side >= 0 && !started[side]) {
+      // Not recorded: the match is not played, so a resume plays this game.
+      stop = true;
+      for (const auto& f : stderr_files) remove_if_empty(f);
+      throw ProgramStartError("program " + std::string(side == 0 ? "A" : "B") + " (" + config.label[side] + ": " +
+                              config.command[side] + ") could not start: " + game.result.log.abort_reason +
+                              ". The match stops; fix the command and run it again");
+    }
     if (!config.log_dir.empty()) {
       write_file_atomic(game_file(config.log_dir, index, ".log"), format_game_log(game.result.log));
       for (const auto& f : stderr_files) remove_if_empty(f);
@@ -315,11 +358,14 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
       << clock_name(config.referee.clock) << " clock), "
       << (config.boards_given.empty() ? "board seed " + std::to_string(config.seed) : "boards " + config.boards_source)
       << "\n";
-  out << "A moving first:  " << as_first.str() << "\n";
-  out << "A moving second: " << as_second.str() << "\n";
-  out << "A total:         " << all.str() << "   score " << (all.w + 0.5 * all.d) << "/" << report.games.size()
+  // The seat lines name A as the match does ("new moving first: ...").
+  const std::string& a = config.label[0];
+  const std::string& b = config.label[1];
+  out << a << " moving first:  " << as_first.str() << "\n";
+  out << a << " moving second: " << as_second.str() << "\n";
+  out << a << " total:         " << all.str() << "   score " << (all.w + 0.5 * all.d) << "/" << report.games.size()
       << " = " << 100.0 * (report.games.empty() ? 0.5 : (all.w + 0.5 * all.d) / report.games.size()) << "%\n";
-  out << "mean margin (A cells - B cells): " << (margin_games ? margin_sum / margin_games : 0.0) << " over "
+  out << "mean margin (" << a << " cells - " << b << " cells): " << format_fixed(margin_games ? margin_sum / margin_games : 0.0, 1) << " over "
       << margin_games << " finished games\n";
   // The same per board (both games, sides swapped), with its interval: the
   // sharpest measure when the first mover wins nearly every game.
@@ -330,25 +376,21 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   for (const auto& [board, margins] : board_margins)
     if (margins.size() == 2) paired.push_back(0.5 * (margins[0] + margins[1]));
   const MeanInterval pm = mean_interval(paired);
-  out << "paired margin per game: " << pm.mean << "  95% interval [" << pm.low << ", " << pm.high << "] over " << pm.n
+  out << "paired margin per game: " << format_fixed(pm.mean, 1) << "  95% interval [" << format_fixed(pm.low, 1) << ", "
+      << format_fixed(pm.high, 1) << "] over " << pm.n
       << " boards\n";
-  auto elo_text = [](double e) {
-    if (std::isinf(e)) return std::string(e > 0 ? "+inf" : "-inf");
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%+.1f", e);
-    return std::string(buf);
-  };
-  out << "Elo (A - B): " << elo_text(est.elo) << "  95% interval [" << elo_text(est.elo_low) << ", "
+  auto elo_text = [](double e) { return format_signed(e, 1); };
+  out << "Elo (" << a << " - " << b << "): " << elo_text(est.elo) << "  95% interval [" << elo_text(est.elo_low) << ", "
       << elo_text(est.elo_high) << "] (pentanomial, pairs)   LOS " << 100.0 * est.los << "%\n";
   const auto penta = pentanomial_counts(pairs);
-  out << "pentanomial (pairs by A's score: LL, LD, DD or WL, WD, WW): " << penta[0] << " " << penta[1] << " "
+  out << "pentanomial (pairs by " << a << "'s score: LL, LD, DD or WL, WD, WW): " << penta[0] << " " << penta[1] << " "
       << penta[2] << " " << penta[3] << " " << penta[4] << "\n";
   const NormalizedElo nelo = normalized_elo(pairs);
   if (nelo.valid)
-    out << "normalized Elo (A - B): " << elo_text(nelo.nelo) << "  95% interval [" << elo_text(nelo.low) << ", "
+    out << "normalized Elo (" << a << " - " << b << "): " << elo_text(nelo.nelo) << "  95% interval [" << elo_text(nelo.low) << ", "
         << elo_text(nelo.high) << "]\n";
   else
-    out << "normalized Elo (A - B): n/a (fewer than two pairs, or every pair alike)\n";
+    out << "normalized Elo (" << a << " - " << b << "): n/a (fewer than two pairs, or every pair alike)\n";
   for (int side = 0; side < 2; ++side) {
     int count = 0;
     for (const auto& [category, n] : forfeits[side]) count += n;

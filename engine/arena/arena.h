@@ -60,6 +60,11 @@ struct ArenaReport {
 // The board seed of pair i.
 uint64_t arena_board_seed(uint64_t seed, int board);
 
+// Throws ProgramStartError (arena/referee.h), once the games in progress
+// end, when a program that has not yet answered OK in this match (nor in a
+// game read back) fails to start or exits before OK: a missing file or a
+// broken build stops the match instead of forfeiting every game. That game
+// is not recorded, so the match resumes once the command is fixed.
 ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress);
 std::string format_report(const ArenaConfig& config, const ArenaReport& report);
 // Pair scores for the statistics: complete pairs only.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "arena/program_fingerprint.h"
 #include "arena/seed_bots.h"
 #include "mushroom/board_gen.h"
 #include "util/text.h"
@@ -41,6 +42,115 @@ void expect_forfeits(const ArenaReport& report, const std::string& reason_start)
 
 TEST(Arena, CrashingBotForfeitsWithItsExitStatus) {
   expect_forfeits(play_broken("crash"), "crashed (exit 3) before a move");
+}
+
+// The reason quotes the program's last stderr line whether or not a log
+// folder keeps its stderr (before, only with --log-dir).
+TEST(Arena, ACrashQuotesTheProgramsStderrWithOrWithoutALogFolder) {
+  const std::string said = "crashed (exit 3) before a move; its stderr: crash.sh: asked for a move, exiting with status 3";
+  for (const bool logs : {false, true}) {
+    ArenaConfig config;
+    config.command[0] = bot("crash");
+    config.command[1] = bot("pass");
+    config.boards = 1;
+    config.parallel = 2;
+    if (logs) {
+      config.log_dir = "build-test-tmp/crash-stderr";
+      std::filesystem::remove_all(config.log_dir);
+    }
+    std::ostringstream progress;
+    const ArenaReport report = run_arena(config, progress);
+    ASSERT_EQ(report.games.size(), 2u);
+    for (const ArenaGame& g : report.games) EXPECT_EQ(g.result.log.abort_reason, said) << "log folder: " << logs;
+  }
+}
+
+// A program that exits at start-up gives the same reason on every path:
+// whether it is gone before READY is written or only before OK is read.
+TEST(Arena, AProgramThatDiesAtStartIsQuotedOnEveryPath) {
+  const Position start = random_board(5);
+  RefereeConfig rc;
+  rc.ready_timeout_ms = 2000;
+  for (int game = 0; game < 8; ++game) {
+    // Half the games give it time to exit before READY is written.
+    const std::string dies = std::string(game % 2 ? "" : "sleep 0.05; ") + "echo 'data.bin: 12 bytes, truncated' >&2; exit 2";
+    const RefereeResult r = referee_game(dies, bot("pass"), start, rc);
+    ASSERT_TRUE(r.log.aborted_by.has_value());
+    EXPECT_EQ(*r.log.aborted_by, kFirst);
+    EXPECT_TRUE(r.start_failed);
+    EXPECT_FALSE(r.answered_ok[kFirst]);
+    const std::string& reason = r.log.abort_reason;
+    EXPECT_EQ(reason.rfind("crashed (exit 2) before ", 0), 0u) << reason;
+    EXPECT_NE(reason.find("; its stderr: data.bin: 12 bytes, truncated"), std::string::npos) << reason;
+  }
+}
+
+// cutechess and fastchess stop at once on an engine that cannot start; so
+// does the arena, naming the cause, instead of forfeiting every game.
+TEST(Arena, AProgramThatCannotStartStopsTheMatch) {
+  ArenaConfig config;
+  config.command[0] = "./no-such-bot";
+  config.command[1] = bot("pass");
+  config.label[0] = "new";
+  config.label[1] = "pass";
+  config.boards = 20;
+  config.parallel = 2;
+  config.log_dir = "build-test-tmp/no-such-bot";
+  std::filesystem::remove_all(config.log_dir);
+  std::ostringstream progress;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    run_arena(config, progress);
+    FAIL() << "the match was played: " << progress.str();
+  } catch (const ProgramStartError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("program A (new: ./no-such-bot) could not start: crashed (exit 127) before"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("not found"), std::string::npos) << what;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
+  // No game is recorded: once the program exists, the same command resumes.
+  EXPECT_EQ(read_file(config.log_dir + "/games.csv"), std::string(kGamesFileHeader) + "\n");
+}
+
+// The README's rate block exports into the same folder again and reruns
+// the match: the games of the earlier build must not be reported as the
+// new one's. The fingerprint names what changed.
+TEST(Arena, AResumeByAnotherBuildUnderTheSameCommandIsRefused) {
+  const std::filesystem::path dir = "build-test-tmp/fingerprint";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "sub");
+  std::filesystem::copy_file("testdata/bots/pass.sh", dir / "sub" / "main.sh");
+  write_file_atomic((dir / "sub" / "data.bin").string(), "weights 1");
+  ArenaConfig config;
+  config.command[0] = "cd " + (dir / "sub").string() + " && exec sh ./main.sh NYPC";
+  config.command[1] = bot("pass");
+  config.label[0] = "new";
+  config.label[1] = "pass";
+  config.boards = 1;
+  config.log_dir = (dir / "match").string();
+  std::ostringstream progress;
+  ASSERT_EQ(run_arena(config, progress).games.size(), 2u);
+  const std::string fingerprint = program_fingerprint(config.command[0]);
+  EXPECT_NE(fingerprint.find((dir / "sub" / "main.sh").string() + "@"), std::string::npos) << fingerprint;
+  EXPECT_NE(fingerprint.find((dir / "sub" / "data.bin").string() + "@"), std::string::npos) << fingerprint;
+  EXPECT_EQ(program_fingerprint(config.command[0]), fingerprint);  // stable
+  // Same bytes: the resume goes on.
+  config.boards = 2;
+  EXPECT_EQ(run_arena(config, progress).resumed, 2);
+  // A new export into the same folder: refused, naming the file.
+  write_file_atomic((dir / "sub" / "data.bin").string(), "weights 2");
+  config.boards = 3;
+  try {
+    run_arena(config, progress);
+    FAIL() << "the old build's games were taken for the new one's";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("was played by another build of A (new): " + (dir / "sub" / "data.bin").string() + " changed"),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_EQ(read_games_file(config.log_dir + "/games.csv", false).size(), 4u);  // nothing played or lost
 }
 
 TEST(Arena, GarbageOutputForfeits) {
@@ -92,7 +202,7 @@ TEST(Arena, TwoPassesEndAGameInADraw) {
     EXPECT_EQ(g.result.log.moves.size(), 2u);
     EXPECT_TRUE(g.result.log.finished);
   }
-  EXPECT_NE(format_report(config, report).find("A total:         0 W, 4 D, 0 L"), std::string::npos);
+  EXPECT_NE(format_report(config, report).find(config.label[0] + " total:         0 W, 4 D, 0 L"), std::string::npos);
 }
 
 TEST(Arena, PairsShareABoardWithSidesSwapped) {

@@ -12,6 +12,7 @@
 #include "arena/games_file.h"
 #include "mushroom/board_gen.h"
 #include "util/log_stamp.h"
+#include "util/csv.h"
 #include "util/parse_error.h"
 #include "util/text.h"
 #include "util/work_pool.h"
@@ -32,8 +33,8 @@ std::vector<BoardTrial> read_trials(const std::string& path, const std::string& 
     throw ParseError(path + ":2:1: expected the header '" + std::string(kTrialsHeader) + "'");
   for (size_t i = 2; i < lines.size(); ++i) {
     if (trim(lines[i]).empty()) continue;
-    const std::vector<std::string> f = split_csv_fields(trim(lines[i]));
     const std::string where = path + ":" + std::to_string(i + 1) + ":1: ";
+    const std::vector<std::string> f = split_csv_fields(trim(lines[i]), path + ":" + std::to_string(i + 1));
     BoardTrial t;
     bool ok = f.size() == 5 && parse_int(f[0], t.index) && parse_int(f[2], t.first_cells) &&
               parse_int(f[3], t.second_cells) && parse_int(f[4], t.moves) && !f[1].empty() &&

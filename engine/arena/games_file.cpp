@@ -6,11 +6,13 @@
 #include <exception>
 #include <fcntl.h>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <unistd.h>
 
 #include "mushroom/move.h"
+#include "util/csv.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -20,10 +22,30 @@ const char* const kGamesFileHeader =
 
 namespace {
 
-std::string csv_safe(std::string text) {
-  for (char& ch : text)
-    if (ch == ',' || ch == '"' || ch == '\n' || ch == '\r') ch = ' ';
-  return text;
+// The key=value lines on which two settings files differ, one per key:
+// "  a: played as X, asked for Y".
+std::string settings_difference(const std::string& played, const std::string& asked) {
+  auto lines_of = [](const std::string& text) {
+    std::map<std::string, std::string> out;
+    for (const std::string& line : split_lines(text)) {
+      const size_t eq = line.find('=');
+      out[line.substr(0, eq)] = eq == std::string::npos ? "" : line.substr(eq + 1);
+    }
+    return out;
+  };
+  const auto was = lines_of(played), now = lines_of(asked);
+  std::set<std::string> keys;
+  for (const auto& [key, value] : was) keys.insert(key);
+  for (const auto& [key, value] : now) keys.insert(key);
+  std::string out;
+  auto shown = [](const std::map<std::string, std::string>& m, const std::string& key) {
+    const auto it = m.find(key);
+    return it == m.end() ? std::string("(not set)") : "'" + it->second + "'";
+  };
+  for (const std::string& key : keys)
+    if (shown(was, key) != shown(now, key))
+      out += "  " + key + ": played as " + shown(was, key) + ", asked for " + shown(now, key) + "\n";
+  return out;
 }
 
 std::string game_key(const GameRecord& g) { return g.first + "|" + g.second + "|" + std::to_string(g.board); }
@@ -38,25 +60,15 @@ bool valid_program_name(const std::string& name) {
 }
 
 std::string format_game_record(const GameRecord& g) {
-  return g.first + "," + g.second + "," + std::to_string(g.board) + "," + std::to_string(g.board_seed) + "," +
-         std::to_string(g.first_score) + "," + std::to_string(g.second_score) + "," + std::to_string(g.outcome) +
-         "," + g.forfeit_by + "," + csv_safe(g.reason) + "," + csv_safe(g.log);
-}
-
-std::vector<std::string> split_csv_fields(std::string_view line) {
-  std::vector<std::string> f;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    f.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return f;
+  return csv_row({g.first, g.second, std::to_string(g.board), std::to_string(g.board_seed), std::to_string(g.first_score),
+                  std::to_string(g.second_score), std::to_string(g.outcome), g.forfeit_by, g.reason, g.log});
 }
 
 GameRecord parse_game_record(const std::string& line, const std::string& where) {
-  const std::vector<std::string> f = split_csv_fields(line);
+  return parse_game_fields(split_csv_fields(line, where), where);
+}
+
+GameRecord parse_game_fields(const std::vector<std::string>& f, const std::string& where) {
   if (f.size() != 10)
     throw std::invalid_argument(where + ": expected 10 comma-separated fields (" + kGamesFileHeader + "), found " +
                                 std::to_string(f.size()));
@@ -93,23 +105,21 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
 std::vector<GameRecord> read_games_file(const std::string& path, bool repair) {
   std::vector<GameRecord> games;
   if (!std::filesystem::exists(path)) return games;
-  std::string text = read_file(path);
-  if (!text.empty() && text.back() != '\n') {
-    // A torn last line: the game it was recording counts as not played.
-    const size_t keep = text.rfind('\n');
-    text.resize(keep == std::string::npos ? 0 : keep + 1);
-    if (repair) write_file_atomic(path, text);
-  }
-  const std::vector<std::string> lines = split_lines(text);
-  if (lines.empty()) return games;
-  if (lines[0] != kGamesFileHeader)
+  const std::string text = read_file(path);
+  const CsvText csv = parse_csv(text, path);
+  // A torn last record (cut by a kill before its line end): the game it
+  // was recording counts as not played.
+  if (csv.complete_bytes != text.size() && repair) write_file_atomic(path, text.substr(0, csv.complete_bytes));
+  if (csv.records.empty()) return games;
+  if (csv_row(csv.records[0].fields) != kGamesFileHeader)
     throw std::invalid_argument(path + ":1: not a games file (expected the header '" + std::string(kGamesFileHeader) +
                                 "')");
   std::set<std::string> keys;
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const std::string where = path + ":" + std::to_string(i + 1);
-    if (lines[i].empty()) throw std::invalid_argument(where + ": empty line");
-    GameRecord g = parse_game_record(lines[i], where);
+  for (size_t i = 1; i < csv.records.size(); ++i) {
+    const CsvRecord& record = csv.records[i];
+    const std::string where = path + ":" + std::to_string(record.line);
+    if (record.fields.size() == 1 && record.fields[0].empty()) throw std::invalid_argument(where + ": empty line");
+    GameRecord g = parse_game_fields(record.fields, where);
     if (!keys.insert(game_key(g)).second)
       throw std::invalid_argument(where + ": the game " + g.first + " (first) vs " + g.second + " on board " +
                                   std::to_string(g.board) + " appears twice");
@@ -156,8 +166,7 @@ void check_or_write_settings_file(const std::string& path, const std::string& wa
     write_file_atomic(path, wanted);
     return;
   }
-  throw std::invalid_argument(what + " was played under other settings:\n" + found + "this run asks for:\n" + wanted +
-                              advice);
+  throw std::invalid_argument(what + " was played under other settings:\n" + settings_difference(found, wanted) + advice);
 }
 
 }  // namespace mushroom

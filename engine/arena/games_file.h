@@ -1,7 +1,8 @@
 // The games file, games.csv: one schema for the arena's and the ladder's
-// finished games, one line per game, appended and flushed to disk as each
-// game ends, so a kill loses at most the games in progress (a torn last
-// line is dropped when the file is next read).
+// finished games, one record per game in RFC 4180 CSV (util/csv.h: a
+// reason keeps its commas, quotes and line ends), appended and flushed to
+// disk as each game ends, so a kill loses at most the games in progress (a
+// torn last record is dropped when the file is next read).
 //
 //   first,second,board,board_seed,first_score,second_score,outcome,forfeit_by,reason,log
 //
@@ -14,7 +15,7 @@
 //   second_score
 //   outcome        +1 first won, 0 draw, -1 second won; a forfeit loses
 //   forfeit_by     the forfeiting program's name, or empty
-//   reason         the forfeit's reason (commas and quotes become spaces)
+//   reason         the forfeit's reason
 //   log            the game's log (protocol/game_log.h), relative to the folder
 #pragma once
 #include <cstdint>
@@ -41,12 +42,10 @@ extern const char* const kGamesFileHeader;
 // A program name a games file can hold.
 bool valid_program_name(const std::string& name);
 
-// A CSV line's fields, split at every comma (the files here quote nothing).
-std::vector<std::string> split_csv_fields(std::string_view line);
-
 std::string format_game_record(const GameRecord& game);
 // Parses one line; throws std::invalid_argument naming `where` and the field.
 GameRecord parse_game_record(const std::string& line, const std::string& where);
+GameRecord parse_game_fields(const std::vector<std::string>& fields, const std::string& where);
 
 // Reads a games file (none yet: empty). A last line without its newline was
 // torn by a kill and is dropped (and cut from the file when `repair`).

@@ -37,34 +37,22 @@ std::string in_quotes(const std::string& s) {
   return out + "'";
 }
 
-// The last line a program wrote on its stderr file ("" when none is kept),
-// so that a bot that exits at start-up is reported with its own words.
-std::string last_stderr_line(const std::string& stderr_path) {
-  if (stderr_path.empty()) return "";
-  std::string text;
-  try {
-    text = read_file(stderr_path);
-  } catch (const std::exception&) {
-    return "";
-  }
-  const auto lines = split_lines(text);
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-    if (!trim(*it).empty()) return std::string(trim(*it)).substr(0, 300);
-  return "";
+// Why a program stopped answering: how it ended and, when it said why, the
+// last line of its stderr (kept whether or not a file was asked for), so
+// that every path to a crash names its cause in the same words.
+std::string crash_reason(Subprocess& proc, const std::string& waiting_for) {
+  proc.finish(200);
+  const std::string said = proc.last_stderr_line();
+  return "crashed (" + proc.exit_description() + ") before " + waiting_for +
+         (said.empty() ? "" : "; its stderr: " + said);
 }
 
-// Why a silent or closed program stopped answering.
-std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, const std::string& waiting_for,
-                           const std::string& stderr_path) {
+// Why a silent or closed program did not answer.
+std::string failure_reason(Subprocess& proc, Subprocess::ReadStatus status, const std::string& waiting_for) {
   switch (status) {
     case Subprocess::ReadStatus::kTimeout: return "timeout waiting for " + waiting_for;
     case Subprocess::ReadStatus::kTooLong: return "output line too long";
-    default: {
-      proc.finish(200);
-      const std::string said = last_stderr_line(stderr_path);
-      return "crashed (" + proc.exit_description() + ") before " + waiting_for +
-             (said.empty() ? "" : "; its stderr: " + said);
-    }
+    default: return crash_reason(proc, waiting_for);
   }
 }
 
@@ -122,21 +110,28 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
       if (config.require_weights) env.push_back("MUSHROOM_REQUIRE_WEIGHTS=1");
       procs[p] = std::make_unique<Subprocess>(commands[p], config.stderr_path[p], config.cpu[p], env);
     } catch (const std::exception& e) {
+      result.start_failed = true;
       return abort_game(p, std::string("failed to start: ") + e.what());
     }
   }
   // READY / OK.
   for (Player p : {kFirst, kSecond}) {
-    if (!procs[p]->write_line(std::string("READY ") + player_name(p))) return abort_game(p, "crashed before READY");
+    if (!procs[p]->write_line(std::string("READY ") + player_name(p))) {
+      result.start_failed = true;
+      return abort_game(p, crash_reason(*procs[p], "READY"));
+    }
     std::string line;
     const auto status = procs[p]->read_line(line, config.ready_timeout_ms);
-    if (status != Subprocess::ReadStatus::kLine)
-      return abort_game(p, failure_reason(*procs[p], status, "OK", config.stderr_path[p]));
+    if (status != Subprocess::ReadStatus::kLine) {
+      result.start_failed = status == Subprocess::ReadStatus::kClosed;
+      return abort_game(p, failure_reason(*procs[p], status, "OK"));
+    }
     if (trim(line) != "OK") return abort_game(p, "expected OK, got " + in_quotes(line));
+    result.answered_ok[p] = true;
   }
   const std::string init = format_init_line(start);
   for (Player p : {kFirst, kSecond})
-    if (!procs[p]->write_line(init)) return abort_game(p, "crashed before INIT");
+    if (!procs[p]->write_line(init)) return abort_game(p, crash_reason(*procs[p], "INIT"));
 
   Position pos = start;
   int start_bank_ms[2];
@@ -148,7 +143,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     const double cpu_at_time = config.clock == ClockKind::kCpu ? process_group_cpu_ms(procs[p]->pid()) : 0;
     if (!procs[p]->write_line("TIME " + std::to_string(int(std::floor(bank_ms[p]))) + " " +
                               std::to_string(int(std::floor(bank_ms[q])))))
-      return abort_game(p, "crashed (" + procs[p]->exit_description() + ") before TIME");
+      return abort_game(p, crash_reason(*procs[p], "TIME"));
     std::string line;
     const int wall_limit_ms = config.move_wall_limit_ms > 0 ? config.move_wall_limit_ms : start_bank_ms[p];
     const MoveWait wait = config.clock == ClockKind::kCpu
@@ -158,7 +153,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
       return abort_game(p, "timeout: no move within " + std::to_string(wall_limit_ms) +
                                " ms of wall time (the CPU clock's limit for an idle program)");
     if (wait.status != Subprocess::ReadStatus::kLine)
-      return abort_game(p, failure_reason(*procs[p], wait.status, "a move", config.stderr_path[p]));
+      return abort_game(p, failure_reason(*procs[p], wait.status, "a move"));
     const double elapsed = wait.charged_ms;
     bank_ms[p] -= elapsed;
     if (bank_ms[p] < 0) return abort_game(p, "timeout: time bank exhausted");
@@ -176,7 +171,7 @@ RefereeResult referee_game(const std::string& first_command, const std::string& 
     log.moves.push_back({p, *move, ms});
     pos.apply(*move);
     if (!procs[q]->write_line("OPP " + to_string(*move) + " " + std::to_string(ms)))
-      return abort_game(q, "crashed (" + procs[q]->exit_description() + ") before OPP");
+      return abort_game(q, crash_reason(*procs[q], "OPP"));
   }
   for (auto& proc : procs) proc->write_line("FINISH");
   for (auto& proc : procs) proc->finish(500);

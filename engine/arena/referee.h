@@ -2,6 +2,7 @@
 // protocol, as the official local testing tool does: time is measured on
 // the referee's side, and any fault forfeits the game with a reason.
 #pragma once
+#include <stdexcept>
 #include <string>
 
 #include "protocol/game_log.h"
@@ -43,6 +44,19 @@ struct RefereeResult {
   int score(Player p) const { return p == kFirst ? log.score_first : log.score_second; }
   // +1 first wins, -1 second wins, 0 draw; a forfeit loses.
   int outcome() const;
+  // Which programs answered READY with OK.
+  bool answered_ok[2] = {false, false};
+  // The forfeit came before OK because the program could not be started or
+  // exited (not because it was slow or said something else): a match
+  // stops on it when the program has never started (arena/arena.h).
+  bool start_failed = false;
+};
+
+// A match or ladder stopped because one of its programs never started: it
+// could not be run, or it exited before its first OK. The message names the
+// program and quotes its last stderr line.
+struct ProgramStartError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 RefereeResult referee_game(const std::string& first_command, const std::string& second_command,

@@ -8,9 +8,13 @@
 #include <poll.h>
 #include <sched.h>
 #include <stdexcept>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+
+#include "util/text.h"
 
 namespace mushroom {
 
@@ -57,10 +61,20 @@ Subprocess::Subprocess(const std::string& command, const std::string& stderr_pat
     close(in_pipe[0]), close(in_pipe[1]);
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   }
-  const int err_fd = stderr_path.empty() ? open("/dev/null", O_WRONLY | O_CLOEXEC)
-                                         : open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int err_fd = stderr_path.empty() ? memfd_create("program-stderr", MFD_CLOEXEC)
+                                         : open(stderr_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (err_fd < 0) {
+    const std::string why = std::strerror(errno);
+    close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
+    throw std::runtime_error((stderr_path.empty() ? std::string("memfd_create") : "cannot open " + stderr_path) + ": " +
+                             why);
+  }
   pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid_ < 0) {
+    const std::string why = std::strerror(errno);
+    close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]), close(err_fd);
+    throw std::runtime_error("fork: " + why);
+  }
   if (pid_ == 0) {
     // Child: only async-signal-safe calls until exec.
     setpgid(0, 0);
@@ -72,19 +86,37 @@ Subprocess::Subprocess(const std::string& command, const std::string& stderr_pat
     }
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
-    if (err_fd >= 0) dup2(err_fd, 2);
+    dup2(err_fd, 2);
     execle("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr), envp.data());
     _exit(127);
   }
   setpgid(pid_, pid_);  // also here, so kill_all works even before the child runs
   close(in_pipe[0]);
   close(out_pipe[1]);
-  if (err_fd >= 0) close(err_fd);
+  stderr_fd_ = err_fd;
   to_child_ = in_pipe[1];
   from_child_ = out_pipe[0];
 }
 
-Subprocess::~Subprocess() { kill_all(); }
+Subprocess::~Subprocess() {
+  kill_all();
+  if (stderr_fd_ >= 0) close(stderr_fd_);
+}
+
+std::string Subprocess::last_stderr_line() const {
+  struct stat st {};
+  if (stderr_fd_ < 0 || fstat(stderr_fd_, &st) != 0 || st.st_size <= 0) return "";
+  constexpr off_t kTail = 4096;
+  const off_t from = st.st_size > kTail ? st.st_size - kTail : 0;
+  std::string tail(size_t(st.st_size - from), '\0');
+  const ssize_t n = pread(stderr_fd_, tail.data(), tail.size(), from);
+  if (n <= 0) return "";
+  tail.resize(size_t(n));
+  const std::vector<std::string> lines = split_lines(tail);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (!trim(*it).empty()) return std::string(trim(*it)).substr(0, 300);
+  return "";
+}
 
 bool Subprocess::write_line(const std::string& line) {
   if (to_child_ < 0) return false;

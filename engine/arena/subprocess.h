@@ -9,8 +9,9 @@ namespace mushroom {
 
 class Subprocess {
  public:
-  // Runs `/bin/sh -c command`. stderr goes to stderr_path (or /dev/null when
-  // empty). cpu >= 0 pins the child to that core. extra_env entries
+  // Runs `/bin/sh -c command`. stderr goes to stderr_path, or when that is
+  // empty to an anonymous in-memory file: either way its last line can be
+  // read back (last_stderr_line), so a forfeit can quote the program. cpu >= 0 pins the child to that core. extra_env entries
   // ("KEY=VALUE") are added to the child's environment, replacing a variable
   // of the same name. Throws on failure to start.
   Subprocess(const std::string& command, const std::string& stderr_path = "", int cpu = -1,
@@ -36,6 +37,9 @@ class Subprocess {
   void finish(int timeout_ms);
   // A description of how the child ended ("exit 3", "signal 11"), or "running".
   std::string exit_description();
+  // The last non-blank line the child wrote on its stderr, trimmed and cut
+  // to 300 characters ("" when none).
+  std::string last_stderr_line() const;
   // The child's pid, which is also its process group's id.
   pid_t pid() const { return pid_; }
 
@@ -45,6 +49,7 @@ class Subprocess {
   pid_t pid_ = -1;
   int to_child_ = -1;
   int from_child_ = -1;
+  int stderr_fd_ = -1;  // the child's stderr file, opened for reading too
   std::string buffer_;
   bool exited_ = false;
   int status_ = 0;

@@ -3,9 +3,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/text.h"
+
 namespace mushroom {
 
-PositionValue value_position(const Position& pos, const AgentFactory& make_agent, const Clock& clock) {
+PositionValue value_position(const Position& pos, const AgentFactory& make_agent, const Clock& clock,
+                             const Move* played) {
   PositionValue value;
   value.to_move = pos.to_move();
   if (pos.game_over()) {
@@ -20,6 +23,7 @@ PositionValue value_position(const Position& pos, const AgentFactory& make_agent
     value.cells = report->cells;
     value.proved = report->proved;
     value.report = std::move(report);
+    if (played) value.played_cells = agent->move_value(pos, *played);
     return value;
   }
   if (!move.is_pass())
@@ -31,6 +35,7 @@ PositionValue value_position(const Position& pos, const AgentFactory& make_agent
   const PositionValue next = value_position(after, make_agent, clock);
   value.cells = next.to_move == value.to_move ? next.cells : -next.cells;
   value.proved = next.proved;
+  if (played) value.played_cells = value.cells;  // the pass was the only move
   return value;
 }
 
@@ -49,7 +54,7 @@ GameAnalysis analyze_game(const GameLog& log, const AgentFactory& make_agent, co
   for (size_t i = 0; i < log.moves.size(); ++i) {
     const LoggedMove& logged = log.moves[i];
     check_logged_move(pos, logged, i);
-    values.push_back(value_position(pos, make_agent));
+    values.push_back(value_position(pos, make_agent, {}, &logged.move));
     if (progress) progress(int(i) + 1, total);
     MoveAnalysis move;
     move.number = int(i) + 1;
@@ -60,6 +65,7 @@ GameAnalysis analyze_game(const GameLog& log, const AgentFactory& make_agent, co
     move.before = values.back().report;
     move.before_cells = values.back().cells;
     move.before_proved = values.back().proved;
+    move.played_cells = values.back().played_cells;
     analysis.moves.push_back(std::move(move));
   }
   analysis.end = value_position(pos, make_agent);
@@ -72,7 +78,29 @@ GameAnalysis analyze_game(const GameLog& log, const AgentFactory& make_agent, co
     move.after_proved = next.proved;
   }
   mark_costliest_moves(analysis.moves, options.marks, options.mark_min_cells);
+  for (MoveAnalysis& move : analysis.moves) move.judgement = judge_loss(move.loss(), options.thresholds);
   return analysis;
+}
+
+PlayerLosses player_losses(const GameAnalysis& analysis, Player player) {
+  PlayerLosses out;
+  double sum = 0;
+  for (const MoveAnalysis& m : analysis.moves) {
+    if (m.player != player) continue;
+    ++out.moves;
+    sum += m.loss();
+    out.inaccuracies += m.judgement == Judgement::kInaccuracy;
+    out.mistakes += m.judgement == Judgement::kMistake;
+    out.blunders += m.judgement == Judgement::kBlunder;
+  }
+  out.mean_loss = out.moves ? sum / out.moves : 0;
+  return out;
+}
+
+std::string format_player_losses(Player player, const PlayerLosses& l) {
+  return std::string(player_name(player)) + ": mean loss " + format_fixed(l.mean_loss, 2) + " cells over " +
+         count_of(l.moves, "move") + "; " + count_of(l.inaccuracies, "inaccuracy", "inaccuracies") + ", " +
+         count_of(l.mistakes, "mistake") + ", " + count_of(l.blunders, "blunder");
 }
 
 }  // namespace mushroom

@@ -234,6 +234,13 @@ class SettingsTable {
     throw std::invalid_argument("no setting '" + key + "' in " + name_);
   }
 
+  // The declared keys, in declaration order.
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const Setting<Config>& s : settings_) out.push_back(s.key);
+    return out;
+  }
+
   // A setting's value in `config`, as TOML text.
   std::string value_text(const Config& config, const std::string& key) const {
     for (const Setting<Config>& s : settings_)

@@ -1,5 +1,6 @@
 #include "util/text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -75,7 +76,16 @@ bool parse_double(std::string_view word, double& out) { return parse_whole_word(
 std::string format_fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
+  std::string out = buffer;
+  // A small negative value rounds to "-0.0": shown as the zero it reads as.
+  if (out[0] == '-' && out.find_first_of("123456789") == std::string::npos) out.erase(0, 1);
+  return out;
+}
+
+std::string format_signed(double value, int decimals) {
+  if (std::isinf(value)) return value > 0 ? "+inf" : "-inf";
+  const std::string out = format_fixed(value, decimals);
+  return out[0] == '-' || std::isnan(value) ? out : "+" + out;
 }
 
 std::string count_of(long long n, const std::string& singular, const std::string& plural) {
@@ -125,6 +135,34 @@ std::vector<std::string> split_lines(std::string_view text) {
   // A final newline does not start another line.
   if (!lines.empty() && lines.back().empty() && !text.empty() && text.back() == '\n') lines.pop_back();
   return lines;
+}
+
+namespace {
+
+// Optimal string alignment distance: Levenshtein plus swaps of neighbours.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string nearest_spelling(const std::string& word, const std::vector<std::string>& candidates) {
+  const size_t allowed = word.size() <= 4 ? 1 : word.size() / 3;
+  std::string best;
+  size_t best_distance = allowed + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance) best = c, best_distance = d;
+  }
+  return best;
 }
 
 }  // namespace mushroom

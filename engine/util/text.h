@@ -16,10 +16,18 @@ std::vector<std::string_view> split_words(std::string_view s);
 bool parse_int(std::string_view word, int& out);
 // Parses a whole word as a finite decimal number; false on junk.
 bool parse_double(std::string_view word, double& out);
-// `value` with `decimals` digits after the point ("0.2500").
+// `value` with `decimals` digits after the point ("0.2500"); never "-0.0".
 std::string format_fixed(double value, int decimals);
+// The same with its sign always shown: "+12.5", "-3.0", "+0.0", "+inf".
+std::string format_signed(double value, int decimals);
 // "1 generation", "3 generations": the count and the noun, plural unless 1.
 std::string count_of(long long n, const std::string& singular, const std::string& plural = "");
+
+// The candidate closest to `word` in edit distance (insertions, deletions,
+// substitutions and swaps of neighbours), when close enough to be a slip
+// of the keyboard: at most 1 edit for words up to 4 characters, else at
+// most a third of the word. "" when none is.
+std::string nearest_spelling(const std::string& word, const std::vector<std::string>& candidates);
 
 // Reads a whole file; throws std::runtime_error naming the path on failure.
 std::string read_file(const std::string& path);

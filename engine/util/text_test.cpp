@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 
 namespace mushroom {
@@ -55,6 +57,28 @@ TEST(Text, CountOfSaysTheNounInTheRightNumber) {
   EXPECT_EQ(count_of(1, "generation"), "1 generation");
   EXPECT_EQ(count_of(0, "generation"), "0 generations");
   EXPECT_EQ(count_of(3, "match", "matches"), "3 matches");
+}
+
+TEST(Text, NearestSpellingFindsSlipsOfTheKeyboardOnly) {
+  const std::vector<std::string> options = {"boards", "boards-file", "board-mode", "seed", "log-dir", "parallel"};
+  EXPECT_EQ(nearest_spelling("bords", options), "boards");
+  EXPECT_EQ(nearest_spelling("boadrs", options), "boards");  // a swap is one edit
+  EXPECT_EQ(nearest_spelling("boards-fiel", options), "boards-file");
+  EXPECT_EQ(nearest_spelling("logdir", options), "log-dir");
+  EXPECT_EQ(nearest_spelling("sed", options), "seed");
+  EXPECT_EQ(nearest_spelling("paralel", options), "parallel");
+  EXPECT_EQ(nearest_spelling("time", options), "");  // nothing near
+  EXPECT_EQ(nearest_spelling("x", {}), "");
+}
+
+TEST(Text, NumbersNeverShowANegativeZero) {
+  EXPECT_EQ(format_fixed(-0.04, 1), "0.0");
+  EXPECT_EQ(format_fixed(-0.0, 2), "0.00");
+  EXPECT_EQ(format_fixed(-0.06, 1), "-0.1");
+  EXPECT_EQ(format_signed(-0.04, 1), "+0.0");
+  EXPECT_EQ(format_signed(12.345, 1), "+12.3");
+  EXPECT_EQ(format_signed(-3, 1), "-3.0");
+  EXPECT_EQ(format_signed(-INFINITY, 1), "-inf");
 }
 
 }  // namespace mushroom
