@@ -1,6 +1,5 @@
 #include "export/exporter.h"
 
-#include <cstdio>
 #include <sstream>
 #include <string_view>
 
@@ -40,12 +39,6 @@ std::string strip_local_includes(std::string_view text) {
   return out;
 }
 
-std::string hex_hash(const std::vector<uint8_t>& bytes) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes.data(), bytes.size())));
-  return text;
-}
-
 // The weights as a C string literal, 120 base64 characters per source line.
 std::string weights_literal(const std::string& base64) {
   std::string out = "static const char kWeightsBase64[] =\n";
@@ -78,7 +71,7 @@ ExportedBot assemble(const std::vector<uint8_t>& weights, bool learned_eval_bot,
           << "static const bool kLearnedEvalBot = " << (learned_eval_bot ? "true" : "false") << ";\n"
           << "static const bool kWeightsInDataBin = " << (options.data_bin ? "true" : "false") << ";\n"
           << "// The weights this source was exported with: FNV-1a 64 of their bytes, and their size.\n"
-          << "static const unsigned long long kWeightsHash = 0x" << hex_hash(weights) << "ull;\n"
+          << "static const unsigned long long kWeightsHash = 0x" << fnv1a64_hex(weights.data(), weights.size()) << "ull;\n"
           << "static const unsigned long long kWeightsBytes = " << weights.size() << "ull;\n"
           << weights_literal(options.data_bin ? std::string() : nn::base64_encode(weights))
           << "}  // namespace mushroom::exported\n";

@@ -71,11 +71,6 @@ struct LoadedWeights {
   bool ok() const { return error.empty(); }
 };
 
-std::string hex64(unsigned long long x) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", x);
-  return text;
-}
 
 LoadedWeights load_weights(const char* argv0) {
   LoadedWeights w;

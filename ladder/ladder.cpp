@@ -85,35 +85,19 @@ void merge_programs(const LadderConfig& config) {
   write_file_atomic((fs::path(config.dir) / "programs.txt").string(), text);
 }
 
-// fingerprints.txt: NAME<TAB>the files the program ran when its games were
-// played (arena/program_fingerprint.h). A program with games whose files
-// have changed under the same command is refused by name; one without
-// games, or from before fingerprints, has today's recorded.
+// fingerprints.txt (arena/program_fingerprint.h): a program with games
+// whose files have changed under the same command is refused by name; one
+// without games, or from before fingerprints, has today's recorded.
 void check_or_record_fingerprints(const LadderConfig& config, const std::vector<GameRecord>& done_games) {
-  const fs::path path = fs::path(config.dir) / "fingerprints.txt";
-  std::map<std::string, std::string> recorded;
-  if (fs::exists(path))
-    for (const std::string& line : split_lines(read_file(path.string()))) {
-      const size_t tab = line.find('\t');
-      if (tab != std::string::npos) recorded[line.substr(0, tab)] = line.substr(tab + 1);
-    }
+  const std::string path = (fs::path(config.dir) / "fingerprints.txt").string();
+  std::vector<NamedProgram> programs;
+  for (const LadderProgram& p : config.programs) programs.push_back({p.name, p.command});
   std::set<std::string> played;
   for (const GameRecord& g : done_games) played.insert({g.first, g.second});
-  std::map<std::string, std::string> now = recorded;
-  for (const LadderProgram& p : config.programs) {
-    now[p.name] = program_fingerprint(p.command);
-    const auto it = recorded.find(p.name);
-    if (it == recorded.end() || !played.count(p.name)) continue;
-    const std::string changes = fingerprint_changes(it->second, now[p.name]);
-    if (!changes.empty())
-      throw std::invalid_argument("program '" + p.name + "' of the ladder in " + config.dir +
-                                  " played its games as another build: " + changes +
-                                  ". Give the new build another name (" + path.string() + " names the files it checks)");
-  }
-  if (now == recorded && fs::exists(path)) return;
-  std::string text;
-  for (const auto& [name, fingerprint] : now) text += name + "\t" + fingerprint + "\n";
-  write_file_atomic(path.string(), text);
+  if (const auto change = check_and_record_fingerprints(path, programs, played))
+    throw std::invalid_argument("program '" + change->name + "' of the ladder in " + config.dir +
+                                " played its games as another build: " + change->changes +
+                                ". Give the new build another name (" + path + " names the files it checks)");
 }
 
 struct ScheduledGame {

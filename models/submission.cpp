@@ -75,6 +75,8 @@ inline uint32_t next_power_of_two(uint32_t x) { return x <= 1 ? 1u : 1u << (32 -
 // security. Plain C++17: the exported bot embeds it.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 
 namespace mushroom {
 
@@ -84,6 +86,15 @@ inline uint64_t fnv1a64(const void* data, size_t n) {
   for (size_t i = 0; i < n; ++i) h = (h ^ bytes[i]) * 0x100000001b3ull;
   return h;
 }
+
+// 16 lowercase hex digits: how hashes are shown and recorded.
+inline std::string hex64(uint64_t x) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(x));
+  return text;
+}
+
+inline std::string fnv1a64_hex(const void* data, size_t n) { return hex64(fnv1a64(data, n)); }
 
 }  // namespace mushroom
 
@@ -7246,11 +7257,6 @@ struct LoadedWeights {
   bool ok() const { return error.empty(); }
 };
 
-std::string hex64(unsigned long long x) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", x);
-  return text;
-}
 
 LoadedWeights load_weights(const char* argv0) {
   LoadedWeights w;

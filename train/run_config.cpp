@@ -2,12 +2,11 @@
 
 #include <toml++/toml.h>
 
-#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <set>
-#include <type_traits>
 
+#include "util/hash.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -222,19 +221,16 @@ RunConfig parse_saved_config(const std::string& text, const std::string& source_
 }
 
 std::vector<std::string> changed_settings(const RunConfig& before, const RunConfig& after) {
-  std::vector<std::string> changes;
-  RunConfig a = before, b = after;  // for_each_table hands out mutable parts
-  for_each_table(a, [&](const auto& table, auto& part_a) {
-    for_each_table(b, [&](const auto& other, auto& part_b) {
-      if constexpr (std::is_same_v<decltype(part_a), decltype(part_b)>) {
-        if (&table != &other) return;
-        for (const std::string& key : table.keys()) {
-          const std::string was = table.value_text(part_a, key), now = table.value_text(part_b, key);
-          if (was != now) changes.push_back(table.name() + "." + key + ": " + was + " -> " + now);
-        }
-      }
-    });
+  std::vector<std::string> keys;
+  RunConfig defaults;  // for_each_table hands out mutable parts; only the tables' keys are read
+  for_each_table(defaults, [&](const auto& table, auto&) {
+    for (const std::string& key : table.keys()) keys.push_back(table.name() + "." + key);
   });
+  std::vector<std::string> changes;
+  for (const std::string& key : keys) {
+    const std::string was = value_text(before, key), now = value_text(after, key);
+    if (was != now) changes.push_back(key + ": " + was + " -> " + now);
+  }
   return changes;
 }
 
@@ -297,9 +293,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
   std::string hashed = text;
   for (const std::string& o : overrides) hashed += "\n--set " + o;
   for (unsigned char ch : hashed) h = (h ^ ch) * 0x100000001b3ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)Rng::splitmix64(h));
-  c.hash = buf;
+  c.hash = hex64(Rng::splitmix64(h));
   return c;
 }
 

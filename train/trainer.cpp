@@ -77,10 +77,12 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     s.optimizer->zero_grad();
     const LossTerms terms = compute_loss(s.net, batch, s.config.loss);
     terms.total.backward();
-    // The norm is taken every step: the clip needs it, and it is what a
-    // person looks for first when a run's loss jumps.
-    stats.grad_norm = torch::nn::utils::clip_grad_norm_(
-        s.net->parameters(), s.config.grad_clip > 0 ? s.config.grad_clip : std::numeric_limits<double>::infinity());
+    const bool log_now = (metrics || progress) && (step % log_every == 0 || step + 1 == steps);
+    // The norm is what a person looks for first when a run's loss jumps: it
+    // is taken at every step the clip needs it, else only where it is logged.
+    if (s.config.grad_clip > 0 || log_now)
+      stats.grad_norm = torch::nn::utils::clip_grad_norm_(
+          s.net->parameters(), s.config.grad_clip > 0 ? s.config.grad_clip : std::numeric_limits<double>::infinity());
     if (s.config.grad_clip > 0 && stats.grad_norm > s.config.grad_clip) ++stats.clipped_steps;
     s.optimizer->step();
     s.samples_seen += s.config.batch_size;
@@ -88,7 +90,6 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
     stats.samples_seen = s.samples_seen;
     stats.learning_rate = lr;
     stats.step_loss = terms.total.item<double>();  // compute_loss has already synced on its terms
-    const bool log_now = (metrics || progress) && (step % log_every == 0 || step + 1 == steps);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (step >= tail_from) {
       ++tail_count;

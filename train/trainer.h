@@ -18,7 +18,7 @@ struct TrainStats {
   double seconds = 0;
   double learning_rate = 0;
   double step_loss = 0;      // the latest step's total loss (progress lines)
-  double grad_norm = 0;      // the latest step's gradient norm, before clipping
+  double grad_norm = 0;      // the gradient norm before clipping, of the latest logged or clipped step
   int clipped_steps = 0;     // steps whose gradient train.grad_clip scaled down
   // Means over the last 10% of the steps.
   double loss = 0, policy = 0, value = 0, score = 0, ownership = 0, policy_entropy = 0;

@@ -124,29 +124,19 @@ std::string canonical_arena_settings(const std::string& text) {
   return out;
 }
 
-// fingerprints.txt: the files each program ran (arena/program_fingerprint.h)
-// when the folder's games were played. Games already played by other bytes
-// under the same command refuse the resume, naming the files; a folder from
-// before fingerprints, or without games yet, records today's.
+// fingerprints.txt (arena/program_fingerprint.h), A as "a" and B as "b":
+// games already played by other bytes under the same command refuse the
+// resume, naming the files; a folder from before fingerprints, or without
+// games yet, records today's.
 void check_or_record_fingerprints(const ArenaConfig& config, const std::string& path, bool has_games) {
-  const std::string now[2] = {program_fingerprint(config.command[0]), program_fingerprint(config.command[1])};
-  const std::string wanted = "a\t" + now[0] + "\nb\t" + now[1] + "\n";
-  if (has_games && std::filesystem::exists(path)) {
-    const std::vector<std::string> lines = split_lines(read_file(path));
-    for (int side = 0; side < 2; ++side) {
-      const std::string key = side == 0 ? "a\t" : "b\t";
-      for (const std::string& line : lines) {
-        if (line.rfind(key, 0) != 0) continue;
-        const std::string changes = fingerprint_changes(line.substr(2), now[side]);
-        if (!changes.empty())
-          throw std::invalid_argument("the match in " + config.log_dir + " was played by another build of " +
-                                      std::string(side == 0 ? "A" : "B") + " (" + config.label[side] + "): " + changes +
-                                      ". Its games are not this program's: use another --log-dir (or " + path +
-                                      " names the files it checks)");
-      }
-    }
-  }
-  if (!std::filesystem::exists(path) || read_file(path) != wanted) write_file_atomic(path, wanted);
+  const auto change = check_and_record_fingerprints(path, {{"a", config.command[0]}, {"b", config.command[1]}},
+                                                    has_games ? std::set<std::string>{"a", "b"} : std::set<std::string>{});
+  if (!change) return;
+  const int side = change->name == "a" ? 0 : 1;
+  throw std::invalid_argument("the match in " + config.log_dir + " was played by another build of " +
+                              std::string(side == 0 ? "A" : "B") + " (" + config.label[side] + "): " + change->changes +
+                              ". Its games are not this program's: use another --log-dir (or " + path +
+                              " names the files it checks)");
 }
 
 GameRecord record_of(const ArenaConfig& config, const ArenaGame& g, int index) {
@@ -210,10 +200,11 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
                                  format_arena_settings(config), "the match in " + config.log_dir,
                                  "use those settings to resume it, or another --log-dir", canonical_arena_settings);
     games_path = (std::filesystem::path(config.log_dir) / "games.csv").string();
+    const std::vector<GameRecord> records = read_games_file(games_path, true);
     check_or_record_fingerprints(config, (std::filesystem::path(config.log_dir) / "fingerprints.txt").string(),
-                                 !read_games_file(games_path, false).empty());
+                                 !records.empty());
     int line = 1, beyond = 0;
-    for (const GameRecord& r : read_games_file(games_path, true)) {
+    for (const GameRecord& r : records) {
       const std::string where = games_path + ":" + std::to_string(++line);
       if (r.board >= config.boards) {
         ++beyond;

@@ -1,6 +1,5 @@
 #include "arena/boards_file.h"
 
-#include <cstdio>
 #include <stdexcept>
 
 #include "mushroom/position_io.h"
@@ -28,9 +27,7 @@ BoardsFile parse_boards_file(std::string_view text, const std::string& path) {
                            " has the digit 0; a starting board holds the digits 1-9 only");
     line += size_t(kRows);
   }
-  char hash[24];
-  std::snprintf(hash, sizeof(hash), "%016llx", static_cast<unsigned long long>(fnv1a64(text.data(), text.size())));
-  file.source = path + " (fnv1a64 " + hash + ")";
+  file.source = path + " (fnv1a64 " + fnv1a64_hex(text.data(), text.size()) + ")";
   return file;
 }
 

@@ -1,6 +1,5 @@
 #include "arena/program_fingerprint.h"
 
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -29,13 +28,6 @@ std::string unquoted(std::string_view word) {
     }
   }
   return out;
-}
-
-std::string file_hash(const fs::path& path) {
-  const std::string bytes = read_file(path.string());
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes.data(), bytes.size())));
-  return text;
 }
 
 // PATH -> HASH of a fingerprint's text.
@@ -79,7 +71,8 @@ std::string program_fingerprint(const std::string& command) {
     const fs::path path = fs::path(c).is_absolute() || dir.empty() ? fs::path(c) : dir / c;
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) continue;
-    entries.insert(path.lexically_normal().string() + "@" + file_hash(path));
+    const std::string bytes = read_file(path.string());
+    entries.insert(path.lexically_normal().string() + "@" + fnv1a64_hex(bytes.data(), bytes.size()));
   }
   std::string out;
   for (const std::string& e : entries) out += (out.empty() ? "" : ";") + e;
@@ -98,6 +91,30 @@ std::string fingerprint_changes(const std::string& recorded, const std::string& 
   for (const auto& [path, hash] : is)
     if (!was.count(path)) add(path + " is new");
   return out;
+}
+
+std::optional<FingerprintChange> check_and_record_fingerprints(const std::string& path,
+                                                               const std::vector<NamedProgram>& programs,
+                                                               const std::set<std::string>& played) {
+  std::map<std::string, std::string> recorded;
+  if (fs::exists(path))
+    for (const std::string& line : split_lines(read_file(path))) {
+      const size_t tab = line.find('\t');
+      if (tab != std::string::npos) recorded[line.substr(0, tab)] = line.substr(tab + 1);
+    }
+  std::map<std::string, std::string> now = recorded;
+  for (const NamedProgram& p : programs) {
+    now[p.name] = program_fingerprint(p.command);
+    const auto it = recorded.find(p.name);
+    if (it == recorded.end() || !played.count(p.name)) continue;
+    if (std::string changes = fingerprint_changes(it->second, now[p.name]); !changes.empty())
+      return FingerprintChange{p.name, std::move(changes)};
+  }
+  if (now == recorded && fs::exists(path)) return std::nullopt;
+  std::string text;
+  for (const auto& [name, fingerprint] : now) text += name + "\t" + fingerprint + "\n";
+  write_file_atomic(path, text);
+  return std::nullopt;
 }
 
 }  // namespace mushroom

@@ -3,6 +3,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 
 namespace mushroom {
 
@@ -12,5 +14,14 @@ inline uint64_t fnv1a64(const void* data, size_t n) {
   for (size_t i = 0; i < n; ++i) h = (h ^ bytes[i]) * 0x100000001b3ull;
   return h;
 }
+
+// 16 lowercase hex digits: how hashes are shown and recorded.
+inline std::string hex64(uint64_t x) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(x));
+  return text;
+}
+
+inline std::string fnv1a64_hex(const void* data, size_t n) { return hex64(fnv1a64(data, n)); }
 
 }  // namespace mushroom
