@@ -15,6 +15,7 @@ cmake -S "$(dirname "$0")/.." -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$torch_prefix" \
   -DHDF5_ROOT="$kit" -DHDF5_NO_FIND_PACKAGE_CONFIG_FILE=ON \
   -DEigen3_DIR="$kit/share/eigen3/cmake" \
+  -DMUSHROOM_CHART_JS="$kit/share/chart.js/chart.min.js" \
   -DCMAKE_INCLUDE_PATH="$kit/include" \
   -DCMAKE_CXX_FLAGS="-isystem $kit/include" "$@"
 cmake --build "$build" -j"$(nproc)" --target mushroom

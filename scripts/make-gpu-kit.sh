@@ -2,7 +2,7 @@
 # Collects, on a Debian machine with the project's dependencies installed,
 # what a GPU box without internet lacks to build `mushroom` against its own
 # LibTorch: the header-only libraries (cxxopts, toml++, Eigen, nlohmann/json,
-# fmt, used header-only)
+# fmt, used header-only), Chart.js for the pages' charts
 # and the HDF5 C
 # library with the shared libraries it loads. Usage: make-gpu-kit.sh DIR
 set -euo pipefail
@@ -10,7 +10,7 @@ kit=${1:?usage: make-gpu-kit.sh DIR}
 multiarch=/usr/lib/x86_64-linux-gnu
 hdf5_lib=$multiarch/libhdf5_serial.so
 for need in /usr/include/cxxopts.hpp /usr/include/toml++ /usr/include/eigen3 /usr/include/nlohmann /usr/include/fmt \
-            /usr/share/eigen3/cmake /usr/include/hdf5/serial/hdf5.h "$hdf5_lib"; do
+            /usr/share/eigen3/cmake /usr/include/hdf5/serial/hdf5.h "$hdf5_lib" /usr/share/javascript/chart.js/chart.min.js; do
   [[ -e $need ]] || { echo "make-gpu-kit: $need is missing (run scripts/setup.sh first)" >&2; exit 1; }
 done
 rm -rf "$kit"
@@ -18,6 +18,8 @@ mkdir -p "$kit/include" "$kit/lib" "$kit/share"
 cp /usr/include/cxxopts.hpp "$kit/include/"
 cp -r /usr/include/toml++ /usr/include/eigen3 /usr/include/nlohmann /usr/include/fmt "$kit/include/"
 cp -r /usr/share/eigen3 "$kit/share/"
+mkdir -p "$kit/share/chart.js"
+cp -L /usr/share/javascript/chart.js/chart.min.js "$kit/share/chart.js/"
 cp /usr/include/hdf5/serial/*.h "$kit/include/"
 # libhdf5.so for the linker, the SONAME copy for the loader.
 cp -L "$hdf5_lib" "$kit/lib/libhdf5.so"

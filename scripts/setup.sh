@@ -15,6 +15,7 @@ packages=(
   libhdf5-dev                          # training data and model files
   libtorch-dev                         # training (LibTorch 1.13, CPU)
   gnuplot-nox                          # run plots
+  libjs-chart.js                       # the pages' charts (inlined at build time)
   clang libc++-14-dev libc++abi-14-dev iwyu  # the judge-exact test: other compilers, include hygiene
 )
 missing=()

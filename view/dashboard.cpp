@@ -86,14 +86,15 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   const fs::path root(dir);
   const RunMetrics run = read_run_metrics(dir);
 
-  Chart loss{.title = "training loss by term", .x_label = "samples seen", .y_label = "loss", .series = {},
-             .y_from_zero = true, .y_max = 0};
+  const SamplesUnit samples = samples_unit(run);
+  Chart loss{.title = "training loss by term", .x_label = "samples seen" + samples.suffix, .y_label = "loss",
+             .series = {}, .y_from_zero = true, .y_max = 0};
   const char* terms[] = {"total", "policy", "value", "score", "ownership"};
   for (int t = 0; t < 5; ++t) {
     ChartSeries s{.label = terms[t], .x = {}, .y = {}, .points = false};
     bool drawn = false;  // a term this run never trains (all zero: an evaluation run's policy) gets no line
     for (const TrainLine& p : run.training) {
-      s.x.push_back(p.samples_seen);
+      s.x.push_back(double(p.samples_seen) / samples.divisor);
       const double values[] = {p.loss, p.policy, p.value, p.score, p.ownership};
       s.y.push_back(values[t]);
       drawn = drawn || (values[t] != 0 && !std::isnan(values[t]));
@@ -115,7 +116,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
     greedy.x.push_back(r.generation);
     greedy.y.push_back(eval_score_or_nan(r));
     gate.x.push_back(r.generation);
-    gate.y.push_back(r.gate_score);
+    gate.y.push_back(gate_score_or_nan(r));
     // Resumed generations report no self-play time; the bootstrap one uses no net.
     const bool timed = r.selfplay_seconds > 0;
     games_per_minute.x.push_back(r.generation);
@@ -212,7 +213,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   for (const GenerationRecord& r : run.generations) {
     const Accuracies a = accuracies_or_nan(r);
     table += std::string("<tr") + (r.promoted ? " class=\"promoted\"" : "") + "><td>" + std::to_string(r.generation) +
-             "</td><td>" + (r.promoted ? "yes" : "no") + "</td><td>" + cell(r.gate_score, 3) + "</td><td>" +
+             "</td><td>" + (r.promoted ? "yes" : "no") + "</td><td>" + cell(gate_score_or_nan(r), 3) + "</td><td>" +
              (graded   ? cell(a.policy, 4) + "</td><td>" + cell(a.mcts, 4) + "</td><td>" + cell(a.value, 4) +
                              "</td><td>" + cell(a.random, 4)
               : fitted ? cell(eval_score_or_nan(r), 3) + "</td><td>" + cell(log_losses_or_nan(r).learned, 4) +
@@ -229,9 +230,9 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
                      "</title><style>" + kStyle + kChartStyle + "</style></head><body><header><h1>mushroom run: " + name +
                      "</h1><div class=\"muted\">" + count_of(int64_t(run.generations.size()), "generation") + ", " +
                      count_of(int64_t(run.training.size()), "training log line") + "</div></header><main>";
-  html += "<div class=\"charts\">" + svg_line_chart(loss) + svg_line_chart(strength) + svg_line_chart(speed) +
-          svg_line_chart(evals) + (run.fitted() ? svg_line_chart(fit) : std::string()) +
-          (ladder.series.empty() ? std::string() : svg_line_chart(ladder)) + "</div>";
+  html += "<div class=\"charts\">" + chart_figure(loss) + chart_figure(strength) + chart_figure(speed) +
+          chart_figure(evals) + (run.fitted() ? chart_figure(fit) : std::string()) +
+          (ladder.series.empty() ? std::string() : chart_figure(ladder)) + "</div>";
   if (fs::exists(root / "ladder" / "ladder.html"))
     html += "<p>The run's ladder, every program's current rating and its games: <a href=\"ladder/ladder.html\">"
             "ladder/ladder.html</a></p>";
@@ -241,7 +242,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   // linked for those who want a file to paste.
   if (fs::exists(root / "plots" / "run.png"))
     html += "<p class=\"muted\">The same figures as one PNG (gnuplot): <a href=\"plots/run.png\">plots/run.png</a></p>";
-  html += "</main></body></html>\n";
+  html += "</main>" + chart_scripts() + "</body></html>\n";
   const std::string path = (root / "dashboard.html").string();
   write_file_atomic(path, html);
   return path;

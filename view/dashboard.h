@@ -1,7 +1,8 @@
-// runs/NAME/dashboard.html: a run at a glance, self-contained (inline SVG,
-// no network): loss curves, strength against greedy and gating results by
-// generation, self-play throughput, and links to sample self-play games
-// rendered with the game viewer (runs/NAME/games/*.html).
+// runs/NAME/dashboard.html: a run at a glance, self-contained (charts drawn
+// by Chart.js inlined in the page, no network): loss curves, strength
+// against greedy and gating results by generation, self-play throughput, and
+// links to sample self-play games rendered with the game viewer
+// (runs/NAME/games/*.html).
 #pragma once
 #include <string>
 

@@ -86,23 +86,6 @@ json analysis_json(const GameAnalysis& analysis) {
   return {{"points", points}, {"end", end}};
 }
 
-// The page's data as JSON text that can sit inside a <script> element:
-// '<' appears in JSON only within strings, where \u003c says the same, so
-// no "</script>" in a player's name can end the element early. Text that is
-// not UTF-8 is shown with replacement characters rather than refused.
-std::string script_safe_dump(const json& data) {
-  const std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '<')
-      out += "\\u003c";
-    else
-      out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, const GameAnalysis* analysis) {
@@ -144,7 +127,9 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, c
                {"frames", frames},
                {"moves", moves}};
   if (analysis) data["analysis"] = analysis_json(*analysis);
-  return viewer_page(html_escape(options.title), script_safe_dump(data));
+  // Text that is not UTF-8 is shown with replacement characters rather than refused.
+  return viewer_page(html_escape(options.title), script_safe_json(data.dump(-1, ' ', false, json::error_handler_t::replace)),
+                     analysis != nullptr);
 }
 
 void write_game_viewer(const std::string& log_path, const std::string& out_path, const ViewerOptions& options) {

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
+
+#include <nlohmann/json.hpp>
 
 #include "util/text.h"
+#include "view/chart_library.h"
 
 namespace mushroom::view {
 
@@ -33,133 +34,104 @@ double round_tick_step(double lo, double hi) {
   return 10 * magnitude;
 }
 
-namespace {
-
-const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
-
-// About five round tick values covering [lo, hi].
-std::vector<double> ticks(double lo, double hi) {
-  const double step = round_tick_step(lo, hi);
-  std::vector<double> out;
-  for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+std::string script_safe_json(const std::string& json_text) {
+  std::string out;
+  out.reserve(json_text.size());
+  for (char c : json_text) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
   return out;
 }
 
-// A value in a hover title: four significant digits, k or M for large ones.
-std::string tick_label(double v) {
-  char buffer[32];
-  const double a = std::abs(v);
-  if (a >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3gM", v / 1e6);
-  else if (a >= 1e4) std::snprintf(buffer, sizeof buffer, "%.3gk", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
-
-}  // namespace
-
-std::vector<std::string> axis_tick_labels(const std::vector<double>& values, double step) {
-  double biggest = 0;
-  for (double v : values) biggest = std::max(biggest, std::abs(v));
-  const double unit = biggest >= 1e6 ? 1e6 : biggest >= 1e4 ? 1e3 : 1;
-  const char* suffix = unit == 1e6 ? "M" : unit == 1e3 ? "k" : "";
-  // As many decimals as the step needs in that unit: 4.300M 4.305M 4.310M.
-  const int decimals = std::clamp(int(std::ceil(-std::log10(step / unit) - 1e-9)), 0, 9);
-  std::vector<std::string> labels;
-  for (double v : values) labels.push_back(format_fixed(v / unit, decimals) + suffix);
-  return labels;
+std::string chart_figure(const Chart& chart, int width, int height) {
+  using json = nlohmann::json;
+  json series = json::array();
+  bool any = false;
+  for (const ChartSeries& s : chart.series) {
+    json points = json::array();
+    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (!std::isfinite(s.x[i])) continue;
+      const bool finite = std::isfinite(s.y[i]);
+      any = any || finite;
+      points.push_back({s.x[i], finite ? json(s.y[i]) : json(nullptr)});  // null: a gap
+    }
+    series.push_back({{"label", s.label}, {"points", points}, {"marked", s.points}});
+  }
+  const std::string size = "width:" + std::to_string(width) + "px;height:" + std::to_string(height) + "px";
+  if (!any)
+    return "<figure class=\"chart chart-empty\" style=\"" + size + "\"><b>" + html_escape(chart.title) +
+           "</b><span>no data yet</span></figure>";
+  const json spec = {{"title", chart.title},   {"x_label", chart.x_label},         {"y_label", chart.y_label},
+                     {"series", series},       {"y_from_zero", chart.y_from_zero}, {"y_max", chart.y_max},
+                     {"whole_x", chart.whole_x}};
+  return "<figure class=\"chart\" data-chart><canvas width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(height) + "\" role=\"img\" aria-label=\"" + html_escape(chart.title) +
+         "\"></canvas><script type=\"application/json\" class=\"chart-spec\">" +
+         script_safe_json(spec.dump(-1, ' ', false, json::error_handler_t::replace)) + "</script></figure>";
 }
 
 namespace {
 
+// Turns each figure's spec into a Chart.js line chart. The axes are padded
+// past the outermost points (half a unit on a whole-number axis), so no point
+// sits on the frame; Chart.js rounds them out to its own ticks.
+const char* const kDrawCharts = R"JS(
+(function () {
+  "use strict";
+  const colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#7f7f7f"];
+  const shapes = ["circle", "triangle", "rect", "rectRot", "star", "crossRot"];
+  const dashes = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
+  document.querySelectorAll("figure.chart[data-chart]").forEach(figure => {
+    const spec = JSON.parse(figure.querySelector("script.chart-spec").textContent);
+    const xs = [], ys = [];
+    spec.series.forEach(s => s.points.forEach(([x, y]) => { if (y !== null) { xs.push(x); ys.push(y); } }));
+    const xLo = Math.min(...xs), xHi = Math.max(...xs), yLo = Math.min(...ys), yHi = Math.max(...ys);
+    const pad = (lo, hi, share) => (hi > lo ? hi - lo : Math.abs(hi) || 1) * share;
+    const marked = spec.series.some(s => s.marked);
+    const x = { type: "linear", title: { display: true, text: spec.x_label }, ticks: { includeBounds: false } };
+    if (spec.whole_x) {
+      x.min = xLo - 0.5; x.max = xHi + 0.5;
+      Object.assign(x.ticks, { precision: 0, stepSize: Math.max(1, Math.ceil((xHi - xLo + 1) / 10)) });
+    } else if (marked || xHi <= xLo) {
+      x.suggestedMin = xLo - pad(xLo, xHi, 0.03); x.suggestedMax = xHi + pad(xLo, xHi, 0.03);
+    } else {
+      x.min = xLo; x.max = xHi;  // lines only: they may run to the frame's sides
+    }
+    const yPad = pad(yLo, yHi, 0.06);
+    const y = { type: "linear", title: { display: true, text: spec.y_label }, ticks: { includeBounds: false },
+                suggestedMin: yLo - yPad, suggestedMax: yHi + yPad };
+    // A fixed floor at 0 or ceiling at y_max, where the points stay clear of it.
+    if (spec.y_from_zero && yLo >= 0 && (!marked || yLo >= yPad)) { delete y.suggestedMin; y.min = 0; }
+    if (spec.y_max > 0 && yHi + yPad <= spec.y_max) { delete y.suggestedMax; y.max = spec.y_max; }
+    const datasets = spec.series.map((s, k) => ({
+      label: s.label,
+      data: s.points.map(([px, py]) => ({ x: px, y: py })),
+      borderColor: colours[k % colours.length], backgroundColor: colours[k % colours.length],
+      borderWidth: Math.max(1.5, 3.5 - k * 0.5), borderDash: dashes[k % dashes.length], pointStyle: shapes[k % shapes.length],
+      // The first series are drawn wider and larger, below the later ones, so equal series all show.
+      pointRadius: s.marked ? Math.max(2.5, 5.5 - k * 1.5) : 0, pointHoverRadius: s.marked ? 6 : 3,
+      order: -k, spanGaps: false,
+    }));
+    new Chart(figure.querySelector("canvas"), {
+      type: "line", data: { datasets },
+      options: { responsive: false, animation: false, parsing: false,
+                 interaction: { mode: "x", intersect: false },  // the tooltip lists every series at that x
+                 scales: { x, y },
+                 plugins: { title: { display: true, text: spec.title },
+                            legend: { labels: { usePointStyle: true, boxHeight: 7,
+                                                sort: (a, b) => a.datasetIndex - b.datasetIndex } } } },
+    });
+  });
+})();
+)JS";
+
 }  // namespace
 
-std::string svg_line_chart(const Chart& chart, int width, int height) {
-  // The legend sits between the title and the plot, three entries a row.
-  const double legend_rows = double((chart.series.size() + 2) / 3);
-  const double left = 58, right = 12, top = 30 + 14 * legend_rows, bottom = 42;
-  double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo, y_lo = x_lo, y_hi = -x_lo;
-  for (const ChartSeries& s : chart.series)
-    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-      x_lo = std::min(x_lo, s.x[i]);
-      x_hi = std::max(x_hi, s.x[i]);
-      y_lo = std::min(y_lo, s.y[i]);
-      y_hi = std::max(y_hi, s.y[i]);
-    }
-  std::string svg = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
-                    "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " +
-                    std::to_string(height) + "\" role=\"img\" aria-label=\"" + html_escape(chart.title) + "\">";
-  svg += "<text x=\"" + std::to_string(width / 2) + "\" y=\"18\" text-anchor=\"middle\" class=\"chart-title\">" +
-         html_escape(chart.title) + "</text>";
-  if (!std::isfinite(x_lo)) {
-    svg += "<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(height / 2) +
-           "\" text-anchor=\"middle\" class=\"chart-empty\">no data yet</text></svg>";
-    return svg;
-  }
-  if (chart.y_from_zero) y_lo = std::min(y_lo, 0.0);
-  if (chart.y_max > 0) y_hi = chart.y_max;
-  if (chart.whole_x) x_lo -= 0.5, x_hi += 0.5;
-  if (x_hi <= x_lo) x_hi = x_lo + 1;
-  if (y_hi <= y_lo) y_hi = y_lo + 1;
-  const double pw = width - left - right, ph = height - top - bottom;
-  auto px = [&](double x) { return left + (x - x_lo) / (x_hi - x_lo) * pw; };
-  auto py = [&](double y) { return top + (1 - (y - y_lo) / (y_hi - y_lo)) * ph; };
-  auto num = [](double v) { return format_fixed(v, 1); };
-
-  const std::vector<double> y_ticks = ticks(y_lo, y_hi);
-  const std::vector<std::string> y_labels = axis_tick_labels(y_ticks, round_tick_step(y_lo, y_hi));
-  for (size_t i = 0; i < y_ticks.size(); ++i) {
-    const double t = y_ticks[i];
-    svg += "<line class=\"grid\" x1=\"" + num(left) + "\" x2=\"" + num(left + pw) + "\" y1=\"" + num(py(t)) + "\" y2=\"" +
-           num(py(t)) + "\"/>";
-    svg += "<text class=\"tick\" x=\"" + num(left - 6) + "\" y=\"" + num(py(t) + 4) + "\" text-anchor=\"end\">" +
-           y_labels[i] + "</text>";
-  }
-  std::vector<double> x_ticks = ticks(x_lo, x_hi);
-  double x_step = round_tick_step(x_lo, x_hi);
-  if (chart.whole_x) {
-    std::vector<double> whole;
-    for (double t : x_ticks)
-      if (t == std::floor(t)) whole.push_back(t);
-    if (whole.empty()) whole.push_back(std::round((x_lo + x_hi) / 2));
-    x_ticks = whole;
-    x_step = std::max(1.0, x_step);
-  }
-  const std::vector<std::string> x_labels = axis_tick_labels(x_ticks, x_step);
-  for (size_t i = 0; i < x_ticks.size(); ++i)
-    svg += "<text class=\"tick\" x=\"" + num(px(x_ticks[i])) + "\" y=\"" + num(top + ph + 16) +
-           "\" text-anchor=\"middle\">" + x_labels[i] + "</text>";
-  svg += "<rect class=\"frame\" x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" +
-         num(ph) + "\"/>";
-  svg += "<text class=\"axis\" x=\"" + num(left + pw / 2) + "\" y=\"" + std::to_string(height - 6) +
-         "\" text-anchor=\"middle\">" + html_escape(chart.x_label) + "</text>";
-  svg += "<text class=\"axis\" transform=\"translate(14," + num(top + ph / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
-         html_escape(chart.y_label) + "</text>";
-
-  for (size_t k = 0; k < chart.series.size(); ++k) {
-    const ChartSeries& s = chart.series[k];
-    const std::string colour = kPalette[k % (sizeof kPalette / sizeof kPalette[0])];
-    std::string path, dots;
-    bool pen_down = false;
-    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) {
-        pen_down = false;
-        continue;
-      }
-      path += (pen_down ? " L" : " M") + num(px(s.x[i])) + " " + num(py(s.y[i]));
-      pen_down = true;
-      if (s.points)
-        dots += "<circle cx=\"" + num(px(s.x[i])) + "\" cy=\"" + num(py(s.y[i])) + "\" r=\"3\" fill=\"" + colour +
-                "\"><title>" + html_escape(s.label) + ": " + tick_label(s.y[i]) + " at " + tick_label(s.x[i]) +
-                "</title></circle>";
-    }
-    if (!path.empty())
-      svg += "<path class=\"series\" d=\"" + path.substr(1) + "\" stroke=\"" + colour + "\" fill=\"none\"/>" + dots;
-    const double lx = left + double(k % 3) * 150, ly = 38 + double(k / 3) * 14;
-    svg += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 8) + "\" width=\"12\" height=\"3\" fill=\"" + colour + "\"/>";
-    svg += "<text class=\"legend\" x=\"" + num(lx + 16) + "\" y=\"" + num(ly - 3) + "\">" + html_escape(s.label) + "</text>";
-  }
-  return svg + "</svg>";
+std::string chart_scripts() {
+  return std::string("<script>") + chart_library_source() + "</script><script>" + kDrawCharts + "</script>";
 }
 
 }  // namespace mushroom::view

@@ -1,5 +1,6 @@
-// Small pieces for writing self-contained HTML: escaping, and line charts
-// drawn as inline SVG (no scripts, no network).
+// Small pieces for writing self-contained HTML: escaping, JSON inside a
+// <script> element, and line charts drawn by Chart.js (view/chart_library.h)
+// inlined in the page (no network).
 #pragma once
 #include <string>
 #include <vector>
@@ -7,6 +8,10 @@
 namespace mushroom::view {
 
 std::string html_escape(const std::string& text);
+// JSON text made safe to sit inside a <script> element: '<' appears in JSON
+// only within strings, where \u003c says the same, so no "</script>" in a
+// player's name can end the element early.
+std::string script_safe_json(const std::string& json_text);
 
 struct ChartSeries {
   std::string label;
@@ -25,23 +30,24 @@ struct Chart {
 };
 
 // A round step (1, 2 or 5 times a power of ten) giving about five ticks
-// over [lo, hi]: the charts' and the gnuplot figures' axes.
+// over [lo, hi]: the gnuplot figures' axes.
 double round_tick_step(double lo, double hi);
-// Axis labels for ticks `step` apart: k or M for large values, and as many
-// decimals as the step needs, so that no two labels read the same
-// ("4.300M 4.305M 4.310M", not "4.3M 4.3M 4.31M").
-std::vector<std::string> axis_tick_labels(const std::vector<double>& values, double step);
 
-// The CSS that svg_line_chart's classes need, for a page's <style>.
+// The CSS that chart_figure's classes need, for a page's <style>.
 inline constexpr const char* kChartStyle =
     ".charts{display:flex;flex-wrap:wrap;gap:14px}"
-    ".chart{background:#fff;border:1px solid #d7dce3;border-radius:10px}"
-    ".chart-title{font-weight:600;font-size:13px}.chart-empty{fill:#6b7280}"
-    ".grid{stroke:#eceef2}.frame{fill:none;stroke:#c9ced6}"
-    ".tick,.legend{font-size:11px;fill:#4b5563}.axis{font-size:12px;fill:#4b5563}"
-    ".series{stroke-width:2;stroke-linejoin:round}";
+    ".chart{margin:0;padding:6px;background:#fff;border:1px solid #d7dce3;border-radius:10px}"
+    ".chart-empty{display:flex;flex-direction:column;align-items:center;justify-content:center;color:#6b7280}"
+    ".chart-empty b{color:#1d2330;font-weight:600;font-size:13px}";
 
-// An <svg> element with axes, ticks, a legend and one polyline per series.
-std::string svg_line_chart(const Chart& chart, int width = 560, int height = 300);
+// A <figure> holding the chart's canvas and its data (JSON), drawn by
+// chart_scripts(); a chart with no finite point says "no data yet" instead.
+// Every chart has a title and labelled axes; a series' NaN values leave a
+// gap; each series has its own colour, point shape and dash, and the first
+// ones are drawn larger, so a series equal to another still shows.
+std::string chart_figure(const Chart& chart, int width = 560, int height = 300);
+// The library and the code that draws every chart_figure on the page: once
+// per page, after the figures.
+std::string chart_scripts();
 
 }  // namespace mushroom::view

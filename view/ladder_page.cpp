@@ -53,7 +53,7 @@ std::string charts(const LadderPage& page) {
     chart.series.push_back({"rating", s.generation, s.elo, true});
     chart.series.push_back({"95% low", s.generation, s.low, true});
     chart.series.push_back({"95% high", s.generation, s.high, true});
-    html += svg_line_chart(chart, 640, 320);
+    html += chart_figure(chart, 640, 320);
   }
   return html.empty() ? html : "<h2>Rating by generation</h2><div class=\"charts\">" + html + "</div>";
 }
@@ -81,7 +81,7 @@ std::string ladder_page_html(const LadderPage& page) {
     html += "</ul>";
   }
   html += "<p>Every game: <a href=\"" + html_escape(page.games_csv_href) + "\">" + html_escape(page.games_csv_href) +
-          "</a></p></body></html>\n";
+          "</a></p>" + (page.series.empty() ? std::string() : chart_scripts()) + "</body></html>\n";
   return html;
 }
 

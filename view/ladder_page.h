@@ -1,6 +1,6 @@
 // A ladder's page (`mushroom ladder`, and a run's ladder): the rating table,
 // rating by generation for checkpoint series, and links to sample games in
-// the viewer. Self-contained HTML with inline SVG, like the dashboard. The
+// the viewer. Self-contained HTML with Chart.js inlined, like the dashboard. The
 // caller turns its standings into these plain rows, so the view layer needs
 // nothing from the arena's.
 #pragma once

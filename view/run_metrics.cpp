@@ -41,6 +41,16 @@ LogLosses log_losses_or_nan(const GenerationRecord& r) {
 
 double eval_score_or_nan(const GenerationRecord& r) { return r.eval_score.value_or(std::nan("")); }
 
+double gate_score_or_nan(const GenerationRecord& r) { return r.gate_games > 0 ? r.gate_score : std::nan(""); }
+
+SamplesUnit samples_unit(const RunMetrics& run) {
+  int64_t most = 0;
+  for (const TrainLine& p : run.training) most = std::max(most, p.samples_seen);
+  if (most >= 1000000) return {1e6, " (millions)"};
+  if (most >= 10000) return {1e3, " (thousands)"};
+  return {};
+}
+
 Accuracies accuracies_or_nan(const GenerationRecord& r) {
   if (!r.grade) return {std::nan(""), std::nan(""), std::nan(""), std::nan("")};
   return {r.grade->mcts_accuracy, r.grade->policy_accuracy, r.grade->value_accuracy, r.grade->random_accuracy};

@@ -18,8 +18,18 @@ struct RunMetrics {
 // Throws RecordError naming the first record file that does not parse.
 RunMetrics read_run_metrics(const std::string& dir);
 
+// The samples-seen axis in a readable unit: millions or thousands once the
+// run has seen that many ("samples seen (millions)" with 4.302, 4.304, ...).
+struct SamplesUnit {
+  double divisor = 1;
+  std::string suffix;  // "", " (thousands)" or " (millions)"
+};
+SamplesUnit samples_unit(const RunMetrics& run);
+
 // Plot and table helpers: the value, or NaN where there is none.
 double eval_score_or_nan(const GenerationRecord& r);
+// NaN when the generation played no gate game (its gate never ran).
+double gate_score_or_nan(const GenerationRecord& r);
 // The grade's accuracies in the order mcts, policy, value, random (NaN when
 // the generation was not graded).
 struct Accuracies {

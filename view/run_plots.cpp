@@ -29,11 +29,10 @@ SamplesAxis samples_axis(const RunMetrics& run) {
   double lo = INFINITY, hi = -INFINITY;
   for (const TrainLine& p : run.training) lo = std::min(lo, double(p.samples_seen)), hi = std::max(hi, double(p.samples_seen));
   SamplesAxis axis;
-  std::string unit;
-  if (hi >= 1e6) axis.divisor = 1e6, unit = " (millions)";
-  else if (hi >= 1e4) axis.divisor = 1e3, unit = " (thousands)";
+  const SamplesUnit unit = samples_unit(run);
+  axis.divisor = unit.divisor;
   std::ostringstream out;
-  out << "set xlabel 'samples seen" << unit << "'\nset format x '%g'\n";
+  out << "set xlabel 'samples seen" << unit.suffix << "'\nset format x '%g'\n";
   if (std::isfinite(lo) && hi > lo) {
     const double step = round_tick_step(lo / axis.divisor, hi / axis.divisor);
     out << "set xrange [" << std::floor(lo / axis.divisor / step) * step << ":" << std::ceil(hi / axis.divisor / step) * step
@@ -78,7 +77,7 @@ std::string draw_run_plots(const std::string& dir) {
   for (const GenerationRecord& r : run.generations) {
     const Accuracies a = accuracies_or_nan(r);
     const LogLosses l = log_losses_or_nan(r);
-    generations << r.generation << '\t' << r.gate_score << '\t' << eval_score_or_nan(r) << '\t'
+    generations << r.generation << '\t' << gate_score_or_nan(r) << '\t' << eval_score_or_nan(r) << '\t'
                 << r.selfplay_games_per_minute << '\t' << int(r.promoted) << '\t' << r.eval_margin << '\t' << a.policy
                 << '\t' << a.mcts << '\t' << a.value << '\t' << a.random << '\t' << l.learned << '\t' << l.hand
                 << '\t' << l.material << '\n';

@@ -14,6 +14,7 @@
 #include "protocol/game_log_test_util.h"
 #include "view/dashboard.h"
 #include "view/game_viewer.h"
+#include "view/chart_library.h"
 #include "view/html.h"
 #include "view/run_metrics.h"
 
@@ -47,31 +48,40 @@ TEST(Html, EscapesMarkupAndScriptEnds) {
   EXPECT_EQ(html_escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
 }
 
-TEST(Html, ChartDrawsEachSeriesAndSaysWhenEmpty) {
-  Chart chart{.title = "t", .x_label = "x", .y_label = "y", .series = {}, .y_from_zero = true, .y_max = 0};
-  EXPECT_NE(svg_line_chart(chart).find("no data yet"), std::string::npos);
-  chart.series.push_back({.label = "a", .x = {1, 2, 3}, .y = {1, std::nan(""), 3}, .points = true});
-  chart.series.push_back({.label = "b", .x = {1, 2}, .y = {2, 2}, .points = false});
-  const std::string svg = svg_line_chart(chart);
-  EXPECT_EQ(count(svg, "<path class=\"series\""), 2u);
-  EXPECT_EQ(count(svg, "<circle"), 2u);  // the NaN point is a gap, not a dot
-  EXPECT_EQ(svg.find("no data yet"), std::string::npos);
+TEST(Html, ScriptSafeJsonCannotEndItsScriptElement) {
+  EXPECT_EQ(script_safe_json("{\"name\":\"</script><b>\"}"), "{\"name\":\"\\u003c/script>\\u003cb>\"}");
 }
 
-// Axis labels never repeat: as many decimals as the step needs.
-TEST(Html, AxisTickLabelsNeverRepeat) {
-  EXPECT_EQ(axis_tick_labels({4.3e6, 4.305e6, 4.31e6}, 5000), (std::vector<std::string>{"4.300M", "4.305M", "4.310M"}));
-  EXPECT_EQ(axis_tick_labels({0, 0.2, 0.4}, 0.2), (std::vector<std::string>{"0.0", "0.2", "0.4"}));
-  EXPECT_EQ(axis_tick_labels({1, 2, 3}, 1), (std::vector<std::string>{"1", "2", "3"}));
-  EXPECT_EQ(axis_tick_labels({20000, 40000}, 20000), (std::vector<std::string>{"20k", "40k"}));
-  for (double lo : {0.0, 0.91, 123.4, 4.3e6, 2.5e7})
-    for (double span : {0.01, 0.7, 3.0, 55.0, 1.2e4, 9e5}) {
-      const double step = round_tick_step(lo, lo + span);
-      std::vector<double> values;
-      for (double t = std::ceil(lo / step) * step; t <= lo + span; t += step) values.push_back(t);
-      const std::vector<std::string> labels = axis_tick_labels(values, step);
-      for (size_t i = 1; i < labels.size(); ++i)
-        EXPECT_NE(labels[i], labels[i - 1]) << lo << " + " << span << ": step " << step;
+// The chart's spec: every series with its points, NaN as null (a gap), and
+// the labels; an empty chart says so instead of drawing empty axes.
+TEST(Html, ChartFigureCarriesEverySeriesAndSaysWhenEmpty) {
+  Chart chart{.title = "t", .x_label = "generation", .y_label = "score", .series = {}, .y_from_zero = true, .y_max = 0};
+  EXPECT_NE(chart_figure(chart).find("no data yet"), std::string::npos);
+  chart.series.push_back({.label = "a", .x = {1, 2, 3}, .y = {std::nan(""), std::nan(""), std::nan("")}, .points = true});
+  EXPECT_NE(chart_figure(chart).find("no data yet"), std::string::npos) << "a series with no finite point";
+  chart.series[0].y = {1, std::nan(""), 3};
+  chart.series.push_back({.label = "b</script>", .x = {1, 2}, .y = {2, 2}, .points = false});
+  const std::string html = chart_figure(chart);
+  EXPECT_EQ(html.find("no data yet"), std::string::npos);
+  EXPECT_EQ(count(html, "<canvas"), 1u);
+  EXPECT_NE(html.find("[[1.0,1.0],[2.0,null],[3.0,3.0]]"), std::string::npos) << html;
+  EXPECT_NE(html.find("\"x_label\":\"generation\""), std::string::npos);
+  EXPECT_NE(html.find("\"y_label\":\"score\""), std::string::npos);
+  EXPECT_EQ(html.find("b</script>"), std::string::npos) << "a label cannot end the spec's element";
+  const std::string scripts = chart_scripts();
+  EXPECT_NE(scripts.find(std::string("Chart.js v") + chart_library_version()), std::string::npos);
+  EXPECT_EQ(scripts.find("</script", 8), scripts.find("</script><script>")) << "the library ends only where we end it";
+}
+
+TEST(Html, RoundTickStepsGiveAboutFiveTicks) {
+  EXPECT_DOUBLE_EQ(round_tick_step(0, 1), 0.2);
+  EXPECT_DOUBLE_EQ(round_tick_step(4.3e6, 4.31e6), 2000);
+  EXPECT_DOUBLE_EQ(round_tick_step(1, 3), 0.5);
+  for (double lo : {0.0, 0.91, 123.4, 4.3e6})
+    for (double span : {0.01, 0.7, 3.0, 55.0, 1.2e4}) {
+      const double ticks = span / round_tick_step(lo, lo + span);
+      EXPECT_GE(ticks, 2.0) << lo << " + " << span;
+      EXPECT_LE(ticks, 5.0 + 1e-9) << lo << " + " << span;
     }
 }
 
@@ -145,12 +155,12 @@ void write_run(const fs::path& dir) {
   fs::create_directories(dir / "metrics");
   write_file_atomic((dir / "metrics" / "gen-0001.json").string(),
                     "{\"generation\": 1, \"promoted\": 1, \"selfplay_games\": 40, \"selfplay_seconds\": 30, "
-                    "\"selfplay_games_per_minute\": 80, \"nn_positions\": 0, \"train_seconds\": 5, \"gate_score\": 0.6, "
+                    "\"selfplay_games_per_minute\": 80, \"nn_positions\": 0, \"train_seconds\": 5, \"gate_games\": 0, "
                     "\"eval_score\": 0.9, \"eval_margin\": 12.5}\n");
   write_file_atomic((dir / "metrics" / "gen-0002.json").string(),
                     "{\"generation\": 2, \"promoted\": 0, \"selfplay_games\": 40, \"selfplay_seconds\": 60, "
                     "\"selfplay_games_per_minute\": 40, \"nn_positions\": 120000, \"train_seconds\": 5, "
-                    "\"gate_score\": 0.45, \"eval_score\": -1, \"eval_margin\": 0}\n");
+                    "\"gate_games\": 40, \"gate_score\": 0.45, \"eval_score\": -1, \"eval_margin\": 0}\n");
   write_file_atomic((dir / "metrics" / "train-gen-0001.jsonl").string(),
                     "{\"generation\": 1, \"step\": 10, \"samples_seen\": 2560, \"loss\": 4.5, \"policy\": 3.0, "
                     "\"value\": 1.0, \"score\": 0.2, \"ownership\": 0.3, \"policy_entropy\": 3.1}\n"
@@ -172,6 +182,9 @@ TEST(RunMetrics, ReadsRecordsAndMarksMissingEvaluations) {
   ASSERT_TRUE(run.generations[0].eval_score.has_value());
   EXPECT_DOUBLE_EQ(*run.generations[0].eval_score, 0.9);
   EXPECT_FALSE(run.generations[1].eval_score.has_value());
+  // Generation 1 was promoted without a gate: no score, not 0.
+  EXPECT_TRUE(std::isnan(gate_score_or_nan(run.generations[0])));
+  EXPECT_DOUBLE_EQ(gate_score_or_nan(run.generations[1]), 0.45);
   EXPECT_DOUBLE_EQ(run.training[1].samples_seen, 5120);
   EXPECT_DOUBLE_EQ(run.training[1].policy, 2.7);
 }
@@ -277,13 +290,18 @@ TEST(Dashboard, ShowsCurvesTablesAndLinksSampleGames) {
   const std::string html = read_file(path);
   for (const char* part : {"training loss by term", "score by generation", "self-play throughput", "<table>"})
     EXPECT_NE(html.find(part), std::string::npos) << part;
-  EXPECT_EQ(count(html, "<svg"), 4u);
+  EXPECT_EQ(count(html, "data-chart>"), 4u);
+  EXPECT_EQ(count(html, "Chart.js v"), 1u) << "the library is inlined once";
   EXPECT_NE(html.find("href=\"games/gen-0001-game-100.html\""), std::string::npos);
   EXPECT_TRUE(fs::exists(dir / "games" / "gen-0001-game-100.html"));
   // The broken log is listed with its problem instead of stopping the page.
   EXPECT_NE(html.find("class=\"error\""), std::string::npos);
   EXPECT_NE(html.find("game-200.log"), std::string::npos);
   EXPECT_NE(html.find(">2 generations, "), std::string::npos);
+  // The gate that never ran is a gap in its chart and a dash in the table, not 0.
+  EXPECT_NE(html.find("\"label\":\"gate (vs best so far)\",\"marked\":true,\"points\":[[1.0,null],[2.0,0.45]]"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>1</td><td>yes</td><td>&ndash;</td>"), std::string::npos);
   fs::remove(dir / "metrics" / "gen-0002.json");
   EXPECT_NE(read_file(write_dashboard(dir.string())).find(">1 generation, "), std::string::npos);
   // One chart per figure: the gnuplot PNG is linked, not shown a second time.
@@ -314,7 +332,7 @@ TEST(Dashboard, TheLadderChartIsByHoursWithTheReferences) {
   EXPECT_NE(html.find("ladder (hand = 0)"), std::string::npos);
   EXPECT_NE(html.find("hours of the run"), std::string::npos);
   EXPECT_NE(html.find("eval3-gen11"), std::string::npos);  // the reference's line, and its legend
-  EXPECT_EQ(count(html, "<svg"), 5u);
+  EXPECT_EQ(count(html, "data-chart>"), 5u);
   // A record without the clock: the chart goes back to generations.
   GenerationRecord old = back;
   old.run_seconds = std::nan("");

@@ -1,5 +1,7 @@
 #include "view/viewer_page.h"
 
+#include "view/chart_library.h"
+
 namespace mushroom::view {
 
 namespace {
@@ -47,7 +49,8 @@ const char* const kStyleAndBody = R"HTML(</title>
   #ply-label { min-width: 110px; text-align: right; font-variant-numeric: tabular-nums; color: var(--muted); }
   .hint { color: var(--muted); font-size: 12px; margin-top: 6px; }
   #moves-panel { width: 330px; }
-  #move-list { max-height: 520px; overflow-y: auto; border-top: 1px solid var(--line); }
+  #move-list { max-height: 520px; overflow-y: auto; }
+  #move-list thead th { position: sticky; top: 0; background: #fff; border-bottom: 1px solid var(--line); }
   table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
   th, td { padding: 3px 6px; text-align: left; } th { color: var(--muted); font-weight: 500; }
   #move-list tr { cursor: pointer; } #move-list tr:hover { background: #f4f5f7; }
@@ -59,15 +62,13 @@ const char* const kStyleAndBody = R"HTML(</title>
                  border: 1px solid var(--line); border-radius: 7px; margin: 6px 0 10px; }
   #value-marker { position: absolute; top: -4px; width: 4px; height: 20px; background: var(--ink); border-radius: 2px; }
   .chosen { font-weight: 700; }
-  #analysis-panel { width: 672px; } #analysis-panel[hidden] { display: none; }
-  #eval-graph { display: block; margin: 6px 0; background: #fff; }
-  #eval-graph .grid { stroke: #e5e7eb; } #eval-graph .zero { stroke: #9aa3af; stroke-dasharray: 4 3; }
-  #eval-graph .tick { fill: var(--muted); font-size: 11px; }
-  #eval-graph .curve { fill: none; stroke: var(--ink); stroke-width: 2; }
-  #eval-graph .dot { fill: var(--ink); cursor: pointer; }
-  #eval-graph .now { stroke: #f59e0b; stroke-width: 2; }
-  #eval-graph .mark-point { fill: #dc2626; stroke: #fff; stroke-width: 2; cursor: pointer; }
-  #eval-graph .mark-label { fill: #dc2626; font-size: 11px; font-weight: 700; }
+  #analysis-panel { width: 664px; } #analysis-panel[hidden] { display: none; }
+  #eval-graph { display: block; margin: 6px 0; cursor: pointer; }
+  /* Too narrow for the board and the graph side by side: the graph goes first, above the fold. */
+  @media (max-width: 1380px) { #analysis-panel { order: -1; } }
+  body.analyzed #moves-panel { width: 470px; }
+  td.value, td.move-loss { text-align: right; } td.move-loss.inaccuracy { color: #b45309; }
+  td.move-loss.mistake { color: #ea580c; font-weight: 600; } td.move-loss.blunder { color: #dc2626; font-weight: 700; }
   #worst-moves button { margin: 0 6px 6px 0; border-color: #fca5a5; }
   #analysis-text { min-height: 64px; }
   .best-rect { border: 3px dashed #059669; } .played-rect { border: 3px dotted #dc2626; }
@@ -94,9 +95,18 @@ const char* const kStyleAndBody = R"HTML(</title>
     </div>
     <div class="hint">Keys: &larr; &rarr; step, Home / End, Space plays. The outlined rectangle is the last move.</div>
   </section>
+  <section class="panel" id="analysis-panel" hidden>
+    <div><b>The bot's evaluation</b> in cells of final margin for <span class="name-first" id="graph-first"></span>
+      (above the dashed line: <span id="graph-first-2"></span> ahead; <span class="name-second" id="graph-second"></span> below)</div>
+    <canvas id="eval-graph" width="634" height="250" role="img" aria-label="evaluation graph"></canvas>
+    <div id="worst-moves"></div>
+    <div id="analysis-text"></div>
+    <div class="hint">Red points: the moves that lost the most (click one, or anywhere on the graph, to go there). On the
+      board: green dashes, the bot's best move; red dots, the move played.</div>
+  </section>
   <section class="panel" id="moves-panel">
-    <table><thead><tr><th>#</th><th>player</th><th>rectangle</th><th>cells</th><th>ms</th></tr></thead></table>
-    <div id="move-list"><table><tbody id="move-rows"></tbody></table></div>
+    <div id="move-list"><table><thead><tr id="move-head"><th>#</th><th>player</th><th>rectangle</th><th>cells</th><th>ms</th></tr></thead>
+      <tbody id="move-rows"></tbody></table></div>
   </section>
   <section class="panel" id="search-panel" hidden>
     <div><b>Search before move <span id="search-move"></span></b> (<span id="search-player"></span> to move)</div>
@@ -105,19 +115,10 @@ const char* const kStyleAndBody = R"HTML(</title>
     <table><thead><tr><th>#</th><th>candidate</th><th>visits</th><th>q</th></tr></thead><tbody id="cand-rows"></tbody></table>
     <div class="hint">Dashed outlines on the board: these candidates. Bold: the move played.</div>
   </section>
-  <section class="panel" id="analysis-panel" hidden>
-    <div><b>The bot's evaluation</b> in cells of final margin for <span class="name-first" id="graph-first"></span>
-      (above the dashed line: <span id="graph-first-2"></span> ahead)</div>
-    <svg id="eval-graph" width="640" height="190" role="img" aria-label="evaluation graph"></svg>
-    <div id="worst-moves"></div>
-    <div id="analysis-text"></div>
-    <div class="hint">Red points: the moves that lost the most (click one, or a point, to go there). On the board:
-      green dashes, the bot's best move; red dots, the move played.</div>
-  </section>
 </main>
 <script type="application/json" id="game-data">)HTML";
 
-const char* const kScript = R"HTML(</script>
+const char* const kScript = R"HTML(
 <script>
 (function () {
   "use strict";
@@ -157,12 +158,23 @@ const char* const kScript = R"HTML(</script>
     el.style.height = ((m[2] - m[0] + 1) * (cellSize + gap) - gap) + "px";
   }
 
+  const cellsText = v => (v > 0 ? "+" : v < 0 ? "\u2212" : "") + Math.abs(v).toFixed(2);
+  const escapeText = t => String(t).replace(/[&<>"']/g, ch => "&#" + ch.charCodeAt(0) + ";");
   const rows = document.getElementById("move-rows");
+  if (an) {
+    // The analysis adds each move's value after it (for the first player) and its loss.
+    document.getElementById("move-head").insertAdjacentHTML("beforeend",
+      "<th title='the value after the move, in cells for " + escapeText(game.names[0]) + "'>value</th>" +
+      "<th title='cells lost against the best move, by the same search'>loss</th>");
+    document.body.classList.add("analyzed");
+  }
   game.moves.forEach((m, i) => {
     const tr = document.createElement("tr");
     const who = m.player === 0 ? "first" : "second";
-    tr.innerHTML = "<td>" + (i + 1) + "</td><td><span class='dot " + who + "'></span>" + game.names[m.player] +
-      "</td><td>" + rectText(m.move) + "</td><td>" + (m.move ? "+" + m.gain : "") + "</td><td>" + m.ms + "</td>";
+    tr.innerHTML = "<td>" + (i + 1) + "</td><td><span class='dot " + who + "'></span>" + escapeText(game.names[m.player]) +
+      "</td><td>" + rectText(m.move) + "</td><td>" + (m.move ? "+" + m.gain : "") + "</td><td>" + m.ms + "</td>" +
+      (an ? "<td class='value'>" + cellsText(an.points[i + 1]) + "</td><td class='move-loss " + (m.analysis.judgement || "") +
+            "' title='" + (m.analysis.judgement || "") + "'>" + m.analysis.loss.toFixed(2) + "</td>" : "");
     tr.addEventListener("click", () => show(i + 1));
     rows.appendChild(tr);
   });
@@ -196,8 +208,14 @@ const char* const kScript = R"HTML(</script>
     document.getElementById("ply-label").textContent = "move " + ply + " / " + game.moves.length;
     document.body.dataset.ply = ply;
     Array.from(rows.children).forEach((tr, i) => tr.classList.toggle("current", i === ply - 1));
+    // Keeps the current move in view by scrolling the list only, never the page.
     const cur = rows.children[ply - 1];
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    if (cur) {
+      const list = document.getElementById("move-list"), inner = list.getBoundingClientRect();
+      const top = inner.top + document.getElementById("move-head").offsetHeight, row = cur.getBoundingClientRect();
+      if (row.top < top) list.scrollTop -= top - row.top;
+      else if (row.bottom > inner.bottom) list.scrollTop += row.bottom - inner.bottom;
+    }
     showSearch();
     showAnalysis();
   }
@@ -232,49 +250,69 @@ const char* const kScript = R"HTML(</script>
     });
   }
 
-  const svgNS = "http://www.w3.org/2000/svg";
-  function svgEl(tag, attrs, text) {
-    const e = document.createElementNS(svgNS, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  const cellsText = v => (v > 0 ? "+" : v < 0 ? "\u2212" : "") + Math.abs(v).toFixed(2);
-  let graphX = null, nowLine = null;
+  // The evaluation graph, drawn by Chart.js: the value for the first player
+  // after each move, the costliest moves as red points where the value fell,
+  // the current position as an amber line. A click on a red point opens the
+  // position before its move (with that move's account); a click anywhere
+  // else opens the nearest position.
+  let graph = null;
   function drawGraph() {
-    const svg = document.getElementById("eval-graph");
-    const W = 640, H = 190, left = 40, right = 12, top = 12, bottom = 24;
     const n = an.points.length - 1;
     const lim = Math.max(2, ...an.points.map(Math.abs)) * 1.1;
-    // Round steps that give at most four ticks each side: labels never repeat.
-    const step = [1, 2, 5, 10, 20, 50, 100].find(s => lim / s <= 4) || 200;
-    graphX = p => left + (n > 0 ? p * (W - left - right) / n : (W - left - right) / 2);
-    const y = v => top + (lim - v) * (H - top - bottom) / (2 * lim);
-    for (let t = -Math.floor(lim / step) * step; t <= lim; t += step) {
-      svg.appendChild(svgEl("line", { x1: left, x2: W - right, y1: y(t), y2: y(t), class: t === 0 ? "zero" : "grid" }));
-      svg.appendChild(svgEl("text", { x: left - 6, y: y(t) + 4, "text-anchor": "end", class: "tick y-tick" }, t === 0 ? "0" : cellsText(t).replace(".00", "")));
-    }
-    const moveStep = [1, 2, 5, 10, 20, 50].find(s => n / s <= 10) || 100;
-    for (let p = 0; p <= n; p += moveStep)
-      svg.appendChild(svgEl("text", { x: graphX(p), y: H - 6, "text-anchor": "middle", class: "tick x-tick" }, String(p)));
-    svg.appendChild(svgEl("path", { class: "curve", d: an.points.map((v, p) => (p ? "L" : "M") + graphX(p).toFixed(1) + " " + y(v).toFixed(1)).join(" ") }));
-    an.points.forEach((v, p) => {
-      const dot = svgEl("circle", { cx: graphX(p), cy: y(v), r: 2.5, class: "dot" });
-      dot.addEventListener("click", () => show(p));
-      svg.appendChild(dot);
-    });
-    nowLine = svgEl("line", { y1: top, y2: H - bottom, class: "now" });
-    svg.appendChild(nowLine);
-    // A costly move is drawn where the value fell: the point after it.
     const worst = game.moves.map((m, i) => ({ m, i })).filter(o => o.m.analysis.mark > 0)
       .sort((a, b) => a.m.analysis.mark - b.m.analysis.mark);
+    const markers = {
+      id: "positionAndMarks",
+      afterDatasetsDraw(chart) {
+        const { ctx, chartArea: area, scales } = chart;
+        ctx.save();
+        const x = scales.x.getPixelForValue(ply);
+        ctx.strokeStyle = "#f59e0b"; ctx.lineWidth = 2;
+        ctx.beginPath(); ctx.moveTo(x, area.top); ctx.lineTo(x, area.bottom); ctx.stroke();
+        ctx.fillStyle = "#dc2626"; ctx.font = "bold 11px system-ui, sans-serif";
+        chart.getDatasetMeta(1).data.forEach((pt, k) => ctx.fillText(String(worst[k].m.analysis.mark), pt.x + 8, pt.y - 6));
+        ctx.restore();
+      },
+    };
+    graph = new Chart(document.getElementById("eval-graph"), {
+      type: "line",
+      data: { datasets: [
+        { label: "value for " + game.names[0], data: an.points.map((v, p) => ({ x: p, y: v })),
+          borderColor: "#1d2330", backgroundColor: "#1d2330", borderWidth: 2, pointRadius: 2.5, pointHoverRadius: 5,
+          order: 1 },
+        { label: "costliest moves", data: worst.map(({ m, i }) => ({ x: i + 1, y: an.points[i + 1], move: i + 1 })),
+          showLine: false, pointRadius: 6, pointHoverRadius: 8, backgroundColor: "#dc2626", borderColor: "#fff",
+          borderWidth: 2, order: 0 },
+      ] },
+      options: {
+        responsive: false, animation: false, parsing: false,
+        interaction: { mode: "nearest", intersect: false },
+        scales: {
+          x: { type: "linear", min: -0.5, max: n + 0.5, title: { display: true, text: "move" },
+               ticks: { precision: 0, includeBounds: false } },
+          y: { type: "linear", suggestedMin: -lim, suggestedMax: lim,
+               title: { display: true, text: "cells for " + game.names[0] },
+               grid: { color: c => c.tick && c.tick.value === 0 ? "#9aa3af" : "#e5e7eb",
+                       borderDash: c => c.tick && c.tick.value === 0 ? [4, 3] : [] } },
+        },
+        plugins: {
+          legend: { labels: { usePointStyle: true, boxHeight: 7, sort: (a, b) => a.datasetIndex - b.datasetIndex } },
+          tooltip: { callbacks: { label: c => c.datasetIndex === 1
+            ? "move " + c.raw.move + " by " + game.names[game.moves[c.raw.move - 1].player] + ": lost " +
+              game.moves[c.raw.move - 1].analysis.loss.toFixed(2) + " cells"
+            : "after move " + c.raw.x + ": " + cellsText(c.raw.y) + " for " + game.names[0] } },
+        },
+        onClick(event, _, chart) {
+          const hit = chart.getElementsAtEventForMode(event, "nearest", { intersect: true }, false)
+            .find(e => e.datasetIndex === 1);
+          if (hit) { show(chart.data.datasets[1].data[hit.index].move - 1); return; }
+          show(Math.round(chart.scales.x.getValueForPixel(event.x)));
+        },
+      },
+      plugins: [markers],
+    });
     const list = document.getElementById("worst-moves");
     worst.forEach(({ m, i }) => {
-      const pt = svgEl("circle", { cx: graphX(i + 1), cy: y(an.points[i + 1]), r: 6, class: "mark-point" });
-      pt.dataset.move = i + 1;
-      pt.addEventListener("click", () => show(i));
-      svg.appendChild(pt);
-      svg.appendChild(svgEl("text", { x: graphX(i + 1) + 8, y: y(an.points[i + 1]) - 6, class: "mark-label" }, String(m.analysis.mark)));
       const b = document.createElement("button");
       b.className = "worst";
       b.textContent = "#" + m.analysis.mark + ": move " + (i + 1) + " by " + game.names[m.player] + ", lost " + m.analysis.loss.toFixed(2);
@@ -287,18 +325,18 @@ const char* const kScript = R"HTML(</script>
   function showAnalysis() {
     bestBox.style.display = playedBox.style.display = "none";
     if (!an) return;
-    nowLine.setAttribute("x1", graphX(ply)); nowLine.setAttribute("x2", graphX(ply));
+    if (graph) graph.draw();  // moves the current position's line
     const text = document.getElementById("analysis-text");
     const line = pv => pv && pv.length ? pv.map(rectText).join(" ") : "-";
     if (ply >= game.moves.length) {
       const e = an.end;
-      text.innerHTML = "<b>End</b>, " + game.names[e.player] + " to move: " +
+      text.innerHTML = "<b>End</b>, " + escapeText(game.names[e.player]) + " to move: " +
         (e.proved && e.depth === undefined ? "the final margin " : "value ") + "<b>" + cellsText(e.cells) + "</b>" +
         (e.proved ? " (proved)" : "") + (e.best !== undefined ? ", best " + rectText(e.best) + ", expected " + line(e.pv) : "") + ".";
       return;
     }
     const m = game.moves[ply], a = m.analysis;
-    text.innerHTML = "<b>Move " + (ply + 1) + "</b>, " + game.names[m.player] + " to move: value <b>" + cellsText(a.before) +
+    text.innerHTML = "<b>Move " + (ply + 1) + "</b>, " + escapeText(game.names[m.player]) + " to move: value <b>" + cellsText(a.before) +
       "</b>" + (a.proved ? " (proved)" : "") + (a.depth !== undefined ? ", depth " + a.depth + ", best <b>" + rectText(a.best) +
       "</b>, expected " + line(a.pv) : ", a forced pass") + ".<br>Played " + rectText(m.move) + " (+" + m.gain + ")" +
       (a.played !== undefined ? ", worth " + cellsText(a.played) + " by the same search" : "") + ", value after " +
@@ -324,6 +362,7 @@ const char* const kScript = R"HTML(</script>
   if (an) {
     document.getElementById("graph-first").textContent = game.names[0];
     document.getElementById("graph-first-2").textContent = game.names[0];
+    document.getElementById("graph-second").textContent = game.names[1];
     drawGraph();
   }
   document.getElementById("btn-start").onclick = () => show(0);
@@ -350,8 +389,10 @@ const char* const kScript = R"HTML(</script>
 
 }  // namespace
 
-std::string viewer_page(const std::string& escaped_title, const std::string& game_json) {
-  return std::string(kHead) + escaped_title + kStyleAndBody + game_json + kScript;
+std::string viewer_page(const std::string& escaped_title, const std::string& game_json, bool with_charts) {
+  std::string page = std::string(kHead) + escaped_title + kStyleAndBody + game_json + "</script>";
+  if (with_charts) page += std::string("\n<script>") + chart_library_source() + "</script>";
+  return page + kScript;
 }
 
 }  // namespace mushroom::view

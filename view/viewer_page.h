@@ -5,6 +5,8 @@
 
 namespace mushroom::view {
 
-std::string viewer_page(const std::string& escaped_title, const std::string& game_json);
+// with_charts inlines the chart library (view/chart_library.h) for the
+// analysis graph; a page without an analysis has no chart and goes without.
+std::string viewer_page(const std::string& escaped_title, const std::string& game_json, bool with_charts);
 
 }  // namespace mushroom::view
