@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <iostream>
+#include <vector>
 
 #include "cli/command.h"
 #include "export/exporter.h"
@@ -50,9 +52,22 @@ int cmd_export_bot(int argc, char** argv) {
   auto weights_path = [](const std::string& given) {
     if (!std::filesystem::is_directory(given)) return given;
     const std::string promoted = view::promoted_model_of_run(given);
-    if (promoted.empty())
-      throw std::invalid_argument(given + " is a directory without models/promoted.txt: not a run that has promoted "
-                                  "a model yet (name the model file instead)");
+    if (promoted.empty()) {
+      // No candidate has passed the gate yet (a run stopped early, or a short
+      // one): name the newest candidate, which exports as well.
+      std::vector<std::string> candidates;
+      const std::filesystem::path models = std::filesystem::path(given) / "models";
+      if (std::filesystem::is_directory(models))
+        for (const auto& e : std::filesystem::directory_iterator(models))
+          if (e.path().filename().string().rfind("gen-", 0) == 0) candidates.push_back(e.path().string());
+      std::sort(candidates.begin(), candidates.end());
+      throw std::invalid_argument(
+          given + " has promoted no model yet (no models/promoted.txt): no candidate has beaten the best so far at its "
+                  "gate (see " + (std::filesystem::path(given) / "dashboard.html").string() + ")" +
+          (candidates.empty() ? "; it has no candidate either: is it a run directory?"
+                              : "; its newest candidate is " + candidates.back() +
+                                    ", which exports as well: pass that file instead of the directory"));
+    }
     std::printf("exporting %s (promoted by the run in %s)\n", promoted.c_str(), given.c_str());
     return promoted;
   };

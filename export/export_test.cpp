@@ -372,8 +372,22 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   const ShellResult not_yet = run_shell("'" + bin + "' export-bot --eval " + (d / "run").string() + " --out " +
                                         (d / "r.cpp").string());
   EXPECT_NE(not_yet.exit_code, 0);
-  EXPECT_NE(not_yet.output.find("without models/promoted.txt"), std::string::npos) << not_yet.output;
+  EXPECT_NE(not_yet.output.find("has promoted no model yet (no models/promoted.txt)"), std::string::npos)
+      << not_yet.output;
+  EXPECT_NE(not_yet.output.find("it has no candidate either"), std::string::npos) << not_yet.output;
+  // Before the first promotion, the message names the newest candidate, and
+  // that file exports.
+  write_file_atomic((d / "run" / "models" / "gen-0001.eval").string(), weights);
   write_file_atomic((d / "run" / "models" / "gen-0002.eval").string(), weights);
+  const ShellResult unpromoted = run_shell("'" + bin + "' export-bot --eval " + (d / "run").string() + " --out " +
+                                           (d / "r.cpp").string());
+  EXPECT_NE(unpromoted.exit_code, 0);
+  const std::string newest = (d / "run" / "models" / "gen-0002.eval").string();
+  EXPECT_NE(unpromoted.output.find("its newest candidate is " + newest + ", which exports as well"), std::string::npos)
+      << unpromoted.output;
+  const ShellResult candidate =
+      run_shell("'" + bin + "' export-bot --eval " + newest + " --out " + (d / "r.cpp").string());
+  EXPECT_EQ(candidate.exit_code, 0) << candidate.output;
   write_file_atomic((d / "run" / "models" / "promoted.txt").string(), "gen-0002.eval\n");
   const ShellResult from_run = run_shell("'" + bin + "' export-bot --eval " + (d / "run").string() + " --out " +
                                          (d / "r.cpp").string());
