@@ -71,7 +71,7 @@ const char* const kStyleAndBody = R"HTML(</title>
   td.move-loss.mistake { color: #ea580c; font-weight: 600; } td.move-loss.blunder { color: #dc2626; font-weight: 700; }
   #worst-moves button { margin: 0 6px 6px 0; border-color: #fca5a5; }
   #analysis-text { min-height: 64px; }
-  .best-rect { border: 3px dashed #059669; } .played-rect { border: 3px dotted #dc2626; }
+  .best-rect { border: 3px dashed #059669; }
   .loss { color: #dc2626; font-weight: 700; }
 </style>
 </head>
@@ -101,8 +101,9 @@ const char* const kStyleAndBody = R"HTML(</title>
     <canvas id="eval-graph" width="634" height="250" role="img" aria-label="evaluation graph"></canvas>
     <div id="worst-moves"></div>
     <div id="analysis-text"></div>
-    <div class="hint">Red points: the moves that lost the most (click one, or anywhere on the graph, to go there). On the
-      board: green dashes, the bot's best move; red dots, the move played.</div>
+    <div class="hint">Red points: the moves that lost the most (click one, or anywhere on the graph, to go there). Each
+      position tells the story of the move that led to it: on the board, the black outline is the move played and the
+      green dashes the bot's best move there.</div>
   </section>
   <section class="panel" id="moves-panel">
     <div id="move-list"><table><thead><tr id="move-head"><th>#</th><th>player</th><th>rectangle</th><th>cells</th><th>ms</th></tr></thead>
@@ -139,9 +140,9 @@ const char* const kScript = R"HTML(
   board.appendChild(lastRect);
   let candidateBoxes = [];
   const an = game.analysis;
-  const bestBox = document.createElement("div"), playedBox = document.createElement("div");
-  bestBox.className = "rect best-rect"; playedBox.className = "rect played-rect";
-  board.appendChild(bestBox); board.appendChild(playedBox);
+  const bestBox = document.createElement("div");
+  bestBox.className = "rect best-rect";
+  board.appendChild(bestBox);
 
   document.getElementById("title").textContent = game.title;
   document.getElementById("result").textContent = game.moves.length + " moves, " + game.result;
@@ -252,9 +253,9 @@ const char* const kScript = R"HTML(
 
   // The evaluation graph, drawn by Chart.js: the value for the first player
   // after each move, the costliest moves as red points where the value fell,
-  // the current position as an amber line. A click on a red point opens the
-  // position before its move (with that move's account); a click anywhere
-  // else opens the nearest position.
+  // the current position as an amber line. A point at x = p opens ply p, the
+  // position after move p with that move's account; a click anywhere else
+  // opens the nearest position.
   let graph = null;
   function drawGraph() {
     const n = an.points.length - 1;
@@ -305,7 +306,7 @@ const char* const kScript = R"HTML(
         onClick(event, _, chart) {
           const hit = chart.getElementsAtEventForMode(event, "nearest", { intersect: true }, false)
             .find(e => e.datasetIndex === 1);
-          if (hit) { show(chart.data.datasets[1].data[hit.index].move - 1); return; }
+          if (hit) { show(chart.data.datasets[1].data[hit.index].move); return; }
           show(Math.round(chart.scales.x.getValueForPixel(event.x)));
         },
       },
@@ -316,35 +317,44 @@ const char* const kScript = R"HTML(
       const b = document.createElement("button");
       b.className = "worst";
       b.textContent = "#" + m.analysis.mark + ": move " + (i + 1) + " by " + game.names[m.player] + ", lost " + m.analysis.loss.toFixed(2);
-      b.addEventListener("click", () => show(i));
+      b.addEventListener("click", () => show(i + 1));
       list.appendChild(b);
     });
     if (!worst.length) list.textContent = "No move lost a cell or more by the bot's account.";
   }
 
+  // At ply p the page tells the story of move p, as lichess does: the board
+  // after it (the move played is the last-move outline), the best move there
+  // outlined in green, and the text with the value before it, what it was
+  // worth by the same search and what it lost. Ply 0 tells the start, the
+  // last ply the end as well.
   function showAnalysis() {
-    bestBox.style.display = playedBox.style.display = "none";
+    bestBox.style.display = "none";
     if (!an) return;
     if (graph) graph.draw();  // moves the current position's line
     const text = document.getElementById("analysis-text");
     const line = pv => pv && pv.length ? pv.map(rectText).join(" ") : "-";
-    if (ply >= game.moves.length) {
-      const e = an.end;
-      text.innerHTML = "<b>End</b>, " + escapeText(game.names[e.player]) + " to move: " +
-        (e.proved && e.depth === undefined ? "the final margin " : "value ") + "<b>" + cellsText(e.cells) + "</b>" +
-        (e.proved ? " (proved)" : "") + (e.best !== undefined ? ", best " + rectText(e.best) + ", expected " + line(e.pv) : "") + ".";
-      return;
+    const search = a => (a.proved ? " (proved)" : "") + (a.depth !== undefined ? ", depth " + a.depth + ", best <b>" +
+      rectText(a.best) + "</b>, expected " + line(a.pv) : ", a forced pass");
+    const e = an.end;
+    const end = "<b>End</b>, " + escapeText(game.names[e.player]) + " to move: " +
+      (e.proved && e.depth === undefined ? "the final margin " : "value ") + "<b>" + cellsText(e.cells) + "</b>" +
+      (e.proved ? " (proved)" : "") + (e.best !== undefined ? ", best " + rectText(e.best) + ", expected " + line(e.pv) : "") + ".";
+    const n = game.moves.length;
+    if (n === 0) { text.innerHTML = end; return; }
+    const shown = game.moves[Math.max(0, ply - 1)], a = shown.analysis;
+    if (ply === 0) {
+      text.innerHTML = "<b>Start</b>, " + escapeText(game.names[shown.player]) + " to move: value <b>" +
+        cellsText(a.before) + "</b>" + search(a) + ".";
+    } else {
+      text.innerHTML = "<b>Move " + ply + "</b>, " + escapeText(game.names[shown.player]) + " to move: value <b>" +
+        cellsText(a.before) + "</b>" + search(a) + ".<br>Played " + rectText(shown.move) + " (+" + shown.gain + ")" +
+        (a.played !== undefined ? ", worth " + cellsText(a.played) + " by the same search" : "") + ", value after " +
+        cellsText(a.after) + ": " + (a.loss > 0.005 ? "<span class='loss'>lost " + a.loss.toFixed(2) + " cells" +
+        (a.judgement ? ", " + a.judgement : "") + "</span>" : "lost nothing") +
+        (a.mark ? " (costliest #" + a.mark + ")" : "") + "." + (ply === n ? "<br>" + end : "");
     }
-    const m = game.moves[ply], a = m.analysis;
-    text.innerHTML = "<b>Move " + (ply + 1) + "</b>, " + escapeText(game.names[m.player]) + " to move: value <b>" + cellsText(a.before) +
-      "</b>" + (a.proved ? " (proved)" : "") + (a.depth !== undefined ? ", depth " + a.depth + ", best <b>" + rectText(a.best) +
-      "</b>, expected " + line(a.pv) : ", a forced pass") + ".<br>Played " + rectText(m.move) + " (+" + m.gain + ")" +
-      (a.played !== undefined ? ", worth " + cellsText(a.played) + " by the same search" : "") + ", value after " +
-      cellsText(a.after) + ": " + (a.loss > 0.005 ? "<span class='loss'>lost " + a.loss.toFixed(2) + " cells" +
-      (a.judgement ? ", " + a.judgement : "") + "</span>" : "lost nothing") +
-      (a.mark ? " (costliest #" + a.mark + ")" : "") + ".";
     if (a.best) { bestBox.style.display = "block"; place(bestBox, a.best); }
-    if (m.move && JSON.stringify(m.move) !== JSON.stringify(a.best)) { playedBox.style.display = "block"; place(playedBox, m.move); }
   }
 
   function play() {

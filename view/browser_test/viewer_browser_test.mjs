@@ -132,6 +132,8 @@ async function plyAfterGraphClick(page, expected, what) {
   }
 }
 
+const rectText = m => m ? `(${m[0]},${m[1]})-(${m[2]},${m[3]})` : "pass";
+
 // What a page's Chart.js charts drew: each chart's frame (chartArea), axis
 // titles and tick labels, and every drawn point (gaps left out).
 async function chartsOn(page, selector) {
@@ -219,25 +221,25 @@ async function checkAnalysis(log) {
   assert.equal(await page.locator("#worst-moves button").count(), marked.length);
 
   // Each marked point, clicked where it is drawn, opens its own move: the
-  // position before it, with its account and the best move outlined.
+  // position after it, its row in the list, its account in the text, the
+  // move played as the last-move outline and the best move outlined.
   for (let k = 0; k < marked.length; k++) {
-    const worst = marked[k].i;
-    await page.keyboard.press("End");  // away from every marked move's position
+    const move = marked[k].i + 1, a = game.moves[marked[k].i].analysis;
+    await page.keyboard.press(move === n ? "Home" : "End");  // away from the marked move's position
     const pt = graph.series[1].points[k];
     await page.mouse.click(graph.box.x + pt.x, graph.box.y + pt.y);
-    await plyAfterGraphClick(page, worst, `marked point #${k + 1}`);
+    await plyAfterGraphClick(page, move, `marked point #${k + 1}`);
     assert.equal(await page.evaluate(() => window.scrollY), 0, "going to a move never scrolls the page");
+    assert.equal(await page.locator("#move-rows tr.current td").first().textContent(), String(move),
+                 "the list highlights the move the text tells");
     const text = await page.locator("#analysis-text").textContent();
-    assert.ok(text.startsWith(`Move ${worst + 1}, `), text);
-    assert.ok(text.includes(`lost ${game.moves[worst].analysis.loss.toFixed(2)} cells`), text);
-    const best = game.moves[worst].analysis.best;
+    assert.ok(text.startsWith(`Move ${move}, `), text);
+    assert.ok(text.includes(`Played ${rectText(game.moves[move - 1].move)} `), text);
+    assert.ok(text.includes(`lost ${a.loss.toFixed(2)} cells`), text);
     assert.ok(await page.locator(".best-rect").isVisible(), "the best move is outlined");
     const box = await page.locator(".best-rect").boundingBox();
-    const a = await page.locator(`.cell[data-r="${best[0]}"][data-c="${best[1]}"]`).boundingBox();
-    assert.ok(Math.abs(box.x - a.x) < 2 && Math.abs(box.y - a.y) < 2, "the best move's outline sits on its corner");
-    const played = game.moves[worst].move;
-    assert.equal(await page.locator(".played-rect").isVisible(), JSON.stringify(played) !== JSON.stringify(best));
-    assert.equal(await page.locator("#move-rows tr.current td").first().textContent(), String(worst));
+    const corner = await page.locator(`.cell[data-r="${a.best[0]}"][data-c="${a.best[1]}"]`).boundingBox();
+    assert.ok(Math.abs(box.x - corner.x) < 2 && Math.abs(box.y - corner.y) < 2, "the best move's outline sits on its corner");
     if (k === 0) {
       const shot = await page.screenshot({ path: join(out, "analysis-worst-move.png") });
       assert.equal(shot.subarray(1, 4).toString(), "PNG");
@@ -247,8 +249,10 @@ async function checkAnalysis(log) {
 
   // The buttons go there too; a plain point goes to its own position.
   await page.keyboard.press("Home");
+  assert.ok((await page.locator("#analysis-text").textContent()).startsWith("Start, Alice to move: value "));
+  assert.ok(await page.locator(".best-rect").isVisible(), "the start outlines the best first move");
   await page.locator("#worst-moves button").first().click();
-  assert.equal(await page.locator("body").getAttribute("data-ply"), String(marked[0].i));
+  assert.equal(await page.locator("body").getAttribute("data-ply"), String(marked[0].i + 1));
   const covered = new Set(marked.map(o => o.i + 1));
   let plain = 2;
   while (covered.has(plain) || covered.has(plain - 1) || covered.has(plain + 1)) plain++;
@@ -256,8 +260,8 @@ async function checkAnalysis(log) {
   await page.mouse.click(graph.box.x + dot.x, graph.box.y + dot.y);
   await plyAfterGraphClick(page, plain, `the plain point after move ${plain}`);
   await page.keyboard.press("End");
-  assert.ok((await page.locator("#analysis-text").textContent()).startsWith("End, "));
-  assert.equal(await page.locator(".best-rect").isVisible(), false);
+  const last = await page.locator("#analysis-text").textContent();
+  assert.ok(last.startsWith(`Move ${n}, `) && last.includes("End, "), `the last position tells the last move and the end: ${last}`);
   assert.deepEqual(errors, [], `${log}: no script errors and no network`);
   console.log(`ok analysis of ${log}: ${n} moves, ${marked.length} marked, screenshots in ${out}`);
   await page.close();
