@@ -58,8 +58,12 @@ int cmd_export_bot(int argc, char** argv) {
       std::vector<std::string> candidates;
       const std::filesystem::path models = std::filesystem::path(given) / "models";
       if (std::filesystem::is_directory(models))
-        for (const auto& e : std::filesystem::directory_iterator(models))
-          if (e.path().filename().string().rfind("gen-", 0) == 0) candidates.push_back(e.path().string());
+        for (const auto& e : std::filesystem::directory_iterator(models)) {
+          // A candidate's own file, not a temp file a crash left beside it (NAME.tmp.PID).
+          const std::string extension = e.path().extension().string();
+          if (e.path().filename().string().rfind("gen-", 0) == 0 && (extension == ".eval" || extension == ".h5"))
+            candidates.push_back(e.path().string());
+        }
       std::sort(candidates.begin(), candidates.end());
       throw std::invalid_argument(
           given + " has promoted no model yet (no models/promoted.txt): no candidate has beaten the best so far at its "

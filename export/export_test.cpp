@@ -379,6 +379,7 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   // that file exports.
   write_file_atomic((d / "run" / "models" / "gen-0001.eval").string(), weights);
   write_file_atomic((d / "run" / "models" / "gen-0002.eval").string(), weights);
+  write_file_atomic((d / "run" / "models" / "gen-0002.eval.tmp.4242").string(), "torn");  // left by a crash
   const ShellResult unpromoted = run_shell("'" + bin + "' export-bot --eval " + (d / "run").string() + " --out " +
                                            (d / "r.cpp").string());
   EXPECT_NE(unpromoted.exit_code, 0);

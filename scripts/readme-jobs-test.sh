@@ -51,7 +51,7 @@ while IFS= read -r line; do
     if [[ $toy == *"export-bot --eval runs/eval "* && ! -e runs/eval/models/promoted.txt ]]; then
       # The toy generation lost its gate: the export must say so and name the candidate.
       grep -q "has promoted no model yet" <<< "$out" || { echo "$out"; fail "the export did not say nothing was promoted"; }
-      grep -q "its newest candidate is runs/eval/models/gen-0001.eval, which exports as well" <<< "$out" ||
+      grep -q "its newest candidate is $candidate, which exports as well" <<< "$out" ||
         { echo "$out"; fail "the export did not name the candidate"; }
       grep -q -- "--eval $candidate" "$repo/README.md" || fail "README.md no longer says to export $candidate"
       toy=${toy//--eval runs\/eval /--eval $candidate }
