@@ -1896,6 +1896,11 @@ class MovePicker {
  public:
   MovePicker(KeyedMove* moves, int n) : moves_(moves), n_(n) {}
 
+  // The order: higher key first, equal keys by index.
+  static bool before(const KeyedMove& a, const KeyedMove& b) {
+    return a.key != b.key ? a.key > b.key : a.index < b.index;
+  }
+
   // The i-th move in the order; called with i = 0, 1, 2, ... in turn.
   // Afterwards moves[0..i] hold the moves picked so far, in order.
   const KeyedMove& pick(int i) {
@@ -1912,9 +1917,6 @@ class MovePicker {
 
  private:
   static constexpr int kSelected = 3;  // moves found by selection before the rest is sorted
-  static bool before(const KeyedMove& a, const KeyedMove& b) {
-    return a.key != b.key ? a.key > b.key : a.index < b.index;
-  }
   KeyedMove* moves_;
   int n_;
 };
@@ -2044,6 +2046,9 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // Writes a searched node's result: its bound from where best fell
+  // against the window it was searched with.
+  void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
   // The late-move reduction of move number i (from 0) at this depth.
   int reduction(int depth, int i) const;
   // A move made and taken back, told to the evaluator (heuristic mode).
@@ -2061,6 +2066,13 @@ class AlphaBeta {
   // MovePicker; returns their number, list.size + 1.
   int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
                 KeyedMove* keyed) const;
+  static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
+  // A move's key without the table's move or the orderer's advice.
+  int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // The moves the keys would put first, known without generating: the
+  // table's move and the killers that are legal here, in the keys' order,
+  // into first[0..3); returns their number (0 where the order could differ).
+  int moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply, KeyedMove* first) const;
   // Prepares the per-search state (node count, limits, stop flag).
   void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
   // The table's move for pos, if the table holds pos.
@@ -2283,6 +2295,22 @@ const char* isa_name(Isa isa);
 void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
             const int* added, int n_added);
 
+// Both perspectives' accumulators at once, as a move changes them: from
+// and to hold [2][n] (the first view's n values, then the second's). A
+// row that both views remove (a feature whose index is the same in both:
+// a cell or triple nobody owns yet) is read once for the two. Gives
+// exactly update() on each view with its removed_both, removed and added
+// rows.
+struct PairChanges {
+  const int* removed_both = nullptr;
+  int n_removed_both = 0;
+  const int* removed[2] = {nullptr, nullptr};
+  int n_removed[2] = {0, 0};
+  const int* added[2] = {nullptr, nullptr};
+  int n_added[2] = {0, 0};
+};
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes);
+
 // out[i] = min(max(acc[i], 0), 127) for i < n (any n).
 void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
 
@@ -2290,12 +2318,29 @@ void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
 // multiple of 32 and every x is at most 127, so no pairwise sum saturates.
 void dense(Isa isa, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out);
 
-// The first dense layer, reading only the inputs that are not zero (most
-// of a crelu'd accumulator is): out[j] = sum over i of x[i] * w(i, j), for
-// n_inputs (a multiple of 32) and n_out (a multiple of 8, at most 64)
-// outputs, with the weights laid out by groups of four inputs,
-// w_grouped[(i / 4) * n_out * 4 + j * 4 + i % 4] (chunked_dense_weights).
-void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out);
+// A dense layer reading only its groups of four inputs that are not all
+// zero: out[j] = sum over i of x[i] * w(i, j), for n_inputs (a multiple of
+// 32) and n_out (a multiple of 8, at most 64) outputs, with the weights laid
+// out by groups of four inputs, w_grouped[(i / 4) * n_out * 4 + j * 4 + i % 4]
+// (chunked_dense_weights).
+//
+// int16_groups (1..kMaxInt16Groups): the SIMD versions add the products of
+// up to this many groups in int16 before widening to int32, which halves
+// the multiplies; int16_groups_for() gives the most a layer's weights allow
+// with every sum exact. 1 widens each group (any weights).
+constexpr int kMaxInt16Groups = 16;
+void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out,
+                  int int16_groups = 1);
+
+// The most groups (1..kMaxInt16Groups) whose products add up in int16 with
+// no overflow for any inputs 0..127: for every output, 127 times the sum of
+// its largest per-group |w| sums over that many groups fits int16.
+int int16_groups_for(const int8_t* w_grouped, int n_inputs, int n_out);
+
+// A dense layer's int32 sums back to crelu's 0..127 scale: out[j] =
+// min(max((bias[j] + sums[j] + 2^(shift-1)) >> shift, 0), 127) for j < n
+// (any n; shift 1..30), the shift rounding halves up.
+void rescaled_crelu(Isa isa, const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out);
 
 // A row-major int8 matrix w[j * stride + i] (n_out rows) in dense_sparse's
 // layout, its outputs padded with zero rows to a multiple of 8.
@@ -2308,7 +2353,8 @@ inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 and kept on a stack, one entry per pushed move,
-// updated only for the cells the move changes and the triples touching them; the dense layers run on
+// updated only for the cells the move changes and the triples touching
+// them, and only when an evaluation needs them (lazily); the dense layers run on
 // int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
 // run AVX2 when the CPU has it (chosen at run time, like the move
 // generator; AVX-512 when asked for), with a scalar path giving the same
@@ -2346,10 +2392,11 @@ class LearnedEvaluator final : public StaticEvaluator {
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
-  // A ply's cell states (learned_eval_cell_state), for each view (player)
-  // kRows rows of kStateStride bytes.
+  // A ply's cell states (learned_eval_cell_state) in the first player's
+  // view, kRows rows of kStateStride bytes; the second player's view is the
+  // same with kMine and kTheirs swapped (other_view_state).
   static constexpr int kStateStride = 32;
-  static constexpr int kStatesSize = 2 * kRows * kStateStride;
+  static constexpr int kStatesSize = kRows * kStateStride;
   uint8_t* states(int depth) { return states_.data() + size_t(depth) * kStatesSize; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
   // (the cached value while the node has not changed); rectangles feeds the
@@ -2358,6 +2405,11 @@ class LearnedEvaluator final : public StaticEvaluator {
   // The evaluation in the search's units from the net's output and the skips.
   int combine(const Position& pos, int64_t net, int best_gain) const;
   void refresh(const Position& pos, int16_t* acc) const;
+  // Computes the accumulators (and cell states) of the plies pushed since
+  // the last evaluation, from the deepest one still valid.
+  void bring_up_to_date();
+  // Ply `depth`'s accumulators and states from those of depth - 1 and its move.
+  void compute_ply(int depth);
   // to = from - the removed features' rows + the added ones' (H units).
   void apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
                      int n_added) const;
@@ -2369,14 +2421,23 @@ class LearnedEvaluator final : public StaticEvaluator {
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
-  std::vector<int8_t> l2_weight_, out_weight_;
-  std::vector<int8_t> l1_grouped_;  // l1's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
+  std::vector<int8_t> out_weight_;
+  // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
+  std::vector<int8_t> l1_grouped_, l2_grouped_;
+  int l1_int16_groups_ = 1, l2_int16_groups_ = 1;  // eval_kernels::int16_groups_for over every stack
   std::vector<int32_t> l1_bias_, l2_bias_;
   std::vector<int32_t> out_bias_;  // per stack
   int32_t skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
-  std::vector<uint8_t> states_;  // [depth][view][kRows][kStateStride], beside stack_
+  std::vector<uint8_t> states_;  // [depth][kRows][kStateStride], beside stack_
+  // The move that led to each ply, and who made it.
+  struct Ply {
+    Move move;
+    Player mover = kFirst;
+  };
+  std::vector<Ply> plies_;  // [depth], beside stack_
   int depth_ = 0;
+  int computed_depth_ = 0;  // plies 0..computed_depth_ of the current line have their accumulators
   uint64_t node_ = 0;                  // changes with every set_root, push and pop
   uint64_t cached_node_ = ~uint64_t(0);  // the node cached_net_ belongs to
   int64_t cached_net_ = 0;
@@ -4375,18 +4436,44 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
   }
   for (int i = 0; i < n; ++i) {
     const Move m = move_at(i);
-    const auto [stolen, gain] = rectangle_take(pos, m);
+    const RectangleTake take = rectangle_take(pos, m);
     int key;
-    if (tt_move && m == *tt_move) key = 1 << 30;
+    if (tt_move && m == *tt_move) key = kTableMoveKey;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
-    else if (m.is_pass()) key = -1;  // searched last
-    else {
-      key = stolen * 4096 + gain * 16;
-      if (config_.history && stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
-      if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
-    }
-    keyed[i] = {key, i, stolen, m};
+    else key = plain_key(m, take, ply);
+    keyed[i] = {key, i, take.stolen, m};
   }
+  return n;
+}
+
+int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
+  if (m.is_pass()) return -1;  // searched last
+  int key = take.stolen * 4096 + take.gain * 16;
+  if (config_.history && take.stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
+  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
+  return key;
+}
+
+int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
+                                       KeyedMove* first) const {
+  // Off where the keys could change while the first moves are searched (the
+  // history table), where they are the orderer's advice, and at the root,
+  // whose improvement check reads the keyed moves.
+  if (ply == 0 || (config_.history && !exact_) || (orderer_ && !exact_ && ply < config_.orderer_plies)) return 0;
+  int n = 0;
+  if (tt_move && (tt_move->is_pass() || pos.is_legal(*tt_move)))
+    first[n++] = {kTableMoveKey, 0, rectangle_take(pos, *tt_move).stolen, *tt_move};
+  if (!config_.killers || ply >= 128) return n;
+  static_assert(kKillerKey > kCells * 4096 + 2 * kCells * 16, "a killer's key must top every capture's");
+  const int table_moves = n;
+  for (const Move& k : killers_[ply]) {
+    if (k.is_pass() || (tt_move && k == *tt_move) || !pos.is_legal(k)) continue;
+    const RectangleTake take = rectangle_take(pos, k);
+    // The index orders equal keys as generation does: by top row, then
+    // bottom row, then left column (movegen's scan).
+    first[n++] = {plain_key(k, take, ply), (k.r1 * kRows + k.r2) * kCols + k.c1, take.stolen, k};
+  }
+  if (n == table_moves + 2 && MovePicker::before(first[n - 1], first[n - 2])) std::swap(first[n - 1], first[n - 2]);
   return n;
 }
 
@@ -4508,20 +4595,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     }
   }
 
-  MoveList list;
-  generate_moves(pos, list);
-  KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
-  MovePicker picker(keyed.at, n);
-
   int best = -kInf;
   Move best_move;
   Undo undo;
-  for (int i = 0; i < n; ++i) {
-    const KeyedMove& next = picker.pick(i);
-    const Move m = next.move;
+  enum class After { kGoOn, kCutoff, kStopped };
+  // Searches move m as the i-th; keyed (the node's keyed moves so far) is
+  // what a cutoff's history update reads.
+  const auto search_move = [&](int i, const Move& m, bool quiet, const KeyedMove* keyed) {
     if (i == 0) best_move = m;
-    const bool quiet = next.steals == 0;  // the pass steals nothing
     play(pos, m, undo);
     // The child probes the table unless it is a leaf: start loading its
     // entry now (a table of megabytes misses the caches).
@@ -4537,7 +4618,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
     take_back(pos, undo);
-    if (stopped_) return 0;
+    if (stopped_) return After::kStopped;
     if (score > best) {
       best = score;
       best_move = m;
@@ -4546,23 +4627,57 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       alpha = score;
       // The table's move, searched first at the root, is normally the
       // previous iteration's choice; only a move that beat that one counts.
-      if (ply == 0 && i > 0 && keyed.at[0].move == previous_root_choice_) root_improvement_ = m;
+      if (ply == 0 && i > 0 && keyed[0].move == previous_root_choice_) root_improvement_ = m;
     }
     if (alpha >= beta) {
-      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed.at, i, depth);
+      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed, i, depth);
       if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = m;
       }
-      break;
+      return After::kCutoff;
+    }
+    return After::kGoOn;
+  };
+
+  // The table's move and the killers come first in the keys' order; they
+  // are searched before the moves are generated, so a node that one of them
+  // cuts off, as most do, never generates or keys its moves. The order stays
+  // exactly the keys' (moves_before_generation).
+  KeyedMove first[3];
+  const int n_first = moves_before_generation(pos, tt_move, ply, first);
+  for (int i = 0; i < n_first; ++i) {
+    const After after = search_move(i, first[i].move, first[i].steals == 0, first);
+    if (after == After::kStopped) return 0;
+    if (after == After::kCutoff) {
+      store(entry, key, best, want_depth, alpha_start, beta, best_move);
+      return best;
     }
   }
+
+  MoveList list;
+  generate_moves(pos, list);
+  KeyedMoves keyed;
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  MovePicker picker(keyed.at, n);
+  for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
+  for (int i = n_first; i < n; ++i) {
+    const KeyedMove& next = picker.pick(i);
+    const After after = search_move(i, next.move, next.steals == 0, keyed.at);  // the pass steals nothing
+    if (after == After::kStopped) return 0;
+    if (after == After::kCutoff) break;
+  }
+  store(entry, key, best, want_depth, alpha_start, beta, best_move);
+  return best;
+}
+
+void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,
+                      const Move& best_move) {
   entry->key = key;
   entry->score = int16_t(best);
-  entry->depth = want_depth;
+  entry->depth = depth;
   entry->bound = best <= alpha_start ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
   entry->move = best_move;
-  return best;
 }
 
 AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,
@@ -4831,7 +4946,10 @@ LearnedEvalModel read_learned_eval(const std::string& path) {
 // ---- engine/mushroom/learned_eval_kernels.cpp ----
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <type_traits>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -4874,6 +4992,19 @@ void update_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n,
     const int16_t* row = rows + size_t(added[k]) * size_t(n);
     for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] + row[h]);
   }
+}
+
+void update_pair_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& c) {
+  for (int p = 0; p < 2; ++p) {
+    int16_t* view = to + size_t(p) * size_t(n);
+    update_scalar(from + size_t(p) * size_t(n), view, rows, n, c.removed_both, c.n_removed_both, c.added[p], c.n_added[p]);
+    update_scalar(view, view, rows, n, c.removed[p], c.n_removed[p], nullptr, 0);
+  }
+}
+
+void rescaled_crelu_scalar(const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out) {
+  const int32_t half = int32_t(1) << (shift - 1);
+  for (int j = 0; j < n; ++j) out[j] = uint8_t(std::clamp((bias[j] + sums[j] + half) >> shift, 0, 127));
 }
 
 void crelu_scalar(const int16_t* acc, uint8_t* out, int n) {
@@ -4939,6 +5070,79 @@ MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const int16_t* 
     });
 }
 
+MUSHROOM_AVX2 inline __m256i load16_avx2(const int16_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+// Both views' tiles of R registers (16R units) each, in 2R registers: a
+// row both views remove is loaded once and taken from both.
+template <int R>
+MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+                                         const PairChanges& c) {
+  __m256i v[2][R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) v[0][r] = load16_avx2(from + 16 * r), v[1][r] = load16_avx2(from + n + 16 * r);
+  for (int k = 0; k < c.n_removed_both; ++k) {
+    const int16_t* row = rows + size_t(c.removed_both[k]) * n;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m256i x = load16_avx2(row + 16 * r);
+      v[0][r] = _mm256_sub_epi16(v[0][r], x);
+      v[1][r] = _mm256_sub_epi16(v[1][r], x);
+    }
+  }
+#pragma GCC unroll 2
+  for (int p = 0; p < 2; ++p) {
+    for (int k = 0; k < c.n_removed[p]; ++k) {
+      const int16_t* row = rows + size_t(c.removed[p][k]) * n;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) v[p][r] = _mm256_sub_epi16(v[p][r], load16_avx2(row + 16 * r));
+    }
+    for (int k = 0; k < c.n_added[p]; ++k) {
+      const int16_t* row = rows + size_t(c.added[p][k]) * n;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) v[p][r] = _mm256_add_epi16(v[p][r], load16_avx2(row + 16 * r));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 16 * r), v[0][r]);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + n + 16 * r), v[1][r]);
+  }
+}
+
+MUSHROOM_AVX2 void update_pair_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& c) {
+  // Tiles of 4 registers a view (64 units): 8 accumulator registers and a
+  // row's, of the 16.
+  for (int t = 0; t < n; t += 64)
+    with_registers(std::min(4, (n - t) / 16), [&](auto registers) {
+      update_pair_tile_avx2<decltype(registers)::value>(from + t, to + t, rows + t, size_t(n), c);
+    });
+}
+
+// (sums + bias + half) >> shift, eight lanes.
+MUSHROOM_AVX2 inline __m256i rescaled8_avx2(const int32_t* sums, const int32_t* bias, __m256i half, __m128i count) {
+  const __m256i v = _mm256_add_epi32(_mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums)),
+                                                      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias))),
+                                     half);
+  return _mm256_sra_epi32(v, count);
+}
+
+MUSHROOM_AVX2 void rescaled_crelu_avx2(const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out) {
+  const __m256i half = _mm256_set1_epi32(int32_t(1) << (shift - 1));
+  const __m128i count = _mm_cvtsi32_si128(shift);
+  int j = 0;
+  for (; j + 16 <= n; j += 16) {
+    // Saturating packs clamp to 0..255, so clamp to 127 first: int32 -> int16 -> uint8.
+    const __m256i lo = _mm256_min_epi32(rescaled8_avx2(sums + j, bias + j, half, count), _mm256_set1_epi32(127));
+    const __m256i hi = _mm256_min_epi32(rescaled8_avx2(sums + j + 8, bias + j + 8, half, count), _mm256_set1_epi32(127));
+    const __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8);  // back in order
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
+                     _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1)));
+  }
+  rescaled_crelu_scalar(sums + j, bias + j, n - j, shift, out + j);
+}
+
 MUSHROOM_AVX2 __m256i clamped16_avx2(const int16_t* p) {
   const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(127));
@@ -4988,38 +5192,82 @@ MUSHROOM_AVX2 void dense_avx2(const uint8_t* x, const int8_t* w, int stride, int
   }
 }
 
+// For each byte value, the positions of its set bits and their count:
+// the live groups of 32 inputs are listed from one 8-bit mask.
+struct BitPositions {
+  alignas(16) uint16_t at[256][8];
+  uint8_t count[256];
+};
+constexpr BitPositions make_bit_positions() {
+  BitPositions t{};
+  for (int mask = 0; mask < 256; ++mask) {
+    int n = 0;
+    for (int bit = 0; bit < 8; ++bit)
+      if (mask >> bit & 1) t.at[mask][n++] = uint16_t(bit);
+    t.count[mask] = uint8_t(n);
+  }
+  return t;
+}
+constexpr BitPositions kBitPositions = make_bit_positions();
+
 // R registers of 8 int32 sums (8R outputs); each group of four inputs that
-// is not all zero is broadcast and multiplied with its 8R x 4 weights.
+// is not all zero is broadcast and multiplied with its 8R x 4 weights. The
+// live groups are listed first, then passed in one loop: a loop per 32
+// inputs would mispredict its exit at each.
 template <int R>
-MUSHROOM_AVX2 void dense_sparse_avx2_tile(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int32_t* out) {
+MUSHROOM_AVX2 void dense_sparse_avx2_tile(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int32_t* out,
+                                          int int16_groups) {
   __m256i sum[R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
   const __m256i ones = _mm256_set1_epi16(1);
-  for (int i = 0; i < n_inputs; i += 32) {
-    // One bit per group of four inputs that has a non-zero byte.
-    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    uint32_t live = ~uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(xv, _mm256_setzero_si256())))) & 0xffu;
-    while (live) {
-      const int g = i / 4 + __builtin_ctz(live);
-      live &= live - 1;
-      int32_t four;
-      __builtin_memcpy(&four, x + 4 * g, 4);
-      const __m256i xb = _mm256_set1_epi32(four);
-      const int8_t* wg = w_grouped + size_t(g) * (8 * R) * 4;
+  constexpr int kBlock = 512;  // inputs listed at a time
+  alignas(16) uint16_t live[kBlock / 4 + 8];
+  for (int block = 0; block < n_inputs; block += kBlock) {
+    const int block_end = std::min(n_inputs, block + kBlock);
+    int count = 0;
+    for (int i = block; i < block_end; i += 32) {
+      // One bit per group of four inputs that has a non-zero byte.
+      const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+      const uint32_t mask =
+          ~uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(xv, _mm256_setzero_si256())))) & 0xffu;
+      const __m128i groups = _mm_add_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(kBitPositions.at[mask])),
+                                           _mm_set1_epi16(int16_t(i / 4)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(live + count), groups);
+      count += kBitPositions.count[mask];
+    }
+    // Up to int16_groups groups' products are added in int16 (exact: see
+    // int16_groups_for), then widened to the int32 sums at once.
+    for (int k0 = 0; k0 < count; k0 += int16_groups) {
+      __m256i pairs[R];
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) {
-        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + 32 * r));
-        sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(_mm256_maddubs_epi16(xb, wv), ones));
+      for (int r = 0; r < R; ++r) pairs[r] = _mm256_setzero_si256();
+      const int k_end = std::min(count, k0 + int16_groups);
+      for (int k = k0; k < k_end; ++k) {
+        const int g = live[k];
+        int32_t four;
+        __builtin_memcpy(&four, x + 4 * g, 4);
+        const __m256i xb = _mm256_set1_epi32(four);
+        const int8_t* wg = w_grouped + size_t(g) * (8 * R) * 4;
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+          const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + 32 * r));
+          pairs[r] = _mm256_add_epi16(pairs[r], _mm256_maddubs_epi16(xb, wv));
+        }
       }
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
     }
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * r), sum[r]);
 }
 
-MUSHROOM_AVX2 void dense_sparse_avx2(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out) {
-  with_registers(n_out / 8, [&](auto registers) { dense_sparse_avx2_tile<decltype(registers)::value>(x, n_inputs, w_grouped, out); });
+MUSHROOM_AVX2 void dense_sparse_avx2(const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out,
+                                     int int16_groups) {
+  with_registers(n_out / 8, [&](auto registers) {
+    dense_sparse_avx2_tile<decltype(registers)::value>(x, n_inputs, w_grouped, out, int16_groups);
+  });
 }
 
 // ---- AVX-512 (F and BW): 32 int16 or 64 int8 a register ----
@@ -5053,6 +5301,48 @@ MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const int16
     });
   if (whole < n)
     update_tile_avx2<1>(from + whole, to + whole, rows + whole, size_t(n), removed, n_removed, added, n_added);
+}
+
+template <int R>
+MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+                                             const PairChanges& c) {
+  __m512i v[2][R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) v[0][r] = _mm512_loadu_si512(from + 32 * r), v[1][r] = _mm512_loadu_si512(from + n + 32 * r);
+  for (int k = 0; k < c.n_removed_both; ++k) {
+    const int16_t* row = rows + size_t(c.removed_both[k]) * n;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512i x = _mm512_loadu_si512(row + 32 * r);
+      v[0][r] = _mm512_sub_epi16(v[0][r], x);
+      v[1][r] = _mm512_sub_epi16(v[1][r], x);
+    }
+  }
+#pragma GCC unroll 2
+  for (int p = 0; p < 2; ++p) {
+    for (int k = 0; k < c.n_removed[p]; ++k) {
+      const int16_t* row = rows + size_t(c.removed[p][k]) * n;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) v[p][r] = _mm512_sub_epi16(v[p][r], _mm512_loadu_si512(row + 32 * r));
+    }
+    for (int k = 0; k < c.n_added[p]; ++k) {
+      const int16_t* row = rows + size_t(c.added[p][k]) * n;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) v[p][r] = _mm512_add_epi16(v[p][r], _mm512_loadu_si512(row + 32 * r));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) _mm512_storeu_si512(to + 32 * r, v[0][r]), _mm512_storeu_si512(to + n + 32 * r, v[1][r]);
+}
+
+MUSHROOM_AVX512 void update_pair_avx512(const int16_t* from, int16_t* to, const int16_t* rows, int n,
+                                        const PairChanges& c) {
+  const int whole = n / 32 * 32;  // units in full 512-bit registers; n % 32 is 0 or 16
+  for (int t = 0; t < whole; t += 256)
+    with_registers(std::min(8, (whole - t) / 32), [&](auto registers) {
+      update_pair_tile_avx512<decltype(registers)::value>(from + t, to + t, rows + t, size_t(n), c);
+    });
+  if (whole < n) update_pair_tile_avx2<1>(from + whole, to + whole, rows + whole, size_t(n), c);
 }
 
 MUSHROOM_AVX512 void dense_avx512(const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out) {
@@ -5112,6 +5402,23 @@ void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int 
   update_scalar(from, to, rows, n, removed, n_removed, added, n_added);
 }
 
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes) {
+#ifdef MUSHROOM_KERNELS_X86
+  if (isa == Isa::kAvx512) return update_pair_avx512(from, to, rows, n, changes);
+  if (isa == Isa::kAvx2) return update_pair_avx2(from, to, rows, n, changes);
+#endif
+  (void)isa;
+  update_pair_scalar(from, to, rows, n, changes);
+}
+
+void rescaled_crelu(Isa isa, const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out) {
+#ifdef MUSHROOM_KERNELS_X86
+  if (isa != Isa::kScalar) return rescaled_crelu_avx2(sums, bias, n, shift, out);  // 16 to 64 values
+#endif
+  (void)isa;
+  rescaled_crelu_scalar(sums, bias, n, shift, out);
+}
+
 void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n) {
 #ifdef MUSHROOM_KERNELS_X86
   if (isa != Isa::kScalar) return crelu_avx2(acc, out, n);  // a few dozen values: AVX2 is enough
@@ -5129,14 +5436,37 @@ void dense(Isa isa, const uint8_t* x, const int8_t* w, int stride, int n_out, in
   dense_scalar(x, w, stride, n_out, out);
 }
 
-void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out) {
+void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out,
+                  int int16_groups) {
+  int16_groups = std::clamp(int16_groups, 1, kMaxInt16Groups);
 #ifdef MUSHROOM_KERNELS_X86
   // The AVX2 version serves AVX-512 too: with 16 outputs, one 512-bit
   // register would hold them all and gain nothing.
-  if (isa != Isa::kScalar) return dense_sparse_avx2(x, n_inputs, w_grouped, n_out, out);
+  if (isa != Isa::kScalar) return dense_sparse_avx2(x, n_inputs, w_grouped, n_out, out, int16_groups);
 #endif
   (void)isa;
-  dense_sparse_scalar(x, n_inputs, w_grouped, n_out, out);
+  dense_sparse_scalar(x, n_inputs, w_grouped, n_out, out);  // int32 throughout
+}
+
+int int16_groups_for(const int8_t* w_grouped, int n_inputs, int n_out) {
+  // A maddubs pair is at most 2 * 127 * 127 < 32768; a run of k groups'
+  // pairs, in any order of live groups, at most 127 times the sum of the k
+  // largest per-group |w| sums of each output.
+  const int groups = n_inputs / 4;
+  int best = kMaxInt16Groups;
+  std::vector<int> weight(static_cast<size_t>(groups));
+  for (int j = 0; j < n_out; ++j) {
+    for (int g = 0; g < groups; ++g) {
+      int s = 0;
+      for (int q = 0; q < 4; ++q) s += std::abs(int(w_grouped[(size_t(g) * size_t(n_out) + size_t(j)) * 4 + size_t(q)]));
+      weight[size_t(g)] = s;
+    }
+    std::sort(weight.begin(), weight.end(), std::greater<int>());
+    int k = 0, total = 0;
+    while (k < std::min(best, groups) && 127 * (total + weight[size_t(k)]) <= 32767) total += weight[size_t(k++)];
+    if (k < groups) best = std::min(best, std::max(k, 1));
+  }
+  return best;
 }
 
 void chunked_dense_weights(const int8_t* w, int stride, int n_out, int8_t* out) {
@@ -5168,10 +5498,8 @@ int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * 
 constexpr int kShift = 6;  // log2(kDenseScale)
 constexpr int64_t kSumScale = 127 * 64;
 
-uint8_t crelu(int32_t v) { return uint8_t(std::clamp(v, 0, 127)); }
-// A layer's sum back to the 0..127 scale, rounded (a floor would bias every
-// unit down by half a step).
-int32_t rescale(int32_t sum) { return (sum + (1 << (kShift - 1))) >> kShift; }
+// A layer's sums go back to the 0..127 scale rounded by eval_kernels::
+// rescaled_crelu (a floor would bias every unit down by half a step).
 
 // Rounded a / b (b > 0), halves away from zero.
 int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
@@ -5189,6 +5517,28 @@ static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (k
 
 namespace {
 constexpr int kMine = 10, kTheirs = 11;  // cell states after a move, for the mover and its opponent
+
+// A cell's state in the other player's view: kMine and kTheirs swap, the
+// rest stay (s ^ 1 for 10 and 11, s for 0..9).
+constexpr int other_view_state(int s) { return s ^ ((s + 6) >> 4); }
+static_assert(other_view_state(kMine) == kTheirs && other_view_state(kTheirs) == kMine && other_view_state(9) == 9 &&
+              other_view_state(0) == 0 && other_view_state(8) == 8);
+
+// A triple's index s0 * 144 + s1 * 12 + s2 in the other player's view.
+struct OtherViewTriples {
+  uint16_t at[kEvalTripleFeatures];
+};
+constexpr OtherViewTriples make_other_view_triples() {
+  OtherViewTriples t{};
+  for (int i = 0; i < kEvalTripleFeatures; ++i) {
+    const int s0 = i / (kEvalCellStates * kEvalCellStates), s1 = i / kEvalCellStates % kEvalCellStates,
+              s2 = i % kEvalCellStates;
+    t.at[i] = uint16_t((other_view_state(s0) * kEvalCellStates + other_view_state(s1)) * kEvalCellStates +
+                       other_view_state(s2));
+  }
+  return t;
+}
+constexpr OtherViewTriples kOtherViewTriple = make_other_view_triples();
 
 // The states of every cell for one perspective.
 struct CellStates {
@@ -5257,12 +5607,26 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   for (size_t k = 0; k < S; ++k)
     eval_kernels::chunked_dense_weights(l1_weight.data() + k * l1_ * input_padded_, input_padded_, l1_,
                                         l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_));
+  l1_int16_groups_ = eval_kernels::kMaxInt16Groups;
+  for (size_t k = 0; k < S; ++k)
+    l1_int16_groups_ = std::min(l1_int16_groups_, eval_kernels::int16_groups_for(
+                                                      l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
+                                                      input_padded_, eval_kernels::chunked_outputs(l1_)));
   l1_bias_.resize(S * l1_);
   for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
-  l2_weight_.assign(S * l2_ * hidden1_padded_, 0);
+  std::vector<int8_t> l2_weight(S * l2_ * hidden1_padded_, 0);
   for (size_t j = 0; j < S * l2_; ++j)
     for (int i = 0; i < l1_; ++i)
-      l2_weight_[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
+      l2_weight[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
+  l2_grouped_.assign(S * size_t(hidden1_padded_) * size_t(eval_kernels::chunked_outputs(l2_)), 0);
+  for (size_t k = 0; k < S; ++k)
+    eval_kernels::chunked_dense_weights(l2_weight.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_,
+                                        l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_));
+  l2_int16_groups_ = eval_kernels::kMaxInt16Groups;
+  for (size_t k = 0; k < S; ++k)
+    l2_int16_groups_ = std::min(l2_int16_groups_, eval_kernels::int16_groups_for(
+                                                      l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_),
+                                                      hidden1_padded_, eval_kernels::chunked_outputs(l2_)));
   l2_bias_.resize(S * l2_);
   for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
@@ -5273,6 +5637,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
   states_.assign(size_t(kStatesSize) * 128, 0);
+  plies_.assign(128, Ply{});
   input_.assign(size_t(input_padded_), 0);
   hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
   hidden2_.assign(size_t(l2_), 0);
@@ -5293,77 +5658,111 @@ void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
 
 void LearnedEvaluator::set_root(const Position& root) {
   depth_ = 0;
+  computed_depth_ = 0;
   ++node_;
   refresh(root, accumulator(0));
   uint8_t* board = states(0);
   std::fill(board, board + kStatesSize, uint8_t(0));
-  for (int p = 0; p < 2; ++p) {
-    CellStates st;
-    fill_states(root, Player(p), st);
-    for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, board + (p * kRows + r) * kStateStride);
-  }
+  CellStates st;
+  fill_states(root, kFirst, st);
+  for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, board + r * kStateStride);
 }
 
 void LearnedEvaluator::push(const Position& pos, const Move& move) {
   if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) {
     stack_.resize(stack_.size() * 2);
     states_.resize(states_.size() * 2);
+    plies_.resize(plies_.size() * 2);
   }
-  const int16_t* from = accumulator(depth_);
-  const uint8_t* was_board = states(depth_);
-  int16_t* to = accumulator(++depth_);
-  uint8_t* now_board = states(depth_);
+  // Only noted: the accumulators follow when an evaluation needs them
+  // (bring_up_to_date), so a node the search leaves without evaluating it
+  // or anything below it (a table cut, a finished game) costs nothing.
+  plies_[size_t(++depth_)] = {move, pos.to_move()};
   ++node_;
-  // The cell states are kept beside the accumulators, one board per view
-  // and ply: the child's is the parent's with the rectangle taken, so no
-  // cell of the position is read here.
-  std::copy(was_board, was_board + kStatesSize, now_board);
+}
+
+void LearnedEvaluator::bring_up_to_date() {
+  while (computed_depth_ < depth_) compute_ply(++computed_depth_);
+}
+
+void LearnedEvaluator::compute_ply(int depth) {
+  const Move& move = plies_[size_t(depth)].move;
+  const int16_t* from = accumulator(depth - 1);
+  const uint8_t* was = states(depth - 1);
+  int16_t* to = accumulator(depth);
+  uint8_t* now = states(depth);
+  // The cell states are kept beside the accumulators, one board a ply: the
+  // child's is the parent's with the rectangle taken, so no cell of the
+  // position is read here.
+  std::copy(was, was + kStatesSize, now);
   if (move.is_pass()) {
     std::copy(from, from + 2 * hidden_, to);
     return;
   }
   // Every cell of the rectangle ends empty and owned by the mover: kMine in
-  // the mover's view, kTheirs in the other.
-  const Player mover = pos.to_move();
-  for (int p = 0; p < 2; ++p)
-    for (int r = move.r1; r <= move.r2; ++r)
-      std::fill_n(now_board + (p * kRows + r) * kStateStride + move.c1, move.c2 - move.c1 + 1,
-                  uint8_t(p == int(mover) ? kMine : kTheirs));
+  // the mover's view, so in the first player's view kMine when the first
+  // player moves, else kTheirs.
+  const uint8_t taken = uint8_t(plies_[size_t(depth)].mover == kFirst ? kMine : kTheirs);
+  for (int r = move.r1; r <= move.r2; ++r) std::fill_n(now + r * kStateStride + move.c1, move.c2 - move.c1 + 1, taken);
+
+  // The features that change, in both views at once (the second view's
+  // states are the first's with kMine and kTheirs swapped), then one pass
+  // over both accumulators. A feature of cells nobody owns has the same
+  // index in both views: its row is removed from both at one read.
+  int removed_both[kEvalActiveFeatures], removed[2][kEvalActiveFeatures], added[2][kEvalActiveFeatures];
+  int n_both = 0, n_removed = 0, n_added = 0;
+  const auto change = [&](int before0, int after0, int before1, int after1) {
+    if (before0 == after0) return;  // then before1 == after1 too: the swap is one-to-one
+    const bool same = before0 == before1;
+    removed_both[n_both] = before0;
+    removed[0][n_removed] = before0;
+    removed[1][n_removed] = before1;
+    n_both += same;
+    n_removed += !same;
+    added[0][n_added] = after0;
+    added[1][n_added++] = after1;
+  };
+  const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
+  for (int r = move.r1; r <= move.r2; ++r)
+    for (int c = move.c1; c <= move.c2; ++c) {
+      const int cell = (r * kCols + c) * kEvalCellStates, before = at(was, r, c), after = at(now, r, c);
+      change(cell + before, cell + after, cell + other_view_state(before), cell + other_view_state(after));
+    }
   // The triples that change are those with a cell in the rectangle: in its
   // rows, starting up to two columns left of it; in its columns, up to two
-  // rows above.
+  // rows above. Along each line the three states roll on one cell a step.
+  const auto line = [&](int base, const uint8_t* w, const uint8_t* n, int step, int triples) {
+    int w0 = w[0], w1 = w[step], n0 = n[0], n1 = n[step];
+    for (int i = 0; i < triples; ++i) {
+      const int w2 = w[(i + 2) * step], n2 = n[(i + 2) * step];
+      const int before = (w0 * kEvalCellStates + w1) * kEvalCellStates + w2;
+      const int after = (n0 * kEvalCellStates + n1) * kEvalCellStates + n2;
+      change(base + before, base + after, base + kOtherViewTriple.at[before], base + kOtherViewTriple.at[after]);
+      w0 = w1, w1 = w2, n0 = n1, n1 = n2;
+    }
+  };
   const int r_lo = std::max(0, int(move.r1) - 2), c_lo = std::max(0, int(move.c1) - 2);
   const int row_last = std::min(kCols - 3, int(move.c2)), column_last = std::min(kRows - 3, int(move.r2));
+  for (int r = move.r1; r <= move.r2; ++r)
+    line(kEvalRowTripleBase, was + r * kStateStride + c_lo, now + r * kStateStride + c_lo, 1, row_last - c_lo + 1);
+  for (int c = move.c1; c <= move.c2; ++c)
+    line(kEvalColumnTripleBase, was + r_lo * kStateStride + c, now + r_lo * kStateStride + c, kStateStride,
+         column_last - r_lo + 1);
+  eval_kernels::PairChanges changes;
+  changes.removed_both = removed_both;
+  changes.n_removed_both = n_both;
   for (int p = 0; p < 2; ++p) {
-    const uint8_t* was = was_board + p * kRows * kStateStride;
-    const uint8_t* now = now_board + p * kRows * kStateStride;
-    const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
-    // The features that change, then one pass over the accumulator.
-    int removed[kEvalActiveFeatures], added[kEvalActiveFeatures], n = 0;
-    const auto change = [&](int before_feature, int after_feature) {
-      if (before_feature == after_feature) return;
-      removed[n] = before_feature;
-      added[n++] = after_feature;
-    };
-    for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = move.c1; c <= move.c2; ++c) {
-        const int cell = (r * kCols + c) * kEvalCellStates;
-        change(cell + at(was, r, c), cell + at(now, r, c));
-      }
-    for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = c_lo; c <= row_last; ++c)
-        change(learned_eval_row_triple(at(was, r, c), at(was, r, c + 1), at(was, r, c + 2)),
-               learned_eval_row_triple(at(now, r, c), at(now, r, c + 1), at(now, r, c + 2)));
-    for (int c = move.c1; c <= move.c2; ++c)
-      for (int r = r_lo; r <= column_last; ++r)
-        change(learned_eval_column_triple(at(was, r, c), at(was, r + 1, c), at(was, r + 2, c)),
-               learned_eval_column_triple(at(now, r, c), at(now, r + 1, c), at(now, r + 2, c)));
-    apply_changes(from + size_t(p) * hidden_, to + size_t(p) * hidden_, removed, n, added, n);
+    changes.removed[p] = removed[p];
+    changes.n_removed[p] = n_removed;
+    changes.added[p] = added[p];
+    changes.n_added[p] = n_added;
   }
+  eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
 }
 
 void LearnedEvaluator::pop() {
   --depth_;
+  computed_depth_ = std::min(computed_depth_, depth_);
   ++node_;
 }
 
@@ -5384,6 +5783,7 @@ int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) c
 
 int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
+  bring_up_to_date();
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
   eval_kernels::crelu(isa_, mine, input_.data(), hidden_);
@@ -5396,11 +5796,13 @@ int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
   eval_kernels::dense_sparse(isa_, input_.data(), input_padded_,
                              l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
-                             eval_kernels::chunked_outputs(l1_), sums);
-  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[k * l1_ + j] + sums[j]));
-  // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
-  eval_kernels::dense(isa_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
-  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[k * l2_ + j] + sums[j]));
+                             eval_kernels::chunked_outputs(l1_), sums, l1_int16_groups_);
+  eval_kernels::rescaled_crelu(isa_, sums, l1_bias_.data() + k * l1_, l1_, kShift, hidden1_.data());
+  // hidden1_ holds zeros past L1, as the padded inputs of l2's weights do.
+  eval_kernels::dense_sparse(isa_, hidden1_.data(), hidden1_padded_,
+                             l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_),
+                             eval_kernels::chunked_outputs(l2_), sums, l2_int16_groups_);
+  eval_kernels::rescaled_crelu(isa_, sums, l2_bias_.data() + k * l2_, l2_, kShift, hidden2_.data());
   cached_node_ = node_;
   return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
 }

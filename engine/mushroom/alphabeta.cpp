@@ -68,18 +68,44 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
   }
   for (int i = 0; i < n; ++i) {
     const Move m = move_at(i);
-    const auto [stolen, gain] = rectangle_take(pos, m);
+    const RectangleTake take = rectangle_take(pos, m);
     int key;
-    if (tt_move && m == *tt_move) key = 1 << 30;
+    if (tt_move && m == *tt_move) key = kTableMoveKey;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
-    else if (m.is_pass()) key = -1;  // searched last
-    else {
-      key = stolen * 4096 + gain * 16;
-      if (config_.history && stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
-      if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += 1 << 20;
-    }
-    keyed[i] = {key, i, stolen, m};
+    else key = plain_key(m, take, ply);
+    keyed[i] = {key, i, take.stolen, m};
   }
+  return n;
+}
+
+int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
+  if (m.is_pass()) return -1;  // searched last
+  int key = take.stolen * 4096 + take.gain * 16;
+  if (config_.history && take.stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
+  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
+  return key;
+}
+
+int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
+                                       KeyedMove* first) const {
+  // Off where the keys could change while the first moves are searched (the
+  // history table), where they are the orderer's advice, and at the root,
+  // whose improvement check reads the keyed moves.
+  if (ply == 0 || (config_.history && !exact_) || (orderer_ && !exact_ && ply < config_.orderer_plies)) return 0;
+  int n = 0;
+  if (tt_move && (tt_move->is_pass() || pos.is_legal(*tt_move)))
+    first[n++] = {kTableMoveKey, 0, rectangle_take(pos, *tt_move).stolen, *tt_move};
+  if (!config_.killers || ply >= 128) return n;
+  static_assert(kKillerKey > kCells * 4096 + 2 * kCells * 16, "a killer's key must top every capture's");
+  const int table_moves = n;
+  for (const Move& k : killers_[ply]) {
+    if (k.is_pass() || (tt_move && k == *tt_move) || !pos.is_legal(k)) continue;
+    const RectangleTake take = rectangle_take(pos, k);
+    // The index orders equal keys as generation does: by top row, then
+    // bottom row, then left column (movegen's scan).
+    first[n++] = {plain_key(k, take, ply), (k.r1 * kRows + k.r2) * kCols + k.c1, take.stolen, k};
+  }
+  if (n == table_moves + 2 && MovePicker::before(first[n - 1], first[n - 2])) std::swap(first[n - 1], first[n - 2]);
   return n;
 }
 
@@ -201,20 +227,14 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     }
   }
 
-  MoveList list;
-  generate_moves(pos, list);
-  KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
-  MovePicker picker(keyed.at, n);
-
   int best = -kInf;
   Move best_move;
   Undo undo;
-  for (int i = 0; i < n; ++i) {
-    const KeyedMove& next = picker.pick(i);
-    const Move m = next.move;
+  enum class After { kGoOn, kCutoff, kStopped };
+  // Searches move m as the i-th; keyed (the node's keyed moves so far) is
+  // what a cutoff's history update reads.
+  const auto search_move = [&](int i, const Move& m, bool quiet, const KeyedMove* keyed) {
     if (i == 0) best_move = m;
-    const bool quiet = next.steals == 0;  // the pass steals nothing
     play(pos, m, undo);
     // The child probes the table unless it is a leaf: start loading its
     // entry now (a table of megabytes misses the caches).
@@ -230,7 +250,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     }
     take_back(pos, undo);
-    if (stopped_) return 0;
+    if (stopped_) return After::kStopped;
     if (score > best) {
       best = score;
       best_move = m;
@@ -239,23 +259,57 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       alpha = score;
       // The table's move, searched first at the root, is normally the
       // previous iteration's choice; only a move that beat that one counts.
-      if (ply == 0 && i > 0 && keyed.at[0].move == previous_root_choice_) root_improvement_ = m;
+      if (ply == 0 && i > 0 && keyed[0].move == previous_root_choice_) root_improvement_ = m;
     }
     if (alpha >= beta) {
-      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed.at, i, depth);
+      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed, i, depth);
       if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = m;
       }
-      break;
+      return After::kCutoff;
+    }
+    return After::kGoOn;
+  };
+
+  // The table's move and the killers come first in the keys' order; they
+  // are searched before the moves are generated, so a node that one of them
+  // cuts off, as most do, never generates or keys its moves. The order stays
+  // exactly the keys' (moves_before_generation).
+  KeyedMove first[3];
+  const int n_first = moves_before_generation(pos, tt_move, ply, first);
+  for (int i = 0; i < n_first; ++i) {
+    const After after = search_move(i, first[i].move, first[i].steals == 0, first);
+    if (after == After::kStopped) return 0;
+    if (after == After::kCutoff) {
+      store(entry, key, best, want_depth, alpha_start, beta, best_move);
+      return best;
     }
   }
+
+  MoveList list;
+  generate_moves(pos, list);
+  KeyedMoves keyed;
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  MovePicker picker(keyed.at, n);
+  for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
+  for (int i = n_first; i < n; ++i) {
+    const KeyedMove& next = picker.pick(i);
+    const After after = search_move(i, next.move, next.steals == 0, keyed.at);  // the pass steals nothing
+    if (after == After::kStopped) return 0;
+    if (after == After::kCutoff) break;
+  }
+  store(entry, key, best, want_depth, alpha_start, beta, best_move);
+  return best;
+}
+
+void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,
+                      const Move& best_move) {
   entry->key = key;
   entry->score = int16_t(best);
-  entry->depth = want_depth;
+  entry->depth = depth;
   entry->bound = best <= alpha_start ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
   entry->move = best_move;
-  return best;
 }
 
 AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,

@@ -125,6 +125,9 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // Writes a searched node's result: its bound from where best fell
+  // against the window it was searched with.
+  void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
   // The late-move reduction of move number i (from 0) at this depth.
   int reduction(int depth, int i) const;
   // A move made and taken back, told to the evaluator (heuristic mode).
@@ -142,6 +145,13 @@ class AlphaBeta {
   // MovePicker; returns their number, list.size + 1.
   int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
                 KeyedMove* keyed) const;
+  static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
+  // A move's key without the table's move or the orderer's advice.
+  int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // The moves the keys would put first, known without generating: the
+  // table's move and the killers that are legal here, in the keys' order,
+  // into first[0..3); returns their number (0 where the order could differ).
+  int moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply, KeyedMove* first) const;
   // Prepares the per-search state (node count, limits, stop flag).
   void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
   // The table's move for pos, if the table holds pos.

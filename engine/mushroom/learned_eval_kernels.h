@@ -31,6 +31,22 @@ const char* isa_name(Isa isa);
 void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
             const int* added, int n_added);
 
+// Both perspectives' accumulators at once, as a move changes them: from
+// and to hold [2][n] (the first view's n values, then the second's). A
+// row that both views remove (a feature whose index is the same in both:
+// a cell or triple nobody owns yet) is read once for the two. Gives
+// exactly update() on each view with its removed_both, removed and added
+// rows.
+struct PairChanges {
+  const int* removed_both = nullptr;
+  int n_removed_both = 0;
+  const int* removed[2] = {nullptr, nullptr};
+  int n_removed[2] = {0, 0};
+  const int* added[2] = {nullptr, nullptr};
+  int n_added[2] = {0, 0};
+};
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes);
+
 // out[i] = min(max(acc[i], 0), 127) for i < n (any n).
 void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
 
@@ -38,12 +54,29 @@ void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
 // multiple of 32 and every x is at most 127, so no pairwise sum saturates.
 void dense(Isa isa, const uint8_t* x, const int8_t* w, int stride, int n_out, int32_t* out);
 
-// The first dense layer, reading only the inputs that are not zero (most
-// of a crelu'd accumulator is): out[j] = sum over i of x[i] * w(i, j), for
-// n_inputs (a multiple of 32) and n_out (a multiple of 8, at most 64)
-// outputs, with the weights laid out by groups of four inputs,
-// w_grouped[(i / 4) * n_out * 4 + j * 4 + i % 4] (chunked_dense_weights).
-void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out);
+// A dense layer reading only its groups of four inputs that are not all
+// zero: out[j] = sum over i of x[i] * w(i, j), for n_inputs (a multiple of
+// 32) and n_out (a multiple of 8, at most 64) outputs, with the weights laid
+// out by groups of four inputs, w_grouped[(i / 4) * n_out * 4 + j * 4 + i % 4]
+// (chunked_dense_weights).
+//
+// int16_groups (1..kMaxInt16Groups): the SIMD versions add the products of
+// up to this many groups in int16 before widening to int32, which halves
+// the multiplies; int16_groups_for() gives the most a layer's weights allow
+// with every sum exact. 1 widens each group (any weights).
+constexpr int kMaxInt16Groups = 16;
+void dense_sparse(Isa isa, const uint8_t* x, int n_inputs, const int8_t* w_grouped, int n_out, int32_t* out,
+                  int int16_groups = 1);
+
+// The most groups (1..kMaxInt16Groups) whose products add up in int16 with
+// no overflow for any inputs 0..127: for every output, 127 times the sum of
+// its largest per-group |w| sums over that many groups fits int16.
+int int16_groups_for(const int8_t* w_grouped, int n_inputs, int n_out);
+
+// A dense layer's int32 sums back to crelu's 0..127 scale: out[j] =
+// min(max((bias[j] + sums[j] + 2^(shift-1)) >> shift, 0), 127) for j < n
+// (any n; shift 1..30), the shift rounding halves up.
+void rescaled_crelu(Isa isa, const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out);
 
 // A row-major int8 matrix w[j * stride + i] (n_out rows) in dense_sparse's
 // layout, its outputs padded with zero rows to a multiple of 8.

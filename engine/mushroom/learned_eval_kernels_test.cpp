@@ -49,6 +49,81 @@ TEST(EvalKernels, AccumulatorUpdatesMatchTheScalarOnes) {
   }
 }
 
+std::vector<Isa> every_isa() {
+  std::vector<Isa> out{Isa::kScalar};
+  for (Isa isa : simd_isas()) out.push_back(isa);
+  return out;
+}
+
+// update_pair against update() on each view: the rows both views remove
+// and each view's own removed and added rows.
+TEST(EvalKernels, PairUpdatesMatchAnUpdateOfEachView) {
+  std::mt19937 rng(59);
+  for (int n : {16, 48, 64, 80, 128, 144, 272, 512}) {
+    constexpr int kRowCount = 300;
+    std::vector<int16_t> rows(static_cast<size_t>(kRowCount) * size_t(n)), from(2 * static_cast<size_t>(n));
+    for (auto& v : rows) v = int16_t(int(rng() % 4001) - 2000);
+    for (auto& v : from) v = int16_t(int(rng() % 65536) - 32768);  // wrap-around must agree too
+    const auto random_list = [&](int most) {
+      std::vector<int> list(rng() % size_t(most + 1));
+      for (auto& i : list) i = int(rng() % kRowCount);
+      return list;
+    };
+    for (int trial = 0; trial < 20; ++trial) {
+      const std::vector<int> both = random_list(30);
+      const std::vector<int> removed[2] = {random_list(30), random_list(30)};
+      const std::vector<int> added[2] = {random_list(40), random_list(40)};
+      std::vector<int16_t> want(2 * static_cast<size_t>(n));
+      for (int p = 0; p < 2; ++p) {
+        std::vector<int> all_removed = both;
+        all_removed.insert(all_removed.end(), removed[p].begin(), removed[p].end());
+        update(Isa::kScalar, from.data() + size_t(p) * size_t(n), want.data() + size_t(p) * size_t(n), rows.data(), n,
+               all_removed.data(), int(all_removed.size()), added[p].data(), int(added[p].size()));
+      }
+      PairChanges changes;
+      changes.removed_both = both.data();
+      changes.n_removed_both = int(both.size());
+      for (int p = 0; p < 2; ++p) {
+        changes.removed[p] = removed[p].data();
+        changes.n_removed[p] = int(removed[p].size());
+        changes.added[p] = added[p].data();
+        changes.n_added[p] = int(added[p].size());
+      }
+      for (Isa isa : every_isa()) {
+        std::vector<int16_t> got(2 * static_cast<size_t>(n));
+        update_pair(isa, from.data(), got.data(), rows.data(), n, changes);
+        ASSERT_EQ(got, want) << isa_name(isa) << " n=" << n << " trial " << trial;
+        std::vector<int16_t> in_place = from;
+        update_pair(isa, in_place.data(), in_place.data(), rows.data(), n, changes);
+        ASSERT_EQ(in_place, want) << isa_name(isa) << " in place, n=" << n;
+      }
+    }
+  }
+}
+
+TEST(EvalKernels, RescaledCreluRoundsAndClampsAsDefined) {
+  std::mt19937 rng(60);
+  for (int n : {1, 7, 8, 15, 16, 17, 32, 33, 64}) {
+    for (int shift : {1, 6, 12}) {
+      std::vector<int32_t> sums(static_cast<size_t>(n)), bias(static_cast<size_t>(n));
+      for (auto& v : sums) v = int32_t(rng() % 40001) - 20000;
+      for (auto& v : bias) v = int32_t(rng() % 4001) - 2000;
+      sums[0] = (64 << shift) - bias[0] - (1 << (shift - 1));  // exactly half a step below 64: rounds up to 64
+      std::vector<uint8_t> want(static_cast<size_t>(n));
+      for (int j = 0; j < n; ++j) {
+        const int64_t scaled = (int64_t(bias[size_t(j)]) + sums[size_t(j)] + (int64_t(1) << (shift - 1))) >> shift;
+        want[size_t(j)] = uint8_t(std::clamp<int64_t>(scaled, 0, 127));
+      }
+      EXPECT_EQ(want[0], 64);
+      for (Isa isa : every_isa()) {
+        std::vector<uint8_t> got(static_cast<size_t>(n), 255);
+        rescaled_crelu(isa, sums.data(), bias.data(), n, shift, got.data());
+        ASSERT_EQ(got, want) << isa_name(isa) << " n=" << n << " shift=" << shift;
+      }
+    }
+  }
+}
+
 TEST(EvalKernels, CreluMatchesTheScalarOne) {
   if (simd_isas().empty()) GTEST_SKIP() << "this CPU has no AVX2";
   std::mt19937 rng(7);
@@ -102,6 +177,53 @@ TEST(EvalKernels, DenseLayersMatchTheScalarOnes) {
       }
     }
   }
+}
+
+// Products added in int16 before widening: with the most groups the
+// weights allow, every version gives the scalar sums; past that bound an
+// input can overflow int16, so the bound is what keeps the sums exact.
+TEST(EvalKernels, Int16GroupsKeepTheSumsExactUpToTheirBound) {
+  std::mt19937 rng(61);
+  for (int stride : {32, 160, 288, 1056}) {
+    for (int n_out : {8, 16, 64}) {
+      for (int largest : {3, 12, 24, 127}) {
+        const std::vector<uint8_t> x = random_inputs(rng, stride, stride - 5);
+        std::vector<int8_t> w(static_cast<size_t>(n_out) * size_t(stride));
+        for (auto& v : w) v = int8_t(int(rng() % unsigned(2 * largest + 1)) - largest);
+        std::vector<int8_t> grouped(static_cast<size_t>(stride) * size_t(n_out));
+        chunked_dense_weights(w.data(), stride, n_out, grouped.data());
+        const int groups = int16_groups_for(grouped.data(), stride, n_out);
+        ASSERT_GE(groups, 1);
+        ASSERT_LE(groups, kMaxInt16Groups);
+        if (largest <= 12) {
+          EXPECT_GT(groups, 1) << "small weights allow int16 runs, stride=" << stride;
+        }
+        std::vector<int32_t> want(static_cast<size_t>(n_out));
+        dense(Isa::kScalar, x.data(), w.data(), stride, n_out, want.data());
+        for (Isa isa : every_isa()) {
+          std::vector<int32_t> got(static_cast<size_t>(n_out), -1);
+          dense_sparse(isa, x.data(), stride, grouped.data(), n_out, got.data(), groups);
+          ASSERT_EQ(got, want) << isa_name(isa) << " stride=" << stride << " n_out=" << n_out << " |w|<=" << largest
+                               << " groups=" << groups;
+        }
+      }
+    }
+  }
+  // Every weight 127 and every input 127: one group's pair is 32,258, two
+  // overflow int16. The bound says 1, and 2 would be wrong.
+  std::vector<uint8_t> x(32, 127);
+  std::vector<int8_t> grouped(32 * 8, 127);
+  EXPECT_EQ(int16_groups_for(grouped.data(), 32, 8), 1);
+  std::vector<int32_t> exact(8), widened_late(8);
+  dense_sparse(Isa::kScalar, x.data(), 32, grouped.data(), 8, exact.data());
+  EXPECT_EQ(exact[0], 32 * 127 * 127);
+  if (!simd_isas().empty()) {
+    dense_sparse(simd_isas()[0], x.data(), 32, grouped.data(), 8, widened_late.data(), 2);
+    EXPECT_NE(widened_late, exact) << "two groups of 127s overflow int16: the bound is needed";
+  }
+  // Every weight 8: 127 * 32 per group, so 8 groups fit and 9 do not.
+  std::vector<int8_t> eights(size_t(160) * 16, 8);
+  EXPECT_EQ(int16_groups_for(eights.data(), 160, 16), 8);
 }
 
 TEST(EvalKernels, AllZeroInputsGiveZeroSums) {

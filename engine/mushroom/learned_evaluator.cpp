@@ -17,10 +17,8 @@ int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * 
 constexpr int kShift = 6;  // log2(kDenseScale)
 constexpr int64_t kSumScale = 127 * 64;
 
-uint8_t crelu(int32_t v) { return uint8_t(std::clamp(v, 0, 127)); }
-// A layer's sum back to the 0..127 scale, rounded (a floor would bias every
-// unit down by half a step).
-int32_t rescale(int32_t sum) { return (sum + (1 << (kShift - 1))) >> kShift; }
+// A layer's sums go back to the 0..127 scale rounded by eval_kernels::
+// rescaled_crelu (a floor would bias every unit down by half a step).
 
 // Rounded a / b (b > 0), halves away from zero.
 int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
@@ -38,6 +36,28 @@ static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (k
 
 namespace {
 constexpr int kMine = 10, kTheirs = 11;  // cell states after a move, for the mover and its opponent
+
+// A cell's state in the other player's view: kMine and kTheirs swap, the
+// rest stay (s ^ 1 for 10 and 11, s for 0..9).
+constexpr int other_view_state(int s) { return s ^ ((s + 6) >> 4); }
+static_assert(other_view_state(kMine) == kTheirs && other_view_state(kTheirs) == kMine && other_view_state(9) == 9 &&
+              other_view_state(0) == 0 && other_view_state(8) == 8);
+
+// A triple's index s0 * 144 + s1 * 12 + s2 in the other player's view.
+struct OtherViewTriples {
+  uint16_t at[kEvalTripleFeatures];
+};
+constexpr OtherViewTriples make_other_view_triples() {
+  OtherViewTriples t{};
+  for (int i = 0; i < kEvalTripleFeatures; ++i) {
+    const int s0 = i / (kEvalCellStates * kEvalCellStates), s1 = i / kEvalCellStates % kEvalCellStates,
+              s2 = i % kEvalCellStates;
+    t.at[i] = uint16_t((other_view_state(s0) * kEvalCellStates + other_view_state(s1)) * kEvalCellStates +
+                       other_view_state(s2));
+  }
+  return t;
+}
+constexpr OtherViewTriples kOtherViewTriple = make_other_view_triples();
 
 // The states of every cell for one perspective.
 struct CellStates {
@@ -106,12 +126,26 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   for (size_t k = 0; k < S; ++k)
     eval_kernels::chunked_dense_weights(l1_weight.data() + k * l1_ * input_padded_, input_padded_, l1_,
                                         l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_));
+  l1_int16_groups_ = eval_kernels::kMaxInt16Groups;
+  for (size_t k = 0; k < S; ++k)
+    l1_int16_groups_ = std::min(l1_int16_groups_, eval_kernels::int16_groups_for(
+                                                      l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
+                                                      input_padded_, eval_kernels::chunked_outputs(l1_)));
   l1_bias_.resize(S * l1_);
   for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
-  l2_weight_.assign(S * l2_ * hidden1_padded_, 0);
+  std::vector<int8_t> l2_weight(S * l2_ * hidden1_padded_, 0);
   for (size_t j = 0; j < S * l2_; ++j)
     for (int i = 0; i < l1_; ++i)
-      l2_weight_[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
+      l2_weight[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
+  l2_grouped_.assign(S * size_t(hidden1_padded_) * size_t(eval_kernels::chunked_outputs(l2_)), 0);
+  for (size_t k = 0; k < S; ++k)
+    eval_kernels::chunked_dense_weights(l2_weight.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_,
+                                        l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_));
+  l2_int16_groups_ = eval_kernels::kMaxInt16Groups;
+  for (size_t k = 0; k < S; ++k)
+    l2_int16_groups_ = std::min(l2_int16_groups_, eval_kernels::int16_groups_for(
+                                                      l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_),
+                                                      hidden1_padded_, eval_kernels::chunked_outputs(l2_)));
   l2_bias_.resize(S * l2_);
   for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
@@ -122,6 +156,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
   stack_.assign(size_t(2) * hidden_ * 128, 0);
   states_.assign(size_t(kStatesSize) * 128, 0);
+  plies_.assign(128, Ply{});
   input_.assign(size_t(input_padded_), 0);
   hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
   hidden2_.assign(size_t(l2_), 0);
@@ -142,77 +177,111 @@ void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
 
 void LearnedEvaluator::set_root(const Position& root) {
   depth_ = 0;
+  computed_depth_ = 0;
   ++node_;
   refresh(root, accumulator(0));
   uint8_t* board = states(0);
   std::fill(board, board + kStatesSize, uint8_t(0));
-  for (int p = 0; p < 2; ++p) {
-    CellStates st;
-    fill_states(root, Player(p), st);
-    for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, board + (p * kRows + r) * kStateStride);
-  }
+  CellStates st;
+  fill_states(root, kFirst, st);
+  for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, board + r * kStateStride);
 }
 
 void LearnedEvaluator::push(const Position& pos, const Move& move) {
   if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) {
     stack_.resize(stack_.size() * 2);
     states_.resize(states_.size() * 2);
+    plies_.resize(plies_.size() * 2);
   }
-  const int16_t* from = accumulator(depth_);
-  const uint8_t* was_board = states(depth_);
-  int16_t* to = accumulator(++depth_);
-  uint8_t* now_board = states(depth_);
+  // Only noted: the accumulators follow when an evaluation needs them
+  // (bring_up_to_date), so a node the search leaves without evaluating it
+  // or anything below it (a table cut, a finished game) costs nothing.
+  plies_[size_t(++depth_)] = {move, pos.to_move()};
   ++node_;
-  // The cell states are kept beside the accumulators, one board per view
-  // and ply: the child's is the parent's with the rectangle taken, so no
-  // cell of the position is read here.
-  std::copy(was_board, was_board + kStatesSize, now_board);
+}
+
+void LearnedEvaluator::bring_up_to_date() {
+  while (computed_depth_ < depth_) compute_ply(++computed_depth_);
+}
+
+void LearnedEvaluator::compute_ply(int depth) {
+  const Move& move = plies_[size_t(depth)].move;
+  const int16_t* from = accumulator(depth - 1);
+  const uint8_t* was = states(depth - 1);
+  int16_t* to = accumulator(depth);
+  uint8_t* now = states(depth);
+  // The cell states are kept beside the accumulators, one board a ply: the
+  // child's is the parent's with the rectangle taken, so no cell of the
+  // position is read here.
+  std::copy(was, was + kStatesSize, now);
   if (move.is_pass()) {
     std::copy(from, from + 2 * hidden_, to);
     return;
   }
   // Every cell of the rectangle ends empty and owned by the mover: kMine in
-  // the mover's view, kTheirs in the other.
-  const Player mover = pos.to_move();
-  for (int p = 0; p < 2; ++p)
-    for (int r = move.r1; r <= move.r2; ++r)
-      std::fill_n(now_board + (p * kRows + r) * kStateStride + move.c1, move.c2 - move.c1 + 1,
-                  uint8_t(p == int(mover) ? kMine : kTheirs));
+  // the mover's view, so in the first player's view kMine when the first
+  // player moves, else kTheirs.
+  const uint8_t taken = uint8_t(plies_[size_t(depth)].mover == kFirst ? kMine : kTheirs);
+  for (int r = move.r1; r <= move.r2; ++r) std::fill_n(now + r * kStateStride + move.c1, move.c2 - move.c1 + 1, taken);
+
+  // The features that change, in both views at once (the second view's
+  // states are the first's with kMine and kTheirs swapped), then one pass
+  // over both accumulators. A feature of cells nobody owns has the same
+  // index in both views: its row is removed from both at one read.
+  int removed_both[kEvalActiveFeatures], removed[2][kEvalActiveFeatures], added[2][kEvalActiveFeatures];
+  int n_both = 0, n_removed = 0, n_added = 0;
+  const auto change = [&](int before0, int after0, int before1, int after1) {
+    if (before0 == after0) return;  // then before1 == after1 too: the swap is one-to-one
+    const bool same = before0 == before1;
+    removed_both[n_both] = before0;
+    removed[0][n_removed] = before0;
+    removed[1][n_removed] = before1;
+    n_both += same;
+    n_removed += !same;
+    added[0][n_added] = after0;
+    added[1][n_added++] = after1;
+  };
+  const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
+  for (int r = move.r1; r <= move.r2; ++r)
+    for (int c = move.c1; c <= move.c2; ++c) {
+      const int cell = (r * kCols + c) * kEvalCellStates, before = at(was, r, c), after = at(now, r, c);
+      change(cell + before, cell + after, cell + other_view_state(before), cell + other_view_state(after));
+    }
   // The triples that change are those with a cell in the rectangle: in its
   // rows, starting up to two columns left of it; in its columns, up to two
-  // rows above.
+  // rows above. Along each line the three states roll on one cell a step.
+  const auto line = [&](int base, const uint8_t* w, const uint8_t* n, int step, int triples) {
+    int w0 = w[0], w1 = w[step], n0 = n[0], n1 = n[step];
+    for (int i = 0; i < triples; ++i) {
+      const int w2 = w[(i + 2) * step], n2 = n[(i + 2) * step];
+      const int before = (w0 * kEvalCellStates + w1) * kEvalCellStates + w2;
+      const int after = (n0 * kEvalCellStates + n1) * kEvalCellStates + n2;
+      change(base + before, base + after, base + kOtherViewTriple.at[before], base + kOtherViewTriple.at[after]);
+      w0 = w1, w1 = w2, n0 = n1, n1 = n2;
+    }
+  };
   const int r_lo = std::max(0, int(move.r1) - 2), c_lo = std::max(0, int(move.c1) - 2);
   const int row_last = std::min(kCols - 3, int(move.c2)), column_last = std::min(kRows - 3, int(move.r2));
+  for (int r = move.r1; r <= move.r2; ++r)
+    line(kEvalRowTripleBase, was + r * kStateStride + c_lo, now + r * kStateStride + c_lo, 1, row_last - c_lo + 1);
+  for (int c = move.c1; c <= move.c2; ++c)
+    line(kEvalColumnTripleBase, was + r_lo * kStateStride + c, now + r_lo * kStateStride + c, kStateStride,
+         column_last - r_lo + 1);
+  eval_kernels::PairChanges changes;
+  changes.removed_both = removed_both;
+  changes.n_removed_both = n_both;
   for (int p = 0; p < 2; ++p) {
-    const uint8_t* was = was_board + p * kRows * kStateStride;
-    const uint8_t* now = now_board + p * kRows * kStateStride;
-    const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
-    // The features that change, then one pass over the accumulator.
-    int removed[kEvalActiveFeatures], added[kEvalActiveFeatures], n = 0;
-    const auto change = [&](int before_feature, int after_feature) {
-      if (before_feature == after_feature) return;
-      removed[n] = before_feature;
-      added[n++] = after_feature;
-    };
-    for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = move.c1; c <= move.c2; ++c) {
-        const int cell = (r * kCols + c) * kEvalCellStates;
-        change(cell + at(was, r, c), cell + at(now, r, c));
-      }
-    for (int r = move.r1; r <= move.r2; ++r)
-      for (int c = c_lo; c <= row_last; ++c)
-        change(learned_eval_row_triple(at(was, r, c), at(was, r, c + 1), at(was, r, c + 2)),
-               learned_eval_row_triple(at(now, r, c), at(now, r, c + 1), at(now, r, c + 2)));
-    for (int c = move.c1; c <= move.c2; ++c)
-      for (int r = r_lo; r <= column_last; ++r)
-        change(learned_eval_column_triple(at(was, r, c), at(was, r + 1, c), at(was, r + 2, c)),
-               learned_eval_column_triple(at(now, r, c), at(now, r + 1, c), at(now, r + 2, c)));
-    apply_changes(from + size_t(p) * hidden_, to + size_t(p) * hidden_, removed, n, added, n);
+    changes.removed[p] = removed[p];
+    changes.n_removed[p] = n_removed;
+    changes.added[p] = added[p];
+    changes.n_added[p] = n_added;
   }
+  eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
 }
 
 void LearnedEvaluator::pop() {
   --depth_;
+  computed_depth_ = std::min(computed_depth_, depth_);
   ++node_;
 }
 
@@ -233,6 +302,7 @@ int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) c
 
 int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
+  bring_up_to_date();
   const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
   const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
   eval_kernels::crelu(isa_, mine, input_.data(), hidden_);
@@ -245,11 +315,13 @@ int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
   eval_kernels::dense_sparse(isa_, input_.data(), input_padded_,
                              l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
-                             eval_kernels::chunked_outputs(l1_), sums);
-  for (int j = 0; j < l1_; ++j) hidden1_[size_t(j)] = crelu(rescale(l1_bias_[k * l1_ + j] + sums[j]));
-  // hidden1_ holds zeros past L1, as the padded rows of l2's weights do.
-  eval_kernels::dense(isa_, hidden1_.data(), l2_weight_.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_, sums);
-  for (int j = 0; j < l2_; ++j) hidden2_[size_t(j)] = crelu(rescale(l2_bias_[k * l2_ + j] + sums[j]));
+                             eval_kernels::chunked_outputs(l1_), sums, l1_int16_groups_);
+  eval_kernels::rescaled_crelu(isa_, sums, l1_bias_.data() + k * l1_, l1_, kShift, hidden1_.data());
+  // hidden1_ holds zeros past L1, as the padded inputs of l2's weights do.
+  eval_kernels::dense_sparse(isa_, hidden1_.data(), hidden1_padded_,
+                             l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_),
+                             eval_kernels::chunked_outputs(l2_), sums, l2_int16_groups_);
+  eval_kernels::rescaled_crelu(isa_, sums, l2_bias_.data() + k * l2_, l2_, kShift, hidden2_.data());
   cached_node_ = node_;
   return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
 }

@@ -1,7 +1,8 @@
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 and kept on a stack, one entry per pushed move,
-// updated only for the cells the move changes and the triples touching them; the dense layers run on
+// updated only for the cells the move changes and the triples touching
+// them, and only when an evaluation needs them (lazily); the dense layers run on
 // int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
 // run AVX2 when the CPU has it (chosen at run time, like the move
 // generator; AVX-512 when asked for), with a scalar path giving the same
@@ -43,10 +44,11 @@ class LearnedEvaluator final : public StaticEvaluator {
 
  private:
   int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
-  // A ply's cell states (learned_eval_cell_state), for each view (player)
-  // kRows rows of kStateStride bytes.
+  // A ply's cell states (learned_eval_cell_state) in the first player's
+  // view, kRows rows of kStateStride bytes; the second player's view is the
+  // same with kMine and kTheirs swapped (other_view_state).
   static constexpr int kStateStride = 32;
-  static constexpr int kStatesSize = 2 * kRows * kStateStride;
+  static constexpr int kStatesSize = kRows * kStateStride;
   uint8_t* states(int depth) { return states_.data() + size_t(depth) * kStatesSize; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
   // (the cached value while the node has not changed); rectangles feeds the
@@ -55,6 +57,11 @@ class LearnedEvaluator final : public StaticEvaluator {
   // The evaluation in the search's units from the net's output and the skips.
   int combine(const Position& pos, int64_t net, int best_gain) const;
   void refresh(const Position& pos, int16_t* acc) const;
+  // Computes the accumulators (and cell states) of the plies pushed since
+  // the last evaluation, from the deepest one still valid.
+  void bring_up_to_date();
+  // Ply `depth`'s accumulators and states from those of depth - 1 and its move.
+  void compute_ply(int depth);
   // to = from - the removed features' rows + the added ones' (H units).
   void apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
                      int n_added) const;
@@ -66,14 +73,23 @@ class LearnedEvaluator final : public StaticEvaluator {
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
-  std::vector<int8_t> l2_weight_, out_weight_;
-  std::vector<int8_t> l1_grouped_;  // l1's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
+  std::vector<int8_t> out_weight_;
+  // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
+  std::vector<int8_t> l1_grouped_, l2_grouped_;
+  int l1_int16_groups_ = 1, l2_int16_groups_ = 1;  // eval_kernels::int16_groups_for over every stack
   std::vector<int32_t> l1_bias_, l2_bias_;
   std::vector<int32_t> out_bias_;  // per stack
   int32_t skip_margin_ = 0, skip_gain_ = 0;
   std::vector<int16_t> stack_;  // [depth][perspective][H]
-  std::vector<uint8_t> states_;  // [depth][view][kRows][kStateStride], beside stack_
+  std::vector<uint8_t> states_;  // [depth][kRows][kStateStride], beside stack_
+  // The move that led to each ply, and who made it.
+  struct Ply {
+    Move move;
+    Player mover = kFirst;
+  };
+  std::vector<Ply> plies_;  // [depth], beside stack_
   int depth_ = 0;
+  int computed_depth_ = 0;  // plies 0..computed_depth_ of the current line have their accumulators
   uint64_t node_ = 0;                  // changes with every set_root, push and pop
   uint64_t cached_node_ = ~uint64_t(0);  // the node cached_net_ belongs to
   int64_t cached_net_ = 0;

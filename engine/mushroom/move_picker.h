@@ -29,6 +29,11 @@ class MovePicker {
  public:
   MovePicker(KeyedMove* moves, int n) : moves_(moves), n_(n) {}
 
+  // The order: higher key first, equal keys by index.
+  static bool before(const KeyedMove& a, const KeyedMove& b) {
+    return a.key != b.key ? a.key > b.key : a.index < b.index;
+  }
+
   // The i-th move in the order; called with i = 0, 1, 2, ... in turn.
   // Afterwards moves[0..i] hold the moves picked so far, in order.
   const KeyedMove& pick(int i) {
@@ -45,9 +50,6 @@ class MovePicker {
 
  private:
   static constexpr int kSelected = 3;  // moves found by selection before the rest is sorted
-  static bool before(const KeyedMove& a, const KeyedMove& b) {
-    return a.key != b.key ? a.key > b.key : a.index < b.index;
-  }
   KeyedMove* moves_;
   int n_;
 };
