@@ -101,6 +101,27 @@ eval_kernels::Isa checked_isa(eval_kernels::Isa isa) {
                                 " kernels need a CPU that has them; this one runs " + eval_kernels::isa_name(best));
   return isa;
 }
+
+// A dense layer's float weights w[stack][output][input] as int8 in
+// eval_kernels::dense_sparse's layout, stack by stack, each stack's inputs
+// padded with zeros to `stride`: row-major int8 first, then regrouped, which
+// is all the search reads. Returns the int16 groups every stack allows
+// (eval_kernels::int16_groups_for).
+int grouped_dense_weights(const std::vector<float>& w, size_t stacks, int outputs, int inputs, int stride,
+                          std::vector<int8_t>& grouped) {
+  const size_t rows = stacks * size_t(outputs), stack_size = size_t(stride) * size_t(eval_kernels::chunked_outputs(outputs));
+  std::vector<int8_t> row_major(rows * size_t(stride), 0);
+  for (size_t j = 0; j < rows; ++j)
+    for (int i = 0; i < inputs; ++i) row_major[j * stride + i] = to_int8(w[j * inputs + i], kDenseScale);
+  grouped.assign(stacks * stack_size, 0);
+  int int16_groups = eval_kernels::kMaxInt16Groups;
+  for (size_t k = 0; k < stacks; ++k) {
+    int8_t* stack = grouped.data() + k * stack_size;
+    eval_kernels::chunked_dense_weights(row_major.data() + k * size_t(outputs) * size_t(stride), stride, outputs, stack);
+    int16_groups = std::min(int16_groups, eval_kernels::int16_groups_for(stack, stride, eval_kernels::chunked_outputs(outputs)));
+  }
+  return int16_groups;
+}
 }  // namespace
 
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
@@ -117,35 +138,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   const int inputs = m.dense_inputs();
   const size_t S = size_t(m.stacks());
   // Each stack's rows one after another, padded like a single stack's.
-  // Row-major int8 first, then regrouped for dense_sparse, which is all the search reads.
-  std::vector<int8_t> l1_weight(S * l1_ * input_padded_, 0);
-  for (size_t j = 0; j < S * l1_; ++j)
-    for (int i = 0; i < inputs; ++i)
-      l1_weight[j * input_padded_ + i] = to_int8(m.l1_weight[j * inputs + i], kDenseScale);
-  l1_grouped_.assign(S * size_t(input_padded_) * size_t(eval_kernels::chunked_outputs(l1_)), 0);
-  for (size_t k = 0; k < S; ++k)
-    eval_kernels::chunked_dense_weights(l1_weight.data() + k * l1_ * input_padded_, input_padded_, l1_,
-                                        l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_));
-  l1_int16_groups_ = eval_kernels::kMaxInt16Groups;
-  for (size_t k = 0; k < S; ++k)
-    l1_int16_groups_ = std::min(l1_int16_groups_, eval_kernels::int16_groups_for(
-                                                      l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
-                                                      input_padded_, eval_kernels::chunked_outputs(l1_)));
+  l1_int16_groups_ = grouped_dense_weights(m.l1_weight, S, l1_, inputs, input_padded_, l1_grouped_);
   l1_bias_.resize(S * l1_);
   for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
-  std::vector<int8_t> l2_weight(S * l2_ * hidden1_padded_, 0);
-  for (size_t j = 0; j < S * l2_; ++j)
-    for (int i = 0; i < l1_; ++i)
-      l2_weight[j * hidden1_padded_ + i] = to_int8(m.l2_weight[j * l1_ + i], kDenseScale);
-  l2_grouped_.assign(S * size_t(hidden1_padded_) * size_t(eval_kernels::chunked_outputs(l2_)), 0);
-  for (size_t k = 0; k < S; ++k)
-    eval_kernels::chunked_dense_weights(l2_weight.data() + k * l2_ * hidden1_padded_, hidden1_padded_, l2_,
-                                        l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_));
-  l2_int16_groups_ = eval_kernels::kMaxInt16Groups;
-  for (size_t k = 0; k < S; ++k)
-    l2_int16_groups_ = std::min(l2_int16_groups_, eval_kernels::int16_groups_for(
-                                                      l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_),
-                                                      hidden1_padded_, eval_kernels::chunked_outputs(l2_)));
+  l2_int16_groups_ = grouped_dense_weights(m.l2_weight, S, l2_, l1_, hidden1_padded_, l2_grouped_);
   l2_bias_.resize(S * l2_);
   for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
   out_weight_.resize(m.out_weight.size());
