@@ -121,6 +121,55 @@ TEST(LearnedEvaluator, IncrementalUpdatesMatchAFreshStart) {
   EXPECT_GT(checked, 300);
 }
 
+// The accumulators follow the pushes only when an evaluation needs them:
+// a walk that evaluates now and then, after several unevaluated pushes and
+// after pops below the last evaluated ply, gets a fresh start's values.
+TEST(LearnedEvaluator, LazyUpdatesCatchUpOverSeveralPlies) {
+  const LearnedEvalModel model = random_model(64, 16, 16, 23);
+  for (bool simd : {true, false}) {
+    LearnedEvaluator lazy(model, simd), fresh(model, simd);
+    Rng rng(29);
+    int checked = 0, caught_up_three = 0, after_deep_pops = 0;
+    for (const Position& root : playout_positions(16, 13)) {
+      lazy.set_root(root);
+      std::vector<Position> line = {root};
+      // Pushes since the last evaluation; the line's length at it, and the
+      // shortest the line has been since.
+      int unevaluated = 0, evaluated_length = 1, lowest_since = 1;
+      for (int step = 0; step < 60 && !line.back().game_over(); ++step) {
+        if (line.size() > 1 && rng.uniform(3) == 0) {
+          lazy.pop();
+          line.pop_back();
+          unevaluated = std::max(0, unevaluated - 1);
+          lowest_since = std::min(lowest_since, int(line.size()));
+        } else {
+          MoveList list;
+          const int n = generate_moves(line.back(), list);
+          const Move m = n == 0 || rng.uniform(12) == 0 ? Move::pass() : list[rng.uniform(uint32_t(n))];
+          lazy.push(line.back(), m);
+          line.push_back(line.back());
+          line.back().apply(m);
+          ++unevaluated;
+        }
+        if (rng.uniform(4) != 0) continue;  // most plies are never evaluated
+        const Position& now = line.back();
+        fresh.set_root(now);
+        ASSERT_EQ(lazy.evaluate(now, scan_leaf_moves(now)), fresh.evaluate(now, scan_leaf_moves(now)))
+            << "step " << step << ", " << unevaluated << " plies unevaluated, simd " << simd;
+        ASSERT_EQ(lazy.evaluate_floor(now), fresh.evaluate_floor(now));
+        caught_up_three += unevaluated >= 3;
+        after_deep_pops += lowest_since < evaluated_length && int(line.size()) > lowest_since;
+        unevaluated = 0;
+        evaluated_length = lowest_since = int(line.size());
+        ++checked;
+      }
+    }
+    EXPECT_GT(checked, 150);
+    EXPECT_GT(caught_up_three, 20) << "evaluations after three or more unevaluated pushes";
+    EXPECT_GT(after_deep_pops, 10) << "evaluations after popping below the evaluated ply and pushing again";
+  }
+}
+
 // Every SIMD path the CPU has (AVX2, AVX-512) computes the scalar path's
 // integers, at a root and after incremental pushes.
 TEST(LearnedEvaluator, SimdAndScalarPathsAgree) {
