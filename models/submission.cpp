@@ -2419,9 +2419,10 @@ class LearnedEvaluator final : public StaticEvaluator {
   bool mobility_;
   int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
+  int hidden2_padded_;  // L2 rounded up to 32 (out's int8 row's stride)
   eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
-  std::vector<int8_t> out_weight_;
+  std::vector<int8_t> out_weight_;  // [S][hidden2_padded_]
   // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int8_t> l1_grouped_, l2_grouped_;
   int l1_int16_groups_ = 1, l2_int16_groups_ = 1;  // eval_kernels::int16_groups_for over every stack
@@ -5504,11 +5505,6 @@ constexpr int64_t kSumScale = 127 * 64;
 // Rounded a / b (b > 0), halves away from zero.
 int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
 
-int32_t dot_scalar(const uint8_t* x, const int8_t* w, int n) {
-  int32_t s = 0;
-  for (int i = 0; i < n; ++i) s += int32_t(x[i]) * int32_t(w[i]);
-  return s;
-}
 
 }  // namespace
 
@@ -5611,6 +5607,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
       mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
+      hidden2_padded_((m.l2 + 31) / 32 * 32),
       isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
@@ -5625,8 +5622,11 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   l2_int16_groups_ = grouped_dense_weights(m.l2_weight, S, l2_, l1_, hidden1_padded_, l2_grouped_);
   l2_bias_.resize(S * l2_);
   for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
-  out_weight_.resize(m.out_weight.size());
-  for (size_t i = 0; i < m.out_weight.size(); ++i) out_weight_[i] = to_int8(m.out_weight[i], kDenseScale);
+  // One row a stack, padded with zeros to hidden2_padded_ (eval_kernels::dense's stride).
+  out_weight_.assign(S * size_t(hidden2_padded_), 0);
+  for (size_t k = 0; k < S; ++k)
+    for (int i = 0; i < l2_; ++i)
+      out_weight_[k * hidden2_padded_ + i] = to_int8(m.out_weight[k * l2_ + i], kDenseScale);
   out_bias_.resize(S);
   for (size_t k = 0; k < S; ++k) out_bias_[k] = to_int32(m.out_bias[k], float(kSumScale));
   skip_margin_ = to_int32(m.skip_margin, kSkipScale);
@@ -5636,7 +5636,7 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   plies_.assign(128, Ply{});
   input_.assign(size_t(input_padded_), 0);
   hidden1_.assign(size_t(hidden1_padded_), 0);  // zeros past l1 for the padded rows
-  hidden2_.assign(size_t(l2_), 0);
+  hidden2_.assign(size_t(hidden2_padded_), 0);  // zeros past L2, as out's padded weights
 }
 
 void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
@@ -5800,7 +5800,9 @@ int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
                              eval_kernels::chunked_outputs(l2_), sums, l2_int16_groups_);
   eval_kernels::rescaled_crelu(isa_, sums, l2_bias_.data() + k * l2_, l2_, kShift, hidden2_.data());
   cached_node_ = node_;
-  return cached_net_ = out_bias_[k] + dot_scalar(hidden2_.data(), out_weight_.data() + k * l2_, l2_);  // cells * kSumScale
+  int32_t out = 0;
+  eval_kernels::dense(isa_, hidden2_.data(), out_weight_.data() + k * hidden2_padded_, hidden2_padded_, 1, &out);
+  return cached_net_ = out_bias_[k] + out;  // cells * kSumScale
 }
 
 float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, const LeafMoves& moves) {

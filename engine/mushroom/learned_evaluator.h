@@ -71,9 +71,10 @@ class LearnedEvaluator final : public StaticEvaluator {
   bool mobility_;
   int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
+  int hidden2_padded_;  // L2 rounded up to 32 (out's int8 row's stride)
   eval_kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;
-  std::vector<int8_t> out_weight_;
+  std::vector<int8_t> out_weight_;  // [S][hidden2_padded_]
   // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int8_t> l1_grouped_, l2_grouped_;
   int l1_int16_groups_ = 1, l2_int16_groups_ = 1;  // eval_kernels::int16_groups_for over every stack
