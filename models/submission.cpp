@@ -2268,8 +2268,8 @@ constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
 // in a scalar version and in AVX2 and AVX-512 versions chosen at run time
 // from what the CPU has, as the move generator chooses its kernel. Every
 // version gives exactly the scalar version's integers: the accumulators add
-// and subtract int16 rows with wrap-around, which no order of the sums
-// changes, and the dense sums are exact int32.
+// and subtract int16 (or int8) rows with wrap-around, which no order of the
+// sums changes, and the dense sums are exact int32.
 //
 // Kept apart from the evaluator (which knows the features and the model),
 // as Stockfish keeps its NNUE kernels apart from its search.
@@ -2290,9 +2290,13 @@ Isa default_isa();
 const char* isa_name(Isa isa);
 
 // to[0..n) = from - the rows named in `removed` + those named in `added`,
-// each row n int16 values at rows + index * n. n is a multiple of 16; from
-// and to may be the same array.
+// each row n values at rows + index * n. n is a multiple of 16; from and to
+// may be the same array. The rows are int16, or int8 ("compact rows": half
+// the memory a move reads, for a model whose weights all fit; each value is
+// widened to the same int16, so the sums are exactly the int16 rows').
 void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added);
+void update(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const int* removed, int n_removed,
             const int* added, int n_added);
 
 // Both perspectives' accumulators at once, as a move changes them: from
@@ -2310,6 +2314,7 @@ struct PairChanges {
   int n_added[2] = {0, 0};
 };
 void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes);
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const PairChanges& changes);
 
 // out[i] = min(max(acc[i], 0), 127) for i < n (any n).
 void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);
@@ -2352,7 +2357,8 @@ inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
 // ---- engine/mushroom/learned_evaluator.h ----
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
-// perspective) are int16 and kept on a stack, one entry per pushed move,
+// perspective) are int16 (their weight rows int8 when every weight fits)
+// and kept on a stack, one entry per pushed move,
 // updated only for the cells the move changes and the triples touching
 // them, and only when an evaluation needs them (lazily); the dense layers run on
 // int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
@@ -2371,8 +2377,14 @@ class LearnedEvaluator final : public StaticEvaluator {
   // use_simd: the default kernels (eval_kernels::default_isa()); false
   // forces the scalar path (tests compare the two).
   explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+  // How the transformer's weight rows are kept: as int8 when every one of
+  // them fits (half the memory a move's update reads; the same sums, see
+  // eval_kernels::update), else as int16; or as int16 always (tests
+  // compare the two).
+  enum class FeatureRows : uint8_t { kCompactWhenExact, kInt16 };
   // These kernels exactly; std::invalid_argument when the CPU lacks them.
-  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa);
+  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa,
+                   FeatureRows rows = FeatureRows::kCompactWhenExact);
 
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
@@ -2385,6 +2397,7 @@ class LearnedEvaluator final : public StaticEvaluator {
   std::string name() const override { return "learned"; }
   bool uses_simd() const { return isa_ != eval_kernels::Isa::kScalar; }
   eval_kernels::Isa isa() const { return isa_; }
+  bool compact_rows() const { return !ft_weight8_.empty(); }
 
   // The trained model's float arithmetic, from scratch: the output in cells
   // (the evaluation is 16 times it). For parity tests and training checks.
@@ -2421,7 +2434,8 @@ class LearnedEvaluator final : public StaticEvaluator {
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   int hidden2_padded_;  // L2 rounded up to 32 (out's int8 row's stride)
   eval_kernels::Isa isa_;
-  std::vector<int16_t> ft_weight_, ft_bias_;
+  std::vector<int16_t> ft_weight_, ft_bias_;  // ft_weight_ empty when the rows are compact
+  std::vector<int8_t> ft_weight8_;            // the compact rows, or empty
   std::vector<int8_t> out_weight_;  // [S][hidden2_padded_]
   // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int8_t> l1_grouped_, l2_grouped_;
@@ -4982,24 +4996,26 @@ inline void with_registers(int registers, F&& f) {
 
 // ---- scalar: the definition every other version must match ----
 
-void update_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+template <typename Row>
+void update_scalar(const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed, int n_removed,
                    const int* added, int n_added) {
   if (to != from) std::copy(from, from + n, to);
   for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = rows + size_t(removed[k]) * size_t(n);
+    const Row* row = rows + size_t(removed[k]) * size_t(n);
     for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] - row[h]);
   }
   for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = rows + size_t(added[k]) * size_t(n);
+    const Row* row = rows + size_t(added[k]) * size_t(n);
     for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] + row[h]);
   }
 }
 
-void update_pair_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& c) {
+template <typename Row>
+void update_pair_scalar(const int16_t* from, int16_t* to, const Row* rows, int n, const PairChanges& c) {
   for (int p = 0; p < 2; ++p) {
     int16_t* view = to + size_t(p) * size_t(n);
     update_scalar(from + size_t(p) * size_t(n), view, rows, n, c.removed_both, c.n_removed_both, c.added[p], c.n_added[p]);
-    update_scalar(view, view, rows, n, c.removed[p], c.n_removed[p], nullptr, 0);
+    update_scalar(view, view, rows, n, c.removed[p], c.n_removed[p], static_cast<const int*>(nullptr), 0);
   }
 }
 
@@ -5037,32 +5053,40 @@ void dense_sparse_scalar(const uint8_t* x, int n_inputs, const int8_t* w_grouped
 
 // ---- AVX2: 16 int16 or 32 int8 a register ----
 
+// 16 int16 units from p: int16 values as they are, int8 ones (a compact
+// row) widened, which gives each the same number.
+MUSHROOM_AVX2 inline __m256i load16_avx2(const int16_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+MUSHROOM_AVX2 inline __m256i load16_avx2(const int8_t* p) {
+  return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
 // R registers (16R units) of the accumulator stay in registers while every
 // changed row passes once: each accumulator value is loaded and stored once,
 // and the row lists are read once per tile.
-template <int R>
-MUSHROOM_AVX2 void update_tile_avx2(const int16_t* from, int16_t* to, const int16_t* rows, size_t n, const int* removed,
+template <int R, typename Row>
+MUSHROOM_AVX2 void update_tile_avx2(const int16_t* from, int16_t* to, const Row* rows, size_t n, const int* removed,
                                     int n_removed, const int* added, int n_added) {
   __m256i v[R];
 #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) v[r] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 16 * r));
+  for (int r = 0; r < R; ++r) v[r] = load16_avx2(from + 16 * r);
   for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = rows + size_t(removed[k]) * n;
+    const Row* row = rows + size_t(removed[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-      v[r] = _mm256_sub_epi16(v[r], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * r)));
+    for (int r = 0; r < R; ++r) v[r] = _mm256_sub_epi16(v[r], load16_avx2(row + 16 * r));
   }
   for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = rows + size_t(added[k]) * n;
+    const Row* row = rows + size_t(added[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-      v[r] = _mm256_add_epi16(v[r], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * r)));
+    for (int r = 0; r < R; ++r) v[r] = _mm256_add_epi16(v[r], load16_avx2(row + 16 * r));
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 16 * r), v[r]);
 }
 
-MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+template <typename Row>
+MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed,
                                int n_removed, const int* added, int n_added) {
   // Tiles of 8 registers (128 units), then what is left, 16 units a register.
   for (int t = 0; t < n; t += 128)
@@ -5071,20 +5095,16 @@ MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const int16_t* 
     });
 }
 
-MUSHROOM_AVX2 inline __m256i load16_avx2(const int16_t* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-
 // Both views' tiles of R registers (16R units) each, in 2R registers: a
 // row both views remove is loaded once and taken from both.
-template <int R>
-MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+template <int R, typename Row>
+MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const Row* rows, size_t n,
                                          const PairChanges& c) {
   __m256i v[2][R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) v[0][r] = load16_avx2(from + 16 * r), v[1][r] = load16_avx2(from + n + 16 * r);
   for (int k = 0; k < c.n_removed_both; ++k) {
-    const int16_t* row = rows + size_t(c.removed_both[k]) * n;
+    const Row* row = rows + size_t(c.removed_both[k]) * n;
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m256i x = load16_avx2(row + 16 * r);
@@ -5095,12 +5115,12 @@ MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const
 #pragma GCC unroll 2
   for (int p = 0; p < 2; ++p) {
     for (int k = 0; k < c.n_removed[p]; ++k) {
-      const int16_t* row = rows + size_t(c.removed[p][k]) * n;
+      const Row* row = rows + size_t(c.removed[p][k]) * n;
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) v[p][r] = _mm256_sub_epi16(v[p][r], load16_avx2(row + 16 * r));
     }
     for (int k = 0; k < c.n_added[p]; ++k) {
-      const int16_t* row = rows + size_t(c.added[p][k]) * n;
+      const Row* row = rows + size_t(c.added[p][k]) * n;
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) v[p][r] = _mm256_add_epi16(v[p][r], load16_avx2(row + 16 * r));
     }
@@ -5112,7 +5132,8 @@ MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const
   }
 }
 
-MUSHROOM_AVX2 void update_pair_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& c) {
+template <typename Row>
+MUSHROOM_AVX2 void update_pair_avx2(const int16_t* from, int16_t* to, const Row* rows, int n, const PairChanges& c) {
   // Tiles of 4 registers a view (64 units): 8 accumulator registers and a
   // row's, of the 16.
   for (int t = 0; t < n; t += 64)
@@ -5273,27 +5294,34 @@ MUSHROOM_AVX2 void dense_sparse_avx2(const uint8_t* x, int n_inputs, const int8_
 
 // ---- AVX-512 (F and BW): 32 int16 or 64 int8 a register ----
 
-template <int R>
-MUSHROOM_AVX512 void update_tile_avx512(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+// 32 int16 units from p, as load16_avx2.
+MUSHROOM_AVX512 inline __m512i load32_avx512(const int16_t* p) { return _mm512_loadu_si512(p); }
+MUSHROOM_AVX512 inline __m512i load32_avx512(const int8_t* p) {
+  return _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+template <int R, typename Row>
+MUSHROOM_AVX512 void update_tile_avx512(const int16_t* from, int16_t* to, const Row* rows, size_t n,
                                         const int* removed, int n_removed, const int* added, int n_added) {
   __m512i v[R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) v[r] = _mm512_loadu_si512(from + 32 * r);
   for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = rows + size_t(removed[k]) * n;
+    const Row* row = rows + size_t(removed[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) v[r] = _mm512_sub_epi16(v[r], _mm512_loadu_si512(row + 32 * r));
+    for (int r = 0; r < R; ++r) v[r] = _mm512_sub_epi16(v[r], load32_avx512(row + 32 * r));
   }
   for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = rows + size_t(added[k]) * n;
+    const Row* row = rows + size_t(added[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) v[r] = _mm512_add_epi16(v[r], _mm512_loadu_si512(row + 32 * r));
+    for (int r = 0; r < R; ++r) v[r] = _mm512_add_epi16(v[r], load32_avx512(row + 32 * r));
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm512_storeu_si512(to + 32 * r, v[r]);
 }
 
-MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+template <typename Row>
+MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed,
                                    int n_removed, const int* added, int n_added) {
   const int whole = n / 32 * 32;  // units in full 512-bit registers; n % 32 is 0 or 16
   for (int t = 0; t < whole; t += 256)
@@ -5304,17 +5332,17 @@ MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const int16
     update_tile_avx2<1>(from + whole, to + whole, rows + whole, size_t(n), removed, n_removed, added, n_added);
 }
 
-template <int R>
-MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+template <int R, typename Row>
+MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, const Row* rows, size_t n,
                                              const PairChanges& c) {
   __m512i v[2][R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) v[0][r] = _mm512_loadu_si512(from + 32 * r), v[1][r] = _mm512_loadu_si512(from + n + 32 * r);
   for (int k = 0; k < c.n_removed_both; ++k) {
-    const int16_t* row = rows + size_t(c.removed_both[k]) * n;
+    const Row* row = rows + size_t(c.removed_both[k]) * n;
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const __m512i x = _mm512_loadu_si512(row + 32 * r);
+      const __m512i x = load32_avx512(row + 32 * r);
       v[0][r] = _mm512_sub_epi16(v[0][r], x);
       v[1][r] = _mm512_sub_epi16(v[1][r], x);
     }
@@ -5322,21 +5350,22 @@ MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, c
 #pragma GCC unroll 2
   for (int p = 0; p < 2; ++p) {
     for (int k = 0; k < c.n_removed[p]; ++k) {
-      const int16_t* row = rows + size_t(c.removed[p][k]) * n;
+      const Row* row = rows + size_t(c.removed[p][k]) * n;
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) v[p][r] = _mm512_sub_epi16(v[p][r], _mm512_loadu_si512(row + 32 * r));
+      for (int r = 0; r < R; ++r) v[p][r] = _mm512_sub_epi16(v[p][r], load32_avx512(row + 32 * r));
     }
     for (int k = 0; k < c.n_added[p]; ++k) {
-      const int16_t* row = rows + size_t(c.added[p][k]) * n;
+      const Row* row = rows + size_t(c.added[p][k]) * n;
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) v[p][r] = _mm512_add_epi16(v[p][r], _mm512_loadu_si512(row + 32 * r));
+      for (int r = 0; r < R; ++r) v[p][r] = _mm512_add_epi16(v[p][r], load32_avx512(row + 32 * r));
     }
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm512_storeu_si512(to + 32 * r, v[0][r]), _mm512_storeu_si512(to + n + 32 * r, v[1][r]);
 }
 
-MUSHROOM_AVX512 void update_pair_avx512(const int16_t* from, int16_t* to, const int16_t* rows, int n,
+template <typename Row>
+MUSHROOM_AVX512 void update_pair_avx512(const int16_t* from, int16_t* to, const Row* rows, int n,
                                         const PairChanges& c) {
   const int whole = n / 32 * 32;  // units in full 512-bit registers; n % 32 is 0 or 16
   for (int t = 0; t < whole; t += 256)
@@ -5393,8 +5422,10 @@ const char* isa_name(Isa isa) {
   }
 }
 
-void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
-            const int* added, int n_added) {
+namespace {
+template <typename Row>
+void update_with(Isa isa, const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed, int n_removed,
+                 const int* added, int n_added) {
 #ifdef MUSHROOM_KERNELS_X86
   if (isa == Isa::kAvx512) return update_avx512(from, to, rows, n, removed, n_removed, added, n_added);
   if (isa == Isa::kAvx2) return update_avx2(from, to, rows, n, removed, n_removed, added, n_added);
@@ -5403,13 +5434,33 @@ void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int 
   update_scalar(from, to, rows, n, removed, n_removed, added, n_added);
 }
 
-void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes) {
+template <typename Row>
+void update_pair_with(Isa isa, const int16_t* from, int16_t* to, const Row* rows, int n, const PairChanges& changes) {
 #ifdef MUSHROOM_KERNELS_X86
   if (isa == Isa::kAvx512) return update_pair_avx512(from, to, rows, n, changes);
   if (isa == Isa::kAvx2) return update_pair_avx2(from, to, rows, n, changes);
 #endif
   (void)isa;
   update_pair_scalar(from, to, rows, n, changes);
+}
+}  // namespace
+
+void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added) {
+  update_with(isa, from, to, rows, n, removed, n_removed, added, n_added);
+}
+
+void update(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added) {
+  update_with(isa, from, to, rows, n, removed, n_removed, added, n_added);
+}
+
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes) {
+  update_pair_with(isa, from, to, rows, n, changes);
+}
+
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const PairChanges& changes) {
+  update_pair_with(isa, from, to, rows, n, changes);
 }
 
 void rescaled_crelu(Isa isa, const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out) {
@@ -5604,13 +5655,18 @@ int grouped_dense_weights(const std::vector<float>& w, size_t stacks, int output
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
     : LearnedEvaluator(m, use_simd ? eval_kernels::default_isa() : eval_kernels::Isa::kScalar) {}
 
-LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa)
+LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa, FeatureRows rows)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
       mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
       hidden2_padded_((m.l2 + 31) / 32 * 32),
       isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
+  const bool fits_int8 = std::all_of(ft_weight_.begin(), ft_weight_.end(), [](int16_t w) { return w >= -128 && w <= 127; });
+  if (rows == FeatureRows::kCompactWhenExact && fits_int8) {
+    ft_weight8_.assign(ft_weight_.begin(), ft_weight_.end());
+    std::vector<int16_t>().swap(ft_weight_);
+  }
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
   const int inputs = m.dense_inputs();
@@ -5641,7 +5697,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
 
 void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
                                      const int* added, int n_added) const {
-  eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
+  if (compact_rows())
+    eval_kernels::update(isa_, from, to, ft_weight8_.data(), hidden_, removed, n_removed, added, n_added);
+  else
+    eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
@@ -5753,7 +5812,10 @@ void LearnedEvaluator::compute_ply(int depth) {
     changes.added[p] = added[p];
     changes.n_added[p] = n_added;
   }
-  eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
+  if (compact_rows())
+    eval_kernels::update_pair(isa_, from, to, ft_weight8_.data(), hidden_, changes);
+  else
+    eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
 }
 
 void LearnedEvaluator::pop() {

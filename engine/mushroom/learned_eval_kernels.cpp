@@ -36,24 +36,26 @@ inline void with_registers(int registers, F&& f) {
 
 // ---- scalar: the definition every other version must match ----
 
-void update_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+template <typename Row>
+void update_scalar(const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed, int n_removed,
                    const int* added, int n_added) {
   if (to != from) std::copy(from, from + n, to);
   for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = rows + size_t(removed[k]) * size_t(n);
+    const Row* row = rows + size_t(removed[k]) * size_t(n);
     for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] - row[h]);
   }
   for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = rows + size_t(added[k]) * size_t(n);
+    const Row* row = rows + size_t(added[k]) * size_t(n);
     for (int h = 0; h < n; ++h) to[h] = int16_t(to[h] + row[h]);
   }
 }
 
-void update_pair_scalar(const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& c) {
+template <typename Row>
+void update_pair_scalar(const int16_t* from, int16_t* to, const Row* rows, int n, const PairChanges& c) {
   for (int p = 0; p < 2; ++p) {
     int16_t* view = to + size_t(p) * size_t(n);
     update_scalar(from + size_t(p) * size_t(n), view, rows, n, c.removed_both, c.n_removed_both, c.added[p], c.n_added[p]);
-    update_scalar(view, view, rows, n, c.removed[p], c.n_removed[p], nullptr, 0);
+    update_scalar(view, view, rows, n, c.removed[p], c.n_removed[p], static_cast<const int*>(nullptr), 0);
   }
 }
 
@@ -91,32 +93,40 @@ void dense_sparse_scalar(const uint8_t* x, int n_inputs, const int8_t* w_grouped
 
 // ---- AVX2: 16 int16 or 32 int8 a register ----
 
+// 16 int16 units from p: int16 values as they are, int8 ones (a compact
+// row) widened, which gives each the same number.
+MUSHROOM_AVX2 inline __m256i load16_avx2(const int16_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+MUSHROOM_AVX2 inline __m256i load16_avx2(const int8_t* p) {
+  return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
 // R registers (16R units) of the accumulator stay in registers while every
 // changed row passes once: each accumulator value is loaded and stored once,
 // and the row lists are read once per tile.
-template <int R>
-MUSHROOM_AVX2 void update_tile_avx2(const int16_t* from, int16_t* to, const int16_t* rows, size_t n, const int* removed,
+template <int R, typename Row>
+MUSHROOM_AVX2 void update_tile_avx2(const int16_t* from, int16_t* to, const Row* rows, size_t n, const int* removed,
                                     int n_removed, const int* added, int n_added) {
   __m256i v[R];
 #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) v[r] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 16 * r));
+  for (int r = 0; r < R; ++r) v[r] = load16_avx2(from + 16 * r);
   for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = rows + size_t(removed[k]) * n;
+    const Row* row = rows + size_t(removed[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-      v[r] = _mm256_sub_epi16(v[r], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * r)));
+    for (int r = 0; r < R; ++r) v[r] = _mm256_sub_epi16(v[r], load16_avx2(row + 16 * r));
   }
   for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = rows + size_t(added[k]) * n;
+    const Row* row = rows + size_t(added[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-      v[r] = _mm256_add_epi16(v[r], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * r)));
+    for (int r = 0; r < R; ++r) v[r] = _mm256_add_epi16(v[r], load16_avx2(row + 16 * r));
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 16 * r), v[r]);
 }
 
-MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+template <typename Row>
+MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed,
                                int n_removed, const int* added, int n_added) {
   // Tiles of 8 registers (128 units), then what is left, 16 units a register.
   for (int t = 0; t < n; t += 128)
@@ -125,20 +135,16 @@ MUSHROOM_AVX2 void update_avx2(const int16_t* from, int16_t* to, const int16_t* 
     });
 }
 
-MUSHROOM_AVX2 inline __m256i load16_avx2(const int16_t* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-
 // Both views' tiles of R registers (16R units) each, in 2R registers: a
 // row both views remove is loaded once and taken from both.
-template <int R>
-MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+template <int R, typename Row>
+MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const Row* rows, size_t n,
                                          const PairChanges& c) {
   __m256i v[2][R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) v[0][r] = load16_avx2(from + 16 * r), v[1][r] = load16_avx2(from + n + 16 * r);
   for (int k = 0; k < c.n_removed_both; ++k) {
-    const int16_t* row = rows + size_t(c.removed_both[k]) * n;
+    const Row* row = rows + size_t(c.removed_both[k]) * n;
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m256i x = load16_avx2(row + 16 * r);
@@ -149,12 +155,12 @@ MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const
 #pragma GCC unroll 2
   for (int p = 0; p < 2; ++p) {
     for (int k = 0; k < c.n_removed[p]; ++k) {
-      const int16_t* row = rows + size_t(c.removed[p][k]) * n;
+      const Row* row = rows + size_t(c.removed[p][k]) * n;
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) v[p][r] = _mm256_sub_epi16(v[p][r], load16_avx2(row + 16 * r));
     }
     for (int k = 0; k < c.n_added[p]; ++k) {
-      const int16_t* row = rows + size_t(c.added[p][k]) * n;
+      const Row* row = rows + size_t(c.added[p][k]) * n;
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) v[p][r] = _mm256_add_epi16(v[p][r], load16_avx2(row + 16 * r));
     }
@@ -166,7 +172,8 @@ MUSHROOM_AVX2 void update_pair_tile_avx2(const int16_t* from, int16_t* to, const
   }
 }
 
-MUSHROOM_AVX2 void update_pair_avx2(const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& c) {
+template <typename Row>
+MUSHROOM_AVX2 void update_pair_avx2(const int16_t* from, int16_t* to, const Row* rows, int n, const PairChanges& c) {
   // Tiles of 4 registers a view (64 units): 8 accumulator registers and a
   // row's, of the 16.
   for (int t = 0; t < n; t += 64)
@@ -327,27 +334,34 @@ MUSHROOM_AVX2 void dense_sparse_avx2(const uint8_t* x, int n_inputs, const int8_
 
 // ---- AVX-512 (F and BW): 32 int16 or 64 int8 a register ----
 
-template <int R>
-MUSHROOM_AVX512 void update_tile_avx512(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+// 32 int16 units from p, as load16_avx2.
+MUSHROOM_AVX512 inline __m512i load32_avx512(const int16_t* p) { return _mm512_loadu_si512(p); }
+MUSHROOM_AVX512 inline __m512i load32_avx512(const int8_t* p) {
+  return _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+template <int R, typename Row>
+MUSHROOM_AVX512 void update_tile_avx512(const int16_t* from, int16_t* to, const Row* rows, size_t n,
                                         const int* removed, int n_removed, const int* added, int n_added) {
   __m512i v[R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) v[r] = _mm512_loadu_si512(from + 32 * r);
   for (int k = 0; k < n_removed; ++k) {
-    const int16_t* row = rows + size_t(removed[k]) * n;
+    const Row* row = rows + size_t(removed[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) v[r] = _mm512_sub_epi16(v[r], _mm512_loadu_si512(row + 32 * r));
+    for (int r = 0; r < R; ++r) v[r] = _mm512_sub_epi16(v[r], load32_avx512(row + 32 * r));
   }
   for (int k = 0; k < n_added; ++k) {
-    const int16_t* row = rows + size_t(added[k]) * n;
+    const Row* row = rows + size_t(added[k]) * n;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) v[r] = _mm512_add_epi16(v[r], _mm512_loadu_si512(row + 32 * r));
+    for (int r = 0; r < R; ++r) v[r] = _mm512_add_epi16(v[r], load32_avx512(row + 32 * r));
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm512_storeu_si512(to + 32 * r, v[r]);
 }
 
-MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed,
+template <typename Row>
+MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed,
                                    int n_removed, const int* added, int n_added) {
   const int whole = n / 32 * 32;  // units in full 512-bit registers; n % 32 is 0 or 16
   for (int t = 0; t < whole; t += 256)
@@ -358,17 +372,17 @@ MUSHROOM_AVX512 void update_avx512(const int16_t* from, int16_t* to, const int16
     update_tile_avx2<1>(from + whole, to + whole, rows + whole, size_t(n), removed, n_removed, added, n_added);
 }
 
-template <int R>
-MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, const int16_t* rows, size_t n,
+template <int R, typename Row>
+MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, const Row* rows, size_t n,
                                              const PairChanges& c) {
   __m512i v[2][R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) v[0][r] = _mm512_loadu_si512(from + 32 * r), v[1][r] = _mm512_loadu_si512(from + n + 32 * r);
   for (int k = 0; k < c.n_removed_both; ++k) {
-    const int16_t* row = rows + size_t(c.removed_both[k]) * n;
+    const Row* row = rows + size_t(c.removed_both[k]) * n;
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const __m512i x = _mm512_loadu_si512(row + 32 * r);
+      const __m512i x = load32_avx512(row + 32 * r);
       v[0][r] = _mm512_sub_epi16(v[0][r], x);
       v[1][r] = _mm512_sub_epi16(v[1][r], x);
     }
@@ -376,21 +390,22 @@ MUSHROOM_AVX512 void update_pair_tile_avx512(const int16_t* from, int16_t* to, c
 #pragma GCC unroll 2
   for (int p = 0; p < 2; ++p) {
     for (int k = 0; k < c.n_removed[p]; ++k) {
-      const int16_t* row = rows + size_t(c.removed[p][k]) * n;
+      const Row* row = rows + size_t(c.removed[p][k]) * n;
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) v[p][r] = _mm512_sub_epi16(v[p][r], _mm512_loadu_si512(row + 32 * r));
+      for (int r = 0; r < R; ++r) v[p][r] = _mm512_sub_epi16(v[p][r], load32_avx512(row + 32 * r));
     }
     for (int k = 0; k < c.n_added[p]; ++k) {
-      const int16_t* row = rows + size_t(c.added[p][k]) * n;
+      const Row* row = rows + size_t(c.added[p][k]) * n;
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) v[p][r] = _mm512_add_epi16(v[p][r], _mm512_loadu_si512(row + 32 * r));
+      for (int r = 0; r < R; ++r) v[p][r] = _mm512_add_epi16(v[p][r], load32_avx512(row + 32 * r));
     }
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm512_storeu_si512(to + 32 * r, v[0][r]), _mm512_storeu_si512(to + n + 32 * r, v[1][r]);
 }
 
-MUSHROOM_AVX512 void update_pair_avx512(const int16_t* from, int16_t* to, const int16_t* rows, int n,
+template <typename Row>
+MUSHROOM_AVX512 void update_pair_avx512(const int16_t* from, int16_t* to, const Row* rows, int n,
                                         const PairChanges& c) {
   const int whole = n / 32 * 32;  // units in full 512-bit registers; n % 32 is 0 or 16
   for (int t = 0; t < whole; t += 256)
@@ -447,8 +462,10 @@ const char* isa_name(Isa isa) {
   }
 }
 
-void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
-            const int* added, int n_added) {
+namespace {
+template <typename Row>
+void update_with(Isa isa, const int16_t* from, int16_t* to, const Row* rows, int n, const int* removed, int n_removed,
+                 const int* added, int n_added) {
 #ifdef MUSHROOM_KERNELS_X86
   if (isa == Isa::kAvx512) return update_avx512(from, to, rows, n, removed, n_removed, added, n_added);
   if (isa == Isa::kAvx2) return update_avx2(from, to, rows, n, removed, n_removed, added, n_added);
@@ -457,13 +474,33 @@ void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int 
   update_scalar(from, to, rows, n, removed, n_removed, added, n_added);
 }
 
-void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes) {
+template <typename Row>
+void update_pair_with(Isa isa, const int16_t* from, int16_t* to, const Row* rows, int n, const PairChanges& changes) {
 #ifdef MUSHROOM_KERNELS_X86
   if (isa == Isa::kAvx512) return update_pair_avx512(from, to, rows, n, changes);
   if (isa == Isa::kAvx2) return update_pair_avx2(from, to, rows, n, changes);
 #endif
   (void)isa;
   update_pair_scalar(from, to, rows, n, changes);
+}
+}  // namespace
+
+void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added) {
+  update_with(isa, from, to, rows, n, removed, n_removed, added, n_added);
+}
+
+void update(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added) {
+  update_with(isa, from, to, rows, n, removed, n_removed, added, n_added);
+}
+
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes) {
+  update_pair_with(isa, from, to, rows, n, changes);
+}
+
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const PairChanges& changes) {
+  update_pair_with(isa, from, to, rows, n, changes);
 }
 
 void rescaled_crelu(Isa isa, const int32_t* sums, const int32_t* bias, int n, int shift, uint8_t* out) {

@@ -3,8 +3,8 @@
 // in a scalar version and in AVX2 and AVX-512 versions chosen at run time
 // from what the CPU has, as the move generator chooses its kernel. Every
 // version gives exactly the scalar version's integers: the accumulators add
-// and subtract int16 rows with wrap-around, which no order of the sums
-// changes, and the dense sums are exact int32.
+// and subtract int16 (or int8) rows with wrap-around, which no order of the
+// sums changes, and the dense sums are exact int32.
 //
 // Kept apart from the evaluator (which knows the features and the model),
 // as Stockfish keeps its NNUE kernels apart from its search.
@@ -26,9 +26,13 @@ Isa default_isa();
 const char* isa_name(Isa isa);
 
 // to[0..n) = from - the rows named in `removed` + those named in `added`,
-// each row n int16 values at rows + index * n. n is a multiple of 16; from
-// and to may be the same array.
+// each row n values at rows + index * n. n is a multiple of 16; from and to
+// may be the same array. The rows are int16, or int8 ("compact rows": half
+// the memory a move reads, for a model whose weights all fit; each value is
+// widened to the same int16, so the sums are exactly the int16 rows').
 void update(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const int* removed, int n_removed,
+            const int* added, int n_added);
+void update(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const int* removed, int n_removed,
             const int* added, int n_added);
 
 // Both perspectives' accumulators at once, as a move changes them: from
@@ -46,6 +50,7 @@ struct PairChanges {
   int n_added[2] = {0, 0};
 };
 void update_pair(Isa isa, const int16_t* from, int16_t* to, const int16_t* rows, int n, const PairChanges& changes);
+void update_pair(Isa isa, const int16_t* from, int16_t* to, const int8_t* rows, int n, const PairChanges& changes);
 
 // out[i] = min(max(acc[i], 0), 127) for i < n (any n).
 void crelu(Isa isa, const int16_t* acc, uint8_t* out, int n);

@@ -122,13 +122,18 @@ int grouped_dense_weights(const std::vector<float>& w, size_t stacks, int output
 LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
     : LearnedEvaluator(m, use_simd ? eval_kernels::default_isa() : eval_kernels::Isa::kScalar) {}
 
-LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa)
+LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa, FeatureRows rows)
     : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
       mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
       hidden2_padded_((m.l2 + 31) / 32 * 32),
       isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
+  const bool fits_int8 = std::all_of(ft_weight_.begin(), ft_weight_.end(), [](int16_t w) { return w >= -128 && w <= 127; });
+  if (rows == FeatureRows::kCompactWhenExact && fits_int8) {
+    ft_weight8_.assign(ft_weight_.begin(), ft_weight_.end());
+    std::vector<int16_t>().swap(ft_weight_);
+  }
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
   const int inputs = m.dense_inputs();
@@ -159,7 +164,10 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
 
 void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
                                      const int* added, int n_added) const {
-  eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
+  if (compact_rows())
+    eval_kernels::update(isa_, from, to, ft_weight8_.data(), hidden_, removed, n_removed, added, n_added);
+  else
+    eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
 }
 
 void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
@@ -271,7 +279,10 @@ void LearnedEvaluator::compute_ply(int depth) {
     changes.added[p] = added[p];
     changes.n_added[p] = n_added;
   }
-  eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
+  if (compact_rows())
+    eval_kernels::update_pair(isa_, from, to, ft_weight8_.data(), hidden_, changes);
+  else
+    eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
 }
 
 void LearnedEvaluator::pop() {

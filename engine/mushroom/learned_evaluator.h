@@ -1,6 +1,7 @@
 // The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
-// perspective) are int16 and kept on a stack, one entry per pushed move,
+// perspective) are int16 (their weight rows int8 when every weight fits)
+// and kept on a stack, one entry per pushed move,
 // updated only for the cells the move changes and the triples touching
 // them, and only when an evaluation needs them (lazily); the dense layers run on
 // int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
@@ -23,8 +24,14 @@ class LearnedEvaluator final : public StaticEvaluator {
   // use_simd: the default kernels (eval_kernels::default_isa()); false
   // forces the scalar path (tests compare the two).
   explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+  // How the transformer's weight rows are kept: as int8 when every one of
+  // them fits (half the memory a move's update reads; the same sums, see
+  // eval_kernels::update), else as int16; or as int16 always (tests
+  // compare the two).
+  enum class FeatureRows : uint8_t { kCompactWhenExact, kInt16 };
   // These kernels exactly; std::invalid_argument when the CPU lacks them.
-  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa);
+  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa,
+                   FeatureRows rows = FeatureRows::kCompactWhenExact);
 
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
@@ -37,6 +44,7 @@ class LearnedEvaluator final : public StaticEvaluator {
   std::string name() const override { return "learned"; }
   bool uses_simd() const { return isa_ != eval_kernels::Isa::kScalar; }
   eval_kernels::Isa isa() const { return isa_; }
+  bool compact_rows() const { return !ft_weight8_.empty(); }
 
   // The trained model's float arithmetic, from scratch: the output in cells
   // (the evaluation is 16 times it). For parity tests and training checks.
@@ -73,7 +81,8 @@ class LearnedEvaluator final : public StaticEvaluator {
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   int hidden2_padded_;  // L2 rounded up to 32 (out's int8 row's stride)
   eval_kernels::Isa isa_;
-  std::vector<int16_t> ft_weight_, ft_bias_;
+  std::vector<int16_t> ft_weight_, ft_bias_;  // ft_weight_ empty when the rows are compact
+  std::vector<int8_t> ft_weight8_;            // the compact rows, or empty
   std::vector<int8_t> out_weight_;  // [S][hidden2_padded_]
   // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
   std::vector<int8_t> l1_grouped_, l2_grouped_;

@@ -201,6 +201,55 @@ TEST(LearnedEvaluator, SimdAndScalarPathsAgree) {
   if (checked == 0) GTEST_SKIP() << "this CPU has no AVX2";
 }
 
+// Compact rows (int8, chosen when every transformer weight fits) give the
+// int16 rows' evaluations exactly, on every path the CPU has, through
+// pushes, pops and plies left unevaluated; a weight past int8 keeps the
+// rows int16.
+TEST(LearnedEvaluator, CompactRowsEvaluateExactlyAsInt16Rows) {
+  using Rows = LearnedEvaluator::FeatureRows;
+  LearnedEvalModel model = random_model(64, 16, 16, 31);
+  for (float& w : model.ft_weight) w *= 30;  // up to +-0.9: rounds to +-114 of int8's +-127
+  int checked = 0;
+  for (eval_kernels::Isa isa : {eval_kernels::Isa::kScalar, eval_kernels::Isa::kAvx2, eval_kernels::Isa::kAvx512}) {
+    if (int(isa) > int(eval_kernels::best_isa())) continue;
+    LearnedEvaluator compact(model, isa), wide(model, isa, Rows::kInt16);
+    ASSERT_TRUE(compact.compact_rows());
+    ASSERT_FALSE(wide.compact_rows());
+    Rng rng(37);
+    for (const Position& root : playout_positions(12, 17)) {
+      compact.set_root(root);
+      wide.set_root(root);
+      std::vector<Position> line = {root};
+      for (int step = 0; step < 40 && !line.back().game_over(); ++step) {
+        if (line.size() > 1 && rng.uniform(3) == 0) {
+          compact.pop();
+          wide.pop();
+          line.pop_back();
+        } else {
+          MoveList list;
+          const int n = generate_moves(line.back(), list);
+          const Move m = n == 0 ? Move::pass() : list[rng.uniform(uint32_t(n))];
+          compact.push(line.back(), m);
+          wide.push(line.back(), m);
+          line.push_back(line.back());
+          line.back().apply(m);
+        }
+        if (rng.uniform(2) != 0) continue;
+        const Position& now = line.back();
+        ASSERT_EQ(compact.evaluate(now, scan_leaf_moves(now)), wide.evaluate(now, scan_leaf_moves(now)))
+            << eval_kernels::isa_name(isa) << ", step " << step;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+
+  model.ft_weight[12345] = 1.5f;  // 191 after rounding: past int8
+  EXPECT_FALSE(LearnedEvaluator(model, eval_kernels::Isa::kScalar).compact_rows());
+  model.ft_weight[12345] = -128.0f / kFtScale;  // int8's lowest still fits
+  EXPECT_TRUE(LearnedEvaluator(model, eval_kernels::Isa::kScalar).compact_rows());
+}
+
 // Quantization: the integer runtime against the float model, on random
 // weights spread over the runtime's ranges (harsher than trained weights:
 // dense weights up to 1.5 amplify every rounding). Each transformer weight
