@@ -23,7 +23,6 @@ constexpr int64_t kSumScale = 127 * 64;
 // Rounded a / b (b > 0), halves away from zero.
 int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
 
-
 }  // namespace
 
 static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 
 #include "mushroom/alphabeta.h"
@@ -92,6 +93,28 @@ TEST(LearnedEvaluator, FeaturesNameEveryCellAndEveryTripleOnce) {
 
 // The accumulators updated move by move (pushes, pops and passes along
 // random lines) give the same evaluation as a fresh start from the position.
+// One step of a random walk through a game, which every evaluator in
+// `evaluators` follows: with a move to take back, one time in pop_one_in
+// the last move is taken back; otherwise a random legal move is played, or
+// the pass one time in pass_one_in (0: only when nothing else is legal).
+// Returns whether it pushed.
+bool random_step(std::vector<Position>& line, Rng& rng, uint32_t pop_one_in, uint32_t pass_one_in,
+                 std::initializer_list<LearnedEvaluator*> evaluators) {
+  if (line.size() > 1 && rng.uniform(pop_one_in) == 0) {
+    for (LearnedEvaluator* e : evaluators) e->pop();
+    line.pop_back();
+    return false;
+  }
+  MoveList list;
+  const int n = generate_moves(line.back(), list);
+  const Move m = n == 0 || (pass_one_in > 0 && rng.uniform(pass_one_in) == 0) ? Move::pass()
+                                                                              : list[rng.uniform(uint32_t(n))];
+  for (LearnedEvaluator* e : evaluators) e->push(line.back(), m);
+  line.push_back(line.back());
+  line.back().apply(m);
+  return true;
+}
+
 TEST(LearnedEvaluator, IncrementalUpdatesMatchAFreshStart) {
   const LearnedEvalModel model = random_model(32, 16, 8, 5);
   LearnedEvaluator incremental(model), fresh(model);
@@ -101,17 +124,7 @@ TEST(LearnedEvaluator, IncrementalUpdatesMatchAFreshStart) {
     incremental.set_root(root);
     std::vector<Position> line = {root};
     for (int step = 0; step < 40 && !line.back().game_over(); ++step) {
-      if (line.size() > 1 && rng.uniform(4) == 0) {  // take one back now and then
-        incremental.pop();
-        line.pop_back();
-      } else {
-        MoveList list;
-        const int n = generate_moves(line.back(), list);
-        const Move m = n == 0 || rng.uniform(10) == 0 ? Move::pass() : list[rng.uniform(uint32_t(n))];
-        incremental.push(line.back(), m);
-        line.push_back(line.back());
-        line.back().apply(m);
-      }
+      random_step(line, rng, 4, 10, {&incremental});
       const Position& now = line.back();
       fresh.set_root(now);
       ASSERT_EQ(incremental.evaluate(now, scan_leaf_moves(now)), fresh.evaluate(now, scan_leaf_moves(now)));
@@ -137,19 +150,11 @@ TEST(LearnedEvaluator, LazyUpdatesCatchUpOverSeveralPlies) {
       // shortest the line has been since.
       int unevaluated = 0, evaluated_length = 1, lowest_since = 1;
       for (int step = 0; step < 60 && !line.back().game_over(); ++step) {
-        if (line.size() > 1 && rng.uniform(3) == 0) {
-          lazy.pop();
-          line.pop_back();
+        if (random_step(line, rng, 3, 12, {&lazy})) {
+          ++unevaluated;
+        } else {
           unevaluated = std::max(0, unevaluated - 1);
           lowest_since = std::min(lowest_since, int(line.size()));
-        } else {
-          MoveList list;
-          const int n = generate_moves(line.back(), list);
-          const Move m = n == 0 || rng.uniform(12) == 0 ? Move::pass() : list[rng.uniform(uint32_t(n))];
-          lazy.push(line.back(), m);
-          line.push_back(line.back());
-          line.back().apply(m);
-          ++unevaluated;
         }
         if (rng.uniform(4) != 0) continue;  // most plies are never evaluated
         const Position& now = line.back();
@@ -221,19 +226,7 @@ TEST(LearnedEvaluator, CompactRowsEvaluateExactlyAsInt16Rows) {
       wide.set_root(root);
       std::vector<Position> line = {root};
       for (int step = 0; step < 40 && !line.back().game_over(); ++step) {
-        if (line.size() > 1 && rng.uniform(3) == 0) {
-          compact.pop();
-          wide.pop();
-          line.pop_back();
-        } else {
-          MoveList list;
-          const int n = generate_moves(line.back(), list);
-          const Move m = n == 0 ? Move::pass() : list[rng.uniform(uint32_t(n))];
-          compact.push(line.back(), m);
-          wide.push(line.back(), m);
-          line.push_back(line.back());
-          line.back().apply(m);
-        }
+        random_step(line, rng, 3, 0, {&compact, &wide});
         if (rng.uniform(2) != 0) continue;
         const Position& now = line.back();
         ASSERT_EQ(compact.evaluate(now, scan_leaf_moves(now)), wide.evaluate(now, scan_leaf_moves(now)))
