@@ -1981,6 +1981,12 @@ struct AlphaBetaConfig {
   // kMaxExtensionPlies past the iteration's depth): the last moves of a game
   // are played out rather than estimated. 0: off.
   int leaf_extension_moves = 0;
+  // Heuristic mode: a finished game with equal cells is worth this many
+  // cells less to the side the search plays for (set_contempt_player, or
+  // else the root's side to move) and as much more to the other, so that a
+  // line with chances is preferred to a sure draw. The exact mode's margins
+  // are untouched. 0: a draw is worth 0.
+  double contempt = 0;
 };
 
 struct AlphaBetaResult {
@@ -2032,6 +2038,10 @@ class AlphaBeta {
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.
   void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
+  // The side config.contempt plays for, whoever moves at a search's root
+  // (an agent's own side, so that searches from its opponent's positions
+  // share the table's scores).
+  void set_contempt_player(Player player) { contempt_player_ = player; }
 
  private:
   // What a transposition-table score says about the true value.
@@ -2059,6 +2069,9 @@ class AlphaBeta {
     return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // A finished game's score for the side to move: its margin, in heuristic
+  // mode with the draw contempt.
+  int finished_score(const Position& pos) const;
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
   // The key of each move of the list and of the pass after them (higher
@@ -2094,6 +2107,9 @@ class AlphaBeta {
   // first root move (the previous iteration's choice) on the full window.
   std::optional<Move> root_improvement_;
   int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
+  int draw_contempt_ = 0;    // config.contempt in heuristic units
+  std::optional<Player> contempt_player_;
+  Player root_player_ = Player(0);  // who moves at the running search's root
   Move previous_root_choice_;  // the last completed iteration's best move
   static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
   int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
@@ -2487,7 +2503,14 @@ struct TimeConfig {
   double reserve_ms = 300;    // never spent: process and I/O overheads
   double min_move_ms = 2;
   double max_share = 0.25;    // of the usable bank, for one move
-  double middle_boost = 1.3;  // weight of middle-game moves
+  // Middle-game moves, with more than middle_min and fewer than middle_max
+  // mushrooms left, get middle_boost times the time of the others.
+  double middle_boost = 1.3;
+  int middle_min = 85;
+  int middle_max = 150;
+  // Mushrooms expected to be left when the game ends (nobody can take them):
+  // the plan divides the bank over the own moves before that.
+  int end_mushrooms = 55;
   // Own moves at the end that cost next to nothing because the exact
   // endgame solver proves them (0 for agents without one).
   double solved_tail_moves = 0;
@@ -2724,7 +2747,7 @@ struct MctsAgentConfig {
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
 // solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, exact,
-// time_scale, tail.
+// time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
 MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
@@ -2769,7 +2792,8 @@ struct AlphaBetaAgentConfig {
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
-// killers, history, qdepth, qmoves, time_scale, tail, eval.
+// killers, history, qdepth, qmoves, contempt, eval, and the time options (time_scale, tail,
+// middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
@@ -2779,7 +2803,10 @@ class AlphaBetaAgent : public Agent {
   // Throws LearnedEvalError naming the file when config.eval cannot be used.
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
-  void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
+  void new_game(const Position&, Player me) override {
+    root_solver_failed_at_ = 1 << 30;
+    search_.set_contempt_player(me);
+  }
   Move choose_move(const Position& pos, const Clock& clock) override;
   // Also for the solver's moves (proved, their exact margin); nullopt after
   // a forced pass, which is not searched.
@@ -4300,14 +4327,15 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
     const double ms = std::min(usable, config.min_move_ms);
     return {ms, ms};
   }
-  // Our moves still to come: games end with 40-60 mushrooms nobody can
-  // take, and in greedy-ish play each of our moves goes with about 5 more
+  // Our moves still to come: games end with end_mushrooms nobody can take
+  // (40-60 in greedy-ish play), and each of our moves goes with about 5 more
   // (measured over 400 games: 22 own moves left at 170 mushrooms, 12 at 120,
   // 4 at 80). One extra move is kept in hand as a margin.
   const int left = pos.mushrooms_left();
-  const double own_moves_left = std::max(2.0, (left - 55) / 5.0 - config.solved_tail_moves) + 1.0;
-  // The middle game (roughly own moves 4..17 from the end) gets more.
-  const double share = left > 85 && left < 150 ? config.middle_boost : 1.0;
+  const double own_moves_left =
+      std::max(2.0, (left - config.end_mushrooms) / 5.0 - config.solved_tail_moves) + 1.0;
+  // The middle game (by default roughly own moves 4..17 from the end) gets more.
+  const double share = left > config.middle_min && left < config.middle_max ? config.middle_boost : 1.0;
   const double soft = std::max(config.min_move_ms, usable / own_moves_left * share);
   const double hard = std::max(soft, std::min(3 * soft, usable * config.max_share));
   return {std::min(soft, usable), std::min(hard, usable)};
@@ -4409,6 +4437,7 @@ int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain
 AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
+  draw_contempt_ = int(std::lround(config_.contempt * kScale));
   for (int depth = 0; depth <= 64; ++depth)
     for (int i = 0; i < kReductionMoves; ++i) {
       int r = 1;
@@ -4541,7 +4570,7 @@ std::optional<Move> AlphaBeta::table_move(const Position& pos, bool exact) {
 int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   count_node();
   if (stopped_) return 0;
-  if (pos.game_over()) return kScale * pos.margin_for_side_to_move();
+  if (pos.game_over()) return finished_score(pos);
   MoveList list;
   generate_moves(pos, list);
   struct Gain {
@@ -4576,11 +4605,17 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   return best;
 }
 
+int AlphaBeta::finished_score(const Position& pos) const {
+  const int margin = pos.margin_for_side_to_move();
+  if (exact_) return margin;
+  if (margin != 0 || draw_contempt_ == 0) return kScale * margin;
+  return pos.to_move() == contempt_player_.value_or(root_player_) ? -draw_contempt_ : draw_contempt_;
+}
+
 int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   count_node();
   if (stopped_) return 0;
-  const int scale = exact_ ? 1 : kScale;
-  if (pos.game_over()) return scale * pos.margin_for_side_to_move();
+  if (pos.game_over()) return finished_score(pos);
   if (!exact_ && depth <= 0) {
     if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
     // The evaluation grows with the best gain, whose search costs a move
@@ -4702,6 +4737,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   MoveList list;
   generate_moves(root, list);
   result.best = greedy_move(list);  // in case not even depth 1 completes
+  root_player_ = root.to_move();
   Position pos = root;
   if (evaluator_) evaluator_->set_root(root);
   for (int& h : history_) h /= 2;

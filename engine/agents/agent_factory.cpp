@@ -37,11 +37,18 @@ SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
               "the root solver: alpha-beta's exact mode, or the dedicated endgame solver (engine/endgame/)");
 }
 
-// time_scale, tail: how a search agent plans its time.
+// time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms: how a
+// search agent plans its time (mushroom/time_manager.h).
 template <class Config>
 SettingsTable<Config>& add_time_settings(SettingsTable<Config>& table) {
   return table.real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
-      .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)");
+      .real("tail", FIELD(tail), 0, 20, "own moves at the end the solver proves (time planning, with solver)")
+      .real("middle_boost", FIELD(time.middle_boost), 0.1, 10,
+            "weight of a middle-game move's time (middle_min < mushrooms left < middle_max)")
+      .integer("middle_min", FIELD(time.middle_min), 0, kCells, "the middle game ends at this many mushrooms left")
+      .integer("middle_max", FIELD(time.middle_max), 0, kCells, "the middle game starts below this many mushrooms left")
+      .integer("end_mushrooms", FIELD(time.end_mushrooms), 0, kCells - 10,
+               "mushrooms expected to be left when the game ends (the plan spreads the bank over the moves before)");
 }
 
 // The `mcts` agent's own option, beside the shared MCTS ones.
@@ -92,6 +99,8 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("history", FIELD(search.history), "quiet moves that recently caused cutoffs are tried earlier")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
         .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
+        .real("contempt", FIELD(search.contempt), 0, 8,
+              "cells a finished game with equal cells costs the agent in the search (0: a draw is worth 0)")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)");
     add_time_settings(t);
     return t;

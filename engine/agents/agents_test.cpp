@@ -196,6 +196,31 @@ TEST(AgentFactory, RejectsUnknownNamesAndOptions) {
   EXPECT_THROW(make_agent("alphabeta", wdl), std::invalid_argument);
 }
 
+// The time-plan options reach the agent's TimeConfig, and a value outside
+// its range is refused by name.
+TEST(AgentFactory, TimeOptionsReachThePlan) {
+  OptionSource opts("agent 'alphabeta'",
+                    {{"middle_boost", "1.6"}, {"middle_min", "110"}, {"middle_max", "150"}, {"end_mushrooms", "80"}});
+  const AlphaBetaAgentConfig c = read_alphabeta_options(opts);
+  EXPECT_DOUBLE_EQ(c.time.middle_boost, 1.6);
+  EXPECT_EQ(c.time.middle_min, 110);
+  EXPECT_EQ(c.time.middle_max, 150);
+  EXPECT_EQ(c.time.end_mushrooms, 80);
+  EXPECT_EQ(AlphaBetaAgentConfig{}.time.end_mushrooms, TimeConfig{}.end_mushrooms);
+  OptionSource mcts("agent 'mcts'", {{"end_mushrooms", "70"}});
+  EXPECT_EQ(read_mcts_search_options(mcts, 1).time.end_mushrooms, 70);
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"end_mushrooms", "171"}, {"middle_boost", "0"}, {"middle_min", "-1"}, {"middle_max", "x"}}) {
+    OptionSource bad("agent 'alphabeta'", {{key, value}});
+    try {
+      read_alphabeta_options(bad);
+      ADD_FAILURE() << key << "=" << value << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+}
+
 // The alphabeta agent's `eval` option: a learned-evaluation file plays at
 // the leaves (the hand-equivalent model plays the hand evaluation's moves),
 // and a missing or corrupt file is an error naming it.

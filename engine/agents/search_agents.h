@@ -56,7 +56,7 @@ struct MctsAgentConfig {
 // declared once with their ranges and help; the defaults are the
 // initializers above: sims, gumbel, gumbel_k, cpuct, score_weight, solver,
 // solver_moves, solver_share, solver_bank, solver_bank_moves, wdl, exact,
-// time_scale, tail.
+// time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms.
 const SettingsTable<MctsAgentConfig>& mcts_search_settings();
 // A config at the declared defaults with the given options read over them.
 MctsAgentConfig read_mcts_search_options(OptionSource& opts, uint64_t seed);
@@ -101,7 +101,8 @@ struct AlphaBetaAgentConfig {
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
-// killers, history, qdepth, qmoves, time_scale, tail, eval.
+// killers, history, qdepth, qmoves, contempt, eval, and the time options (time_scale, tail,
+// middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
@@ -111,7 +112,10 @@ class AlphaBetaAgent : public Agent {
   // Throws LearnedEvalError naming the file when config.eval cannot be used.
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
-  void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
+  void new_game(const Position&, Player me) override {
+    root_solver_failed_at_ = 1 << 30;
+    search_.set_contempt_player(me);
+  }
   Move choose_move(const Position& pos, const Clock& clock) override;
   // Also for the solver's moves (proved, their exact margin); nullopt after
   // a forced pass, which is not searched.

@@ -26,6 +26,7 @@ int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain
 AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
+  draw_contempt_ = int(std::lround(config_.contempt * kScale));
   for (int depth = 0; depth <= 64; ++depth)
     for (int i = 0; i < kReductionMoves; ++i) {
       int r = 1;
@@ -158,7 +159,7 @@ std::optional<Move> AlphaBeta::table_move(const Position& pos, bool exact) {
 int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   count_node();
   if (stopped_) return 0;
-  if (pos.game_over()) return kScale * pos.margin_for_side_to_move();
+  if (pos.game_over()) return finished_score(pos);
   MoveList list;
   generate_moves(pos, list);
   struct Gain {
@@ -193,11 +194,17 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   return best;
 }
 
+int AlphaBeta::finished_score(const Position& pos) const {
+  const int margin = pos.margin_for_side_to_move();
+  if (exact_) return margin;
+  if (margin != 0 || draw_contempt_ == 0) return kScale * margin;
+  return pos.to_move() == contempt_player_.value_or(root_player_) ? -draw_contempt_ : draw_contempt_;
+}
+
 int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   count_node();
   if (stopped_) return 0;
-  const int scale = exact_ ? 1 : kScale;
-  if (pos.game_over()) return scale * pos.margin_for_side_to_move();
+  if (pos.game_over()) return finished_score(pos);
   if (!exact_ && depth <= 0) {
     if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
     // The evaluation grows with the best gain, whose search costs a move
@@ -319,6 +326,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
   MoveList list;
   generate_moves(root, list);
   result.best = greedy_move(list);  // in case not even depth 1 completes
+  root_player_ = root.to_move();
   Position pos = root;
   if (evaluator_) evaluator_->set_root(root);
   for (int& h : history_) h /= 2;

@@ -60,6 +60,12 @@ struct AlphaBetaConfig {
   // kMaxExtensionPlies past the iteration's depth): the last moves of a game
   // are played out rather than estimated. 0: off.
   int leaf_extension_moves = 0;
+  // Heuristic mode: a finished game with equal cells is worth this many
+  // cells less to the side the search plays for (set_contempt_player, or
+  // else the root's side to move) and as much more to the other, so that a
+  // line with chances is preferred to a sure draw. The exact mode's margins
+  // are untouched. 0: a draw is worth 0.
+  double contempt = 0;
 };
 
 struct AlphaBetaResult {
@@ -111,6 +117,10 @@ class AlphaBeta {
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.
   void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
+  // The side config.contempt plays for, whoever moves at a search's root
+  // (an agent's own side, so that searches from its opponent's positions
+  // share the table's scores).
+  void set_contempt_player(Player player) { contempt_player_ = player; }
 
  private:
   // What a transposition-table score says about the true value.
@@ -138,6 +148,9 @@ class AlphaBeta {
     return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // A finished game's score for the side to move: its margin, in heuristic
+  // mode with the draw contempt.
+  int finished_score(const Position& pos) const;
   // Counts a node; sets stopped_ when the node limit or deadline is passed.
   void count_node();
   // The key of each move of the list and of the pass after them (higher
@@ -173,6 +186,9 @@ class AlphaBeta {
   // first root move (the previous iteration's choice) on the full window.
   std::optional<Move> root_improvement_;
   int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
+  int draw_contempt_ = 0;    // config.contempt in heuristic units
+  std::optional<Player> contempt_player_;
+  Player root_player_ = Player(0);  // who moves at the running search's root
   Move previous_root_choice_;  // the last completed iteration's best move
   static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
   int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once

@@ -26,22 +26,29 @@ std::vector<Position> small_endgames(int count, uint64_t seed, int max_moves) {
   return out;
 }
 
-// Plain minimax on the final margin: no table, no pruning, no ordering.
-int plain_minimax(Position& pos, uint64_t& nodes, uint64_t cap) {
+// Plain minimax: no table, no pruning, no ordering; finished(pos) scores a
+// finished game for its side to move. Throws past cap nodes.
+template <class Finished>
+int minimax_with(Position& pos, const Finished& finished, uint64_t& nodes, uint64_t cap) {
   if (++nodes > cap) throw std::runtime_error("too big");
-  if (pos.game_over()) return pos.margin_for_side_to_move();
+  if (pos.game_over()) return finished(pos);
   MoveList list;
   generate_moves(pos, list);
-  int best = -1000;
+  int best = -1 << 20;
   Undo undo;
   auto visit = [&](const Move& m) {
     pos.apply(m, &undo);
-    best = std::max(best, -plain_minimax(pos, nodes, cap));
+    best = std::max(best, -minimax_with(pos, finished, nodes, cap));
     pos.undo(undo);
   };
   for (const Move& m : list) visit(m);
   visit(Move::pass());
   return best;
+}
+
+// Plain minimax on the final margin.
+int plain_minimax(Position& pos, uint64_t& nodes, uint64_t cap) {
+  return minimax_with(pos, [](const Position& p) { return p.margin_for_side_to_move(); }, nodes, cap);
 }
 
 struct SolvedEndgame {
@@ -294,6 +301,49 @@ TEST(AlphaBeta, LeafExtensionsPlayOutTheLastMoves) {
   EXPECT_GE(checked, 60);
   EXPECT_GT(changed, checked / 4);
   EXPECT_GT(exact_with, exact_without + checked / 4);
+}
+
+// Plain minimax in heuristic units where a finished draw is worth
+// -contempt to `player` and +contempt to the other side.
+int minimax_with_contempt(Position& pos, Player player, int contempt) {
+  uint64_t nodes = 0;
+  return minimax_with(
+      pos,
+      [&](const Position& p) {
+        const int margin = p.margin_for_side_to_move();
+        if (margin != 0) return 16 * margin;
+        return p.to_move() == player ? -contempt : contempt;
+      },
+      nodes, uint64_t(1) << 40);
+}
+
+// Searched to the end, a draw costs the contempt player config.contempt
+// cells and gives them to the other side; the exact mode ignores it.
+TEST(AlphaBeta, ContemptMakesADrawCostTheSideItPlaysFor) {
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  int checked = 0, changed = 0;
+  for (const SolvedEndgame& solved : solved_endgames(40, 53, 5)) {
+    const Position& start = solved.position;
+    if (start.game_over()) continue;
+    const Player me = start.to_move(), other = Player(1 - me);
+    AlphaBeta plain(AlphaBetaConfig{.tt_bits = 16});
+    AlphaBeta mine(AlphaBetaConfig{.tt_bits = 16, .contempt = 0.5});
+    AlphaBeta theirs(AlphaBetaConfig{.tt_bits = 16, .contempt = 0.5});
+    theirs.set_contempt_player(other);
+    Position p = start;
+    ASSERT_EQ(plain.search(start, far, 40).score, 16 * solved.margin);
+    const int with_mine = mine.search(start, far, 40).score;
+    EXPECT_EQ(with_mine, minimax_with_contempt(p, me, 8));
+    EXPECT_LE(with_mine, 16 * solved.margin);
+    const int with_theirs = theirs.search(start, far, 40).score;
+    EXPECT_EQ(with_theirs, minimax_with_contempt(p, other, 8));
+    EXPECT_GE(with_theirs, 16 * solved.margin);
+    EXPECT_EQ(*mine.solve_exact(start, 0), solved.margin);
+    changed += with_mine != 16 * solved.margin;
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+  EXPECT_GT(changed, 0);
 }
 
 TEST(AlphaBeta, PruningOptionsKeepTheExactValue) {

@@ -10,7 +10,14 @@ struct TimeConfig {
   double reserve_ms = 300;    // never spent: process and I/O overheads
   double min_move_ms = 2;
   double max_share = 0.25;    // of the usable bank, for one move
-  double middle_boost = 1.3;  // weight of middle-game moves
+  // Middle-game moves, with more than middle_min and fewer than middle_max
+  // mushrooms left, get middle_boost times the time of the others.
+  double middle_boost = 1.3;
+  int middle_min = 85;
+  int middle_max = 150;
+  // Mushrooms expected to be left when the game ends (nobody can take them):
+  // the plan divides the bank over the own moves before that.
+  int end_mushrooms = 55;
   // Own moves at the end that cost next to nothing because the exact
   // endgame solver proves them (0 for agents without one).
   double solved_tail_moves = 0;

@@ -50,6 +50,27 @@ TEST(TimeManager, SimulatedGameNeverRunsOutAndSpendsMostOfTheBank) {
   EXPECT_LT(spent, 9700);
 }
 
+// A later expected end spreads the bank over fewer moves; the middle game's
+// window and weight are the config's.
+TEST(TimeManager, EndEstimateAndMiddleWindowFollowTheConfig) {
+  Position p = random_board(3);
+  for (int k = 0, removed = 0; k < kCells && removed < kCells - 130; ++k)
+    if (p.digit(k / kCols, k % kCols)) p.set_digit(k / kCols, k % kCols, 0), ++removed;
+  ASSERT_EQ(p.mushrooms_left(), 130);
+  TimeConfig base;
+  base.middle_boost = 1.0;
+  TimeConfig later = base;
+  later.end_mushrooms = 80;
+  // (130 - 55) / 5 + 1 = 16 own moves against (130 - 80) / 5 + 1 = 11.
+  EXPECT_NEAR(plan_move_time(10000, p, 20, base).soft_ms, 9700 / 16.0, 1e-9);
+  EXPECT_NEAR(plan_move_time(10000, p, 20, later).soft_ms, 9700 / 11.0, 1e-9);
+  TimeConfig boosted = base;
+  boosted.middle_boost = 1.5;
+  EXPECT_NEAR(plan_move_time(10000, p, 20, boosted).soft_ms, 1.5 * 9700 / 16.0, 1e-9);
+  boosted.middle_min = 130;  // the window is open: 130 left is outside it
+  EXPECT_NEAR(plan_move_time(10000, p, 20, boosted).soft_ms, 9700 / 16.0, 1e-9);
+}
+
 TEST(TimeManager, ForcedMovesAreQuick) {
   const MoveBudget b = plan_move_time(10000, random_board(2), 1);
   EXPECT_LE(b.hard_ms, 2.0);
