@@ -1954,15 +1954,15 @@ struct AlphaBetaConfig {
   // above 0, by max(1, 0.5 + ln(depth) * ln(move number) / lmr_divisor)
   // plies, so the later a move comes in the ordering, and the deeper the
   // search, the less it is looked at. A reduced move that beats alpha is
-  // searched again at full depth. Off by default, as partial_root and
-  // history are: at the contest's clock none measured stronger
-  // (BENCHMARKS.md, "A deeper search").
+  // searched again at full depth. 0 here; the playing agents use 2
+  // (mushroom/playing_search.h).
   double lmr_divisor = 0;
   // Heuristic mode only: at the depth limit, keep searching the mover's
   // biggest-gain moves (steals first) for this many more plies, taking the
   // static evaluation as a floor ("standing pat"), so a capture that is
   // answered by a bigger recapture is not scored as a clean gain. 0: the
-  // static evaluation alone.
+  // static evaluation alone, as here; the playing agents use 2
+  // (mushroom/playing_search.h).
   int quiescence_depth = 0;
   int quiescence_moves = 3;  // moves searched per quiescence node
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
@@ -2122,6 +2122,29 @@ class AlphaBeta {
   // searched: the node's moves in the order searched, up to the cutoff.
   void update_history(const KeyedMove* searched, int cutoff_index, int depth);
 };
+
+}  // namespace mushroom
+
+// ---- engine/mushroom/playing_search.h ----
+// The search settings the playing agents use: the alphabeta agent, the
+// alphabeta-policy agent and the exported bot. AlphaBetaConfig's own
+// defaults stay the plain search, which the evaluation's labels, the exact
+// solvers and the tests build on; a playing agent adds what issue 57's
+// screen accepted and the real clock confirmed (BENCHMARKS.md, "Part 4
+// through the screen" and what follows it):
+//   lmr_divisor 2: late quiet moves reduced by a logarithmic number of plies;
+//   quiescence_depth 2: the biggest captures searched two plies past the
+//   depth limit.
+
+
+namespace mushroom {
+
+inline AlphaBetaConfig playing_search_config() {
+  AlphaBetaConfig c;
+  c.lmr_divisor = 2;
+  c.quiescence_depth = 2;
+  return c;
+}
 
 }  // namespace mushroom
 
@@ -2775,7 +2798,7 @@ class MctsAgent : public Agent {
 };
 
 struct AlphaBetaAgentConfig {
-  AlphaBetaConfig search;
+  AlphaBetaConfig search = playing_search_config();  // mushroom/playing_search.h
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   // Search this long per move, whatever the bank says (0: plan from the
   // bank). `mushroom analyze --ms` and the same bot setting agree.

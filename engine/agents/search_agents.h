@@ -14,6 +14,7 @@
 #include "mushroom/learned_eval_model.h"
 #include "search/mcts.h"
 #include "mushroom/mushroom_game.h"
+#include "mushroom/playing_search.h"
 #include "mushroom/time_manager.h"
 
 namespace mushroom {
@@ -84,7 +85,7 @@ class MctsAgent : public Agent {
 };
 
 struct AlphaBetaAgentConfig {
-  AlphaBetaConfig search;
+  AlphaBetaConfig search = playing_search_config();  // mushroom/playing_search.h
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   // Search this long per move, whatever the bank says (0: plan from the
   // bank). `mushroom analyze --ms` and the same bot setting agree.

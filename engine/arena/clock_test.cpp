@@ -25,9 +25,11 @@ const std::string kSleeper = std::string(PACED_BOT) + " 200 0 1";
 // whole process tree is charged.
 const std::string kBurner = std::string(PACED_BOT) + " 0 100 2 | cat";
 
-RefereeResult play(ClockKind clock, int time_ms, int wall_limit_ms = 0) {
+// burner_ms: the burner's own bank (0: time_ms).
+RefereeResult play(ClockKind clock, int time_ms, int wall_limit_ms = 0, int burner_ms = 0) {
   RefereeConfig config;
   config.time_ms = time_ms;
+  config.seat_time_ms[1] = burner_ms;
   config.clock = clock;
   config.move_wall_limit_ms = wall_limit_ms;
   config.max_turns = 12;
@@ -62,8 +64,9 @@ TEST(Clock, CpuClockChargesEveryThreadOfTheTreeAndNotSleep) {
 }
 
 TEST(Clock, ASleeperOutlivesASmallBankOnlyOnTheCpuClock) {
-  // 6 moves of 200 ms sleep: over a 1,000 ms bank on the wall clock.
-  const RefereeResult wall = play(ClockKind::kWall, 1000);
+  // 6 moves of 200 ms sleep: over a 1,000 ms bank on the wall clock. The
+  // burner gets a bank of its own that a busy machine cannot use up first.
+  const RefereeResult wall = play(ClockKind::kWall, 1000, 0, 60000);
   ASSERT_TRUE(wall.log.aborted_by);
   EXPECT_EQ(*wall.log.aborted_by, kFirst);
   EXPECT_EQ(wall.log.abort_reason.rfind("timeout", 0), 0u) << wall.log.abort_reason;

@@ -33,15 +33,15 @@ struct AlphaBetaConfig {
   // above 0, by max(1, 0.5 + ln(depth) * ln(move number) / lmr_divisor)
   // plies, so the later a move comes in the ordering, and the deeper the
   // search, the less it is looked at. A reduced move that beats alpha is
-  // searched again at full depth. Off by default, as partial_root and
-  // history are: at the contest's clock none measured stronger
-  // (BENCHMARKS.md, "A deeper search").
+  // searched again at full depth. 0 here; the playing agents use 2
+  // (mushroom/playing_search.h).
   double lmr_divisor = 0;
   // Heuristic mode only: at the depth limit, keep searching the mover's
   // biggest-gain moves (steals first) for this many more plies, taking the
   // static evaluation as a floor ("standing pat"), so a capture that is
   // answered by a bigger recapture is not scored as a clean gain. 0: the
-  // static evaluation alone.
+  // static evaluation alone, as here; the playing agents use 2
+  // (mushroom/playing_search.h).
   int quiescence_depth = 0;
   int quiescence_moves = 3;  // moves searched per quiescence node
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
