@@ -101,6 +101,15 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
         .real("contempt", FIELD(search.contempt), 0, 8,
               "cells a finished game with equal cells costs the agent in the search (0: a draw is worth 0)")
+        .integer("late_moves", FIELD(search.late_move_count), 0, 200,
+                 "null-window nodes 1-3 plies from the leaves skip quiet moves after this * (depth^2 + 1) / 2 "
+                 "(0: off)")
+        .real("aspiration", FIELD(search.aspiration_window), 0, 64,
+              "from iteration 4, search the root this many cells either side of the last score first (0: off)")
+        .flag("iir", FIELD(search.table_miss_reduction),
+              "a node 4+ plies from the leaves that the table does not know is searched a ply shallower")
+        .flag("pv_reduces_less", FIELD(search.pv_reduces_less),
+              "full-window nodes reduce late moves by a ply less")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)");
     add_time_settings(t);
     return t;

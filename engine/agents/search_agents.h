@@ -102,7 +102,8 @@ struct AlphaBetaAgentConfig {
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
-// killers, history, qdepth, qmoves, contempt, eval, and the time options (time_scale, tail,
+// killers, history, qdepth, qmoves, contempt, late_moves, aspiration, iir,
+// pv_reduces_less, eval, and the time options (time_scale, tail,
 // middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).

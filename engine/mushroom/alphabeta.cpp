@@ -27,6 +27,7 @@ AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : confi
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
   draw_contempt_ = int(std::lround(config_.contempt * kScale));
+  aspiration_units_ = std::max(0, int(std::lround(config_.aspiration_window * kScale)));
   for (int depth = 0; depth <= 64; ++depth)
     for (int i = 0; i < kReductionMoves; ++i) {
       int r = 1;
@@ -219,6 +220,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   }
 
   const int alpha_start = alpha;
+  const bool null_window = beta - alpha == 1;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
   const uint64_t key = table_key(pos, exact_);
   Entry* entry = probe(key);
@@ -233,6 +235,12 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (alpha >= beta) return s;
     }
   }
+
+  // Without the table's move, a deep node's ordering is a guess: search it
+  // a ply shallower, and store it as that (internal iterative reduction).
+  uint8_t store_depth = want_depth;
+  if (config_.table_miss_reduction && !exact_ && !tt_move && depth >= 4) store_depth = uint8_t(std::min(--depth, 254));
+  const int move_limit = exact_ || !null_window ? kInf : late_move_limit(depth);
 
   int best = -kInf;
   Move best_move;
@@ -251,7 +259,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     } else {
       int reduced_by = 0;
-      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduced_by = reduction(depth, i);
+      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) {
+        reduced_by = reduction(depth, i);
+        if (config_.pv_reduces_less && !null_window) --reduced_by;
+      }
       score = -negamax(pos, depth - 1 - reduced_by, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && reduced_by) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
@@ -289,7 +300,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     const After after = search_move(i, first[i].move, first[i].steals == 0, first);
     if (after == After::kStopped) return 0;
     if (after == After::kCutoff) {
-      store(entry, key, best, want_depth, alpha_start, beta, best_move);
+      store(entry, key, best, store_depth, alpha_start, beta, best_move);
       return best;
     }
   }
@@ -302,12 +313,32 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
   for (int i = n_first; i < n; ++i) {
     const KeyedMove& next = picker.pick(i);
+    if (i >= move_limit && next.steals == 0 && !next.move.is_pass()) continue;
     const After after = search_move(i, next.move, next.steals == 0, keyed.at);  // the pass steals nothing
     if (after == After::kStopped) return 0;
     if (after == After::kCutoff) break;
   }
-  store(entry, key, best, want_depth, alpha_start, beta, best_move);
+  store(entry, key, best, store_depth, alpha_start, beta, best_move);
   return best;
+}
+
+int AlphaBeta::late_move_limit(int depth) const {
+  if (config_.late_move_count <= 0 || depth > 3) return kInf;
+  return std::max(1, config_.late_move_count * (depth * depth + 1) / 2);
+}
+
+int AlphaBeta::search_root(Position& pos, int depth, int previous_score) {
+  if (aspiration_units_ <= 0 || depth < 4) return negamax(pos, depth, -kInf, kInf, 0);
+  int below = aspiration_units_, above = aspiration_units_;
+  for (;;) {
+    const int alpha = below >= kInf ? -kInf : std::max(-kInf, previous_score - below);
+    const int beta = above >= kInf ? kInf : std::min(kInf, previous_score + above);
+    const int score = negamax(pos, depth, alpha, beta, 0);
+    if (stopped_) return 0;
+    if (score <= alpha && alpha > -kInf) below = below >= kInf / 4 ? kInf : below * 4;
+    else if (score >= beta && beta < kInf) above = above >= kInf / 4 ? kInf : above * 4;
+    else return score;
+  }
 }
 
 void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,
@@ -334,7 +365,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
     root_improvement_.reset();
     previous_root_choice_ = result.best;
     iteration_depth_ = depth;
-    const int score = negamax(pos, depth, -kInf, kInf, 0);
+    const int score = search_root(pos, depth, result.score);
     if (stopped_) {
       // The unfinished iteration's score is not used; a root move it
       // proved better than the previous choice is.

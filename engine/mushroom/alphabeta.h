@@ -66,6 +66,23 @@ struct AlphaBetaConfig {
   // line with chances is preferred to a sure draw. The exact mode's margins
   // are untouched. 0: a draw is worth 0.
   double contempt = 0;
+  // Heuristic mode, null-window nodes 1 to 3 plies above the leaves only:
+  // once late_move_count * (depth^2 + 1) / 2 moves have been searched, the
+  // later moves that steal nothing (the ordering puts them last, smallest
+  // gain last) are not searched at all. The pass is always searched. 0: off.
+  int late_move_count = 0;
+  // Heuristic mode: from the fourth iteration, the root is first searched on
+  // a window of this many cells either side of the last iteration's score
+  // (aspiration); a score outside it widens that side fourfold and searches
+  // again, until it lands inside. 0: the full window always.
+  double aspiration_window = 0;
+  // Heuristic mode: a node 4 plies or more above the leaves that the table
+  // does not know is searched a ply shallower (internal iterative
+  // reduction): the table will hold its move by the next iteration.
+  bool table_miss_reduction = false;
+  // Heuristic mode: nodes searched on a full window (the principal
+  // variation) reduce late moves by a ply less than null-window nodes.
+  bool pv_reduces_less = false;
 };
 
 struct AlphaBetaResult {
@@ -135,6 +152,12 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // One iteration at the root: the full window, or config.aspiration_window
+  // around previous_score once a few iterations are done.
+  int search_root(Position& pos, int depth, int previous_score);
+  // How many moves a null-window node at this depth searches before the
+  // late quiet ones are pruned (no limit where late_move_count is 0).
+  int late_move_limit(int depth) const;
   // Writes a searched node's result: its bound from where best fell
   // against the window it was searched with.
   void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
@@ -187,6 +210,7 @@ class AlphaBeta {
   std::optional<Move> root_improvement_;
   int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
   int draw_contempt_ = 0;    // config.contempt in heuristic units
+  int aspiration_units_ = 0; // config.aspiration_window in heuristic units
   std::optional<Player> contempt_player_;
   Player root_player_ = Player(0);  // who moves at the running search's root
   Move previous_root_choice_;  // the last completed iteration's best move

@@ -388,6 +388,91 @@ TEST(AlphaBeta, LogarithmicReductionsSearchFewerNodesAndLeaveTheExactModeAlone) 
   EXPECT_GE(checked, 10);
 }
 
+// The options that prune by guesswork (late-move pruning, aspiration,
+// internal iterative reduction, less reduction on the principal variation)
+// are the heuristic mode's: with all of them on, the solver's margins are
+// those of the plain solver.
+AlphaBetaConfig guesswork_options() {
+  AlphaBetaConfig c{.tt_bits = 16};
+  c.late_move_count = 1;
+  c.aspiration_window = 0.25;
+  c.table_miss_reduction = true;
+  c.pv_reduces_less = true;
+  return c;
+}
+
+TEST(AlphaBeta, GuessworkOptionsLeaveTheExactModeAlone) {
+  int checked = 0;
+  for (const Position& start : small_endgames(60, 57, 7)) {
+    AlphaBeta plain(AlphaBetaConfig{.tt_bits = 16}), options(guesswork_options());
+    const auto a = plain.solve_exact(start, 300000), b = options.solve_exact(start, 300000);
+    if (!a || !b) continue;
+    EXPECT_EQ(*a, *b);
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+}
+
+// Sums a fixed-depth search's nodes over the same positions, with and
+// without one option, checking that each search completes with a legal move.
+struct NodeCounts {
+  uint64_t without = 0, with = 0;
+  int differing_scores = 0, searches = 0;
+};
+NodeCounts count_nodes(const AlphaBetaConfig& without, const AlphaBetaConfig& with, int depth) {
+  NodeCounts counts;
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  for (const Position& p : playout_positions(8, 61)) {
+    if (p.game_over()) continue;
+    AlphaBeta a(without), b(with);
+    const AlphaBetaResult ra = a.search(p, far, depth), rb = b.search(p, far, depth);
+    EXPECT_EQ(rb.depth, depth);
+    EXPECT_TRUE(rb.best.is_pass() || p.is_legal(rb.best));
+    counts.without += ra.nodes;
+    counts.with += rb.nodes;
+    counts.differing_scores += ra.score != rb.score;
+    ++counts.searches;
+  }
+  return counts;
+}
+
+// Late-move pruning drops quiet moves near the leaves: a smaller tree.
+TEST(AlphaBeta, LateMovePruningSearchesFewerNodes) {
+  AlphaBetaConfig without{.tt_bits = 16, .lmr_divisor = 2}, with = without;
+  with.late_move_count = 4;
+  const NodeCounts n = count_nodes(without, with, 6);
+  EXPECT_LT(n.with, n.without * 3 / 4) << n.with << " against " << n.without;
+}
+
+// Without reductions, the depth of every table entry is the depth asked of
+// it, so a fixed-depth search has one value whatever the root's window:
+// aspiration changes the work (windows that fail are searched again), not
+// the score.
+TEST(AlphaBeta, AspirationWindowsKeepTheFixedDepthScore) {
+  AlphaBetaConfig without{.tt_bits = 18, .lmr = false}, with = without;
+  with.aspiration_window = 0.25;  // 4 units: narrow, so some windows fail
+  const NodeCounts n = count_nodes(without, with, 5);
+  EXPECT_EQ(n.differing_scores, 0);
+  EXPECT_NE(n.with, n.without);  // the windows were used
+}
+
+// Internal iterative reduction searches unknown deep nodes a ply
+// shallower: fewer nodes at the same depth.
+TEST(AlphaBeta, TableMissReductionSearchesFewerNodes) {
+  AlphaBetaConfig without{.tt_bits = 16, .lmr_divisor = 2}, with = without;
+  with.table_miss_reduction = true;
+  const NodeCounts n = count_nodes(without, with, 7);
+  EXPECT_LT(n.with, n.without) << n.with << " against " << n.without;
+}
+
+// Reducing a ply less on the principal variation searches more nodes.
+TEST(AlphaBeta, LessReductionOnThePrincipalVariationSearchesMoreNodes) {
+  AlphaBetaConfig without{.tt_bits = 16, .lmr_divisor = 2}, with = without;
+  with.pv_reduces_less = true;
+  const NodeCounts n = count_nodes(without, with, 6);
+  EXPECT_GT(n.with, n.without) << n.with << " against " << n.without;
+}
+
 // The cutoff history only reorders: without reductions, a fixed-depth
 // search has the same value with it and without it, but it visits a
 // different number of nodes (the order it gives is really used).
