@@ -1987,6 +1987,23 @@ struct AlphaBetaConfig {
   // line with chances is preferred to a sure draw. The exact mode's margins
   // are untouched. 0: a draw is worth 0.
   double contempt = 0;
+  // Heuristic mode, null-window nodes 1 to 3 plies above the leaves only:
+  // once late_move_count * (depth^2 + 1) / 2 moves have been searched, the
+  // later moves that steal nothing (the ordering puts them last, smallest
+  // gain last) are not searched at all. The pass is always searched. 0: off.
+  int late_move_count = 0;
+  // Heuristic mode: from the fourth iteration, the root is first searched on
+  // a window of this many cells either side of the last iteration's score
+  // (aspiration); a score outside it widens that side fourfold and searches
+  // again, until it lands inside. 0: the full window always.
+  double aspiration_window = 0;
+  // Heuristic mode: a node 4 plies or more above the leaves that the table
+  // does not know is searched a ply shallower (internal iterative
+  // reduction): the table will hold its move by the next iteration.
+  bool table_miss_reduction = false;
+  // Heuristic mode: nodes searched on a full window (the principal
+  // variation) reduce late moves by a ply less than null-window nodes.
+  bool pv_reduces_less = false;
 };
 
 struct AlphaBetaResult {
@@ -2056,6 +2073,12 @@ class AlphaBeta {
 
   // Both return 0 once stopped_ is set; callers discard that value.
   int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // One iteration at the root: the full window, or config.aspiration_window
+  // around previous_score once a few iterations are done.
+  int search_root(Position& pos, int depth, int previous_score);
+  // How many moves a null-window node at this depth searches before the
+  // late quiet ones are pruned (no limit where late_move_count is 0).
+  int late_move_limit(int depth) const;
   // Writes a searched node's result: its bound from where best fell
   // against the window it was searched with.
   void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
@@ -2108,6 +2131,7 @@ class AlphaBeta {
   std::optional<Move> root_improvement_;
   int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
   int draw_contempt_ = 0;    // config.contempt in heuristic units
+  int aspiration_units_ = 0; // config.aspiration_window in heuristic units
   std::optional<Player> contempt_player_;
   Player root_player_ = Player(0);  // who moves at the running search's root
   Move previous_root_choice_;  // the last completed iteration's best move
@@ -2815,7 +2839,8 @@ struct AlphaBetaAgentConfig {
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
-// killers, history, qdepth, qmoves, contempt, eval, and the time options (time_scale, tail,
+// killers, history, qdepth, qmoves, contempt, late_moves, aspiration, iir,
+// pv_reduces_less, eval, and the time options (time_scale, tail,
 // middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
@@ -4461,6 +4486,7 @@ AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : confi
   table_.resize(size_t(1) << config_.tt_bits);
   mask_ = table_.size() - 1;
   draw_contempt_ = int(std::lround(config_.contempt * kScale));
+  aspiration_units_ = std::max(0, int(std::lround(config_.aspiration_window * kScale)));
   for (int depth = 0; depth <= 64; ++depth)
     for (int i = 0; i < kReductionMoves; ++i) {
       int r = 1;
@@ -4653,6 +4679,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   }
 
   const int alpha_start = alpha;
+  const bool null_window = beta - alpha == 1;
   const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
   const uint64_t key = table_key(pos, exact_);
   Entry* entry = probe(key);
@@ -4667,6 +4694,12 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (alpha >= beta) return s;
     }
   }
+
+  // Without the table's move, a deep node's ordering is a guess: search it
+  // a ply shallower, and store it as that (internal iterative reduction).
+  uint8_t store_depth = want_depth;
+  if (config_.table_miss_reduction && !exact_ && !tt_move && depth >= 4) store_depth = uint8_t(std::min(--depth, 254));
+  const int move_limit = exact_ || !null_window ? kInf : late_move_limit(depth);
 
   int best = -kInf;
   Move best_move;
@@ -4685,7 +4718,10 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
     } else {
       int reduced_by = 0;
-      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) reduced_by = reduction(depth, i);
+      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) {
+        reduced_by = reduction(depth, i);
+        if (config_.pv_reduces_less && !null_window) --reduced_by;
+      }
       score = -negamax(pos, depth - 1 - reduced_by, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && reduced_by) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
@@ -4723,7 +4759,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
     const After after = search_move(i, first[i].move, first[i].steals == 0, first);
     if (after == After::kStopped) return 0;
     if (after == After::kCutoff) {
-      store(entry, key, best, want_depth, alpha_start, beta, best_move);
+      store(entry, key, best, store_depth, alpha_start, beta, best_move);
       return best;
     }
   }
@@ -4736,12 +4772,32 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
   for (int i = n_first; i < n; ++i) {
     const KeyedMove& next = picker.pick(i);
+    if (i >= move_limit && next.steals == 0 && !next.move.is_pass()) continue;
     const After after = search_move(i, next.move, next.steals == 0, keyed.at);  // the pass steals nothing
     if (after == After::kStopped) return 0;
     if (after == After::kCutoff) break;
   }
-  store(entry, key, best, want_depth, alpha_start, beta, best_move);
+  store(entry, key, best, store_depth, alpha_start, beta, best_move);
   return best;
+}
+
+int AlphaBeta::late_move_limit(int depth) const {
+  if (config_.late_move_count <= 0 || depth > 3) return kInf;
+  return std::max(1, config_.late_move_count * (depth * depth + 1) / 2);
+}
+
+int AlphaBeta::search_root(Position& pos, int depth, int previous_score) {
+  if (aspiration_units_ <= 0 || depth < 4) return negamax(pos, depth, -kInf, kInf, 0);
+  int below = aspiration_units_, above = aspiration_units_;
+  for (;;) {
+    const int alpha = below >= kInf ? -kInf : std::max(-kInf, previous_score - below);
+    const int beta = above >= kInf ? kInf : std::min(kInf, previous_score + above);
+    const int score = negamax(pos, depth, alpha, beta, 0);
+    if (stopped_) return 0;
+    if (score <= alpha && alpha > -kInf) below = below >= kInf / 4 ? kInf : below * 4;
+    else if (score >= beta && beta < kInf) above = above >= kInf / 4 ? kInf : above * 4;
+    else return score;
+  }
 }
 
 void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,
@@ -4768,7 +4824,7 @@ AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadli
     root_improvement_.reset();
     previous_root_choice_ = result.best;
     iteration_depth_ = depth;
-    const int score = negamax(pos, depth, -kInf, kInf, 0);
+    const int score = search_root(pos, depth, result.score);
     if (stopped_) {
       // The unfinished iteration's score is not used; a root move it
       // proved better than the previous choice is.
