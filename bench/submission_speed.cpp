@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const LearnedEvalModel model = read_learned_eval(argv[1]);
+    const nnue::Network model = nnue::read_network(argv[1]);
     std::ifstream in(argv[2], std::ios::binary);
     if (!in) throw std::runtime_error(std::string("cannot read ") + argv[2]);
     std::stringstream text;
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
       if (generate_moves(p, list) < 15) continue;  // as bench eval: positions with room for a tree
       if (searched == count) break;
       ++searched;
-      LearnedEvaluator evaluator(model);
+      nnue::Evaluator evaluator(model);
       AlphaBeta search(AlphaBetaConfig{}, &evaluator);
       const auto t0 = Clock::now();
       nodes += search.search(p, t0 + std::chrono::hours(24), depth).nodes;

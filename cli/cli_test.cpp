@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 
 #include "agents/move_analysis.h"
+#include "alphabeta/alphabeta.h"
 #include "arena/games_file.h"
-#include "mushroom/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"

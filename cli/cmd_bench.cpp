@@ -2,15 +2,15 @@
 #include <cstdio>
 #include <iostream>
 
+#include "alphabeta/alphabeta.h"
 #include "cli/command.h"
 #include "mushroom/movegen.h"
+#include "mushroom/mushroom_evaluators.h"
+#include "mushroom/mushroom_game.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/position_io.h"
 #include "mushroom/reference_movegen.h"
-#include "mushroom/alphabeta.h"
 #include "search/mcts.h"
-#include "mushroom/mushroom_evaluators.h"
-#include "mushroom/mushroom_game.h"
 #include "util/text.h"
 
 namespace mushroom::cli {

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "alphabeta/alphabeta.h"
 #include "cli/command.h"
-#include "mushroom/alphabeta.h"
-#include "mushroom/learned_evaluator.h"
 #include "mushroom/mushroom_evaluators.h"
 #include "mushroom/position_io.h"
+#include "nnue/evaluator.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -23,8 +23,8 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // Random weights inside the runtime's ranges: the timing does not depend on
 // the values, but the searched tree does, so figures for a shipped model
 // use its file.
-LearnedEvalModel random_weights(int hidden, int l1, int l2) {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(hidden, l1, l2);
+nnue::Network random_weights(int hidden, int l1, int l2) {
+  nnue::Network m = nnue::Network::hand_equivalent({hidden, l1, l2});
   Rng rng(2026);
   for (auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.02 * (2 * rng.uniform_double() - 1));
@@ -71,10 +71,10 @@ int cmd_bench_eval(int argc, char** argv) {
   const std::string path = required(args, "positions");
   const int fixed_depth = args["depth"].as<int>();
   const std::string isa_text = args["isa"].as<std::string>();
-  eval_kernels::Isa isa = eval_kernels::default_isa();
-  if (isa_text == "avx512") isa = eval_kernels::Isa::kAvx512;
-  else if (isa_text == "avx2") isa = eval_kernels::Isa::kAvx2;
-  else if (isa_text == "scalar") isa = eval_kernels::Isa::kScalar;
+  nnue::kernels::Isa isa = nnue::kernels::default_isa();
+  if (isa_text == "avx512") isa = nnue::kernels::Isa::kAvx512;
+  else if (isa_text == "avx2") isa = nnue::kernels::Isa::kAvx2;
+  else if (isa_text == "scalar") isa = nnue::kernels::Isa::kScalar;
   else if (isa_text != "auto")
     throw std::invalid_argument("--isa must be auto, avx512, avx2 or scalar, not '" + isa_text + "'");
   if (fixed_depth < 0 || fixed_depth > 64) throw std::invalid_argument("--depth must be 0..64, not " + std::to_string(fixed_depth));
@@ -82,12 +82,12 @@ int cmd_bench_eval(int argc, char** argv) {
   if (all.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   std::string eval_path = args.count("eval") ? args["eval"].as<std::string>() : "";
   if (eval_path.empty() && std::filesystem::exists("models/eval.bin")) eval_path = "models/eval.bin";
-  const LearnedEvalModel model =
+  const nnue::Network model =
       eval_path.empty() ? random_weights(args["hidden"].as<int>(), args["l1"].as<int>(), args["l2"].as<int>())
-                        : read_learned_eval(eval_path);
-  LearnedEvaluator{model, isa};  // refuses, before any timing, kernels this CPU lacks
+                        : nnue::read_network(eval_path);
+  nnue::Evaluator{model, isa};  // refuses, before any timing, kernels this CPU lacks
   std::printf("positions=%zu file=%s eval=%s (%s)\n", all.size(), path.c_str(),
-              eval_path.empty() ? "random weights" : eval_path.c_str(), learned_eval_architecture(model).c_str());
+              eval_path.empty() ? "random weights" : eval_path.c_str(), model.shape.to_string().c_str());
 
   // Evaluation speed over every position of the set and up to 16 children each.
   std::vector<std::vector<Child>> children(all.size());
@@ -110,7 +110,7 @@ int cmd_bench_eval(int argc, char** argv) {
   } while (seconds_since(hand_start) < min_seconds);
   const double hand_ns = seconds_since(hand_start) * 1e9 / double(hand_calls);
 
-  LearnedEvaluator learned(model, isa);
+  nnue::Evaluator learned(model, isa);
   long learned_calls = 0;
   double learned_seconds = 0;
   int64_t learned_sum = 0;
@@ -132,7 +132,7 @@ int cmd_bench_eval(int argc, char** argv) {
   std::printf("hand evaluation (move generation included)   ns_per_eval=%.1f  (checksum %lld)\n", hand_ns,
               (long long)hand_sum);
   std::printf("learned evaluation (push + evaluate + pop)   ns_per_eval=%.1f  (checksum %lld, %s)\n", learned_ns,
-              (long long)learned_sum, eval_kernels::isa_name(learned.isa()));
+              (long long)learned_sum, nnue::kernels::isa_name(learned.isa()));
 
   // Alpha-beta with each, the same positions and time.
   std::vector<Position> positions;
@@ -147,7 +147,7 @@ int cmd_bench_eval(int argc, char** argv) {
     uint64_t nodes = 0;
     double seconds = 0, depth = 0;
     for (const Position& p : positions) {
-      LearnedEvaluator evaluator(model, isa);
+      nnue::Evaluator evaluator(model, isa);
       AlphaBeta search(AlphaBetaConfig{}, which == 1 ? &evaluator : nullptr);
       const auto t0 = Clock::now();
       const auto deadline = fixed_depth ? t0 + std::chrono::hours(24)

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "cli/command.h"
-#include "mushroom/learned_eval_model.h"
+#include "nnue/network.h"
+#include "run/run_config.h"
 #include "selfplay/eval_selfplay.h"
-#include "train/eval_window.h"
-#include "train/run_config.h"
+#include "train/nnue/eval_window.h"
 #include "train/training_data.h"
 #include "util/text.h"
 
@@ -41,7 +41,7 @@ int cmd_bench_labels(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
+  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
   const int games = args["games"].as<int>();
   if (games < 1) throw std::invalid_argument("--games must be at least 1");
   const std::string kept = value_or_old_spelling<std::string>(args, "bench labels", "out", "dir");
@@ -60,7 +60,7 @@ int cmd_bench_labels(int argc, char** argv) {
   job.job.config_hash = config.hash;
   job.eval = config.evalplay;
   if (!args["eval"].as<std::string>().empty())
-    job.evaluation = std::make_shared<LearnedEvalModel>(read_learned_eval(args["eval"].as<std::string>()));
+    job.evaluation = std::make_shared<nnue::Network>(nnue::read_network(args["eval"].as<std::string>()));
   std::printf("games=%d threads=%d label_depth=%d label_nodes=%lld exact_mushrooms=%d exact_nodes=%lld eval=%s\n",
               games, config.selfplay.workers, config.evalplay.label_depth, (long long)config.evalplay.label_nodes,
               config.evalplay.exact_mushrooms, (long long)config.evalplay.exact_nodes,

@@ -1,7 +1,7 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "train/run_config.h"
+#include "run/run_config.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -35,7 +35,7 @@ int cmd_config(int argc, char** argv) {
   if (args.count("get")) {
     const std::string key = args["get"].as<std::string>();
     for (const std::string& path : files) {
-      const std::string value = train::value_text(train::load_run_config(path, overrides), key);
+      const std::string value = run::value_text(run::load_run_config(path, overrides), key);
       std::cout << (files.size() > 1 ? path + ": " : "") << value << "\n";
     }
     return 0;
@@ -44,8 +44,8 @@ int cmd_config(int argc, char** argv) {
     int bad = 0;
     for (const std::string& path : files) {
       try {
-        train::load_run_config(path, overrides);
-        const std::vector<std::string> marks = train::false_default_marks(read_file(path), path);
+        run::load_run_config(path, overrides);
+        const std::vector<std::string> marks = run::false_default_marks(read_file(path), path);
         for (const std::string& m : marks) std::cout << m << "\n";
         if (!marks.empty()) {
           ++bad;
@@ -59,7 +59,7 @@ int cmd_config(int argc, char** argv) {
     }
     return bad ? 1 : 0;
   }
-  const std::string text = train::defaults_file_text();
+  const std::string text = run::defaults_file_text();
   if (args.count("out")) {
     write_file_atomic(args["out"].as<std::string>(), text);
     std::cout << "wrote " << args["out"].as<std::string>() << "\n";

@@ -7,8 +7,8 @@
 #include "cli/command.h"
 #include "nn/model_file.h"
 #include "nn/torch_net.h"
+#include "run/run_config.h"
 #include "train/distill.h"
-#include "train/run_config.h"
 #include "train/trainer.h"
 #include "util/text.h"
 
@@ -29,7 +29,7 @@ int cmd_distill(int argc, char** argv) {
       "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const train::RunConfig config = train::load_run_config(required(args, "config"));
+  const run::RunConfig config = run::load_run_config(required(args, "config"));
   const std::string out = required(args, "out");
   const nn::Model teacher_model = nn::load_model(required(args, "teacher"));
   const std::string data = args.count("data") ? args["data"].as<std::string>() : config.distill.data;

@@ -8,8 +8,8 @@
 
 #include "cli/command.h"
 #include "export/exporter.h"
-#include "mushroom/learned_eval_model.h"
 #include "nn/model_file.h"
+#include "nnue/network.h"
 #include "util/text.h"
 #include "view/run_records.h"
 
@@ -84,7 +84,7 @@ int cmd_export_bot(int argc, char** argv) {
     const std::string eval_path = weights_path(args["eval"].as<std::string>());
     const auto bytes = std::make_shared<std::string>(read_file(eval_path));
     options.model_label = eval_path.substr(eval_path.find_last_of('/') + 1);
-    parse_learned_eval(*bytes, eval_path);  // names the file when it is not usable
+    nnue::parse_network(*bytes, eval_path);  // names the file when it is not usable
     make = [bytes, &options] { return exporter::export_eval_bot(*bytes, options); };
   }
   exporter::ExportedBot bot = make();

@@ -4,7 +4,7 @@
 
 #include "cli/command.h"
 #include "nn/model_file.h"
-#include "train/blockgame_grade.h"
+#include "run/blockgame_grade.h"
 
 namespace mushroom::cli {
 
@@ -35,7 +35,7 @@ int cmd_grade(int argc, char** argv) {
   const int positions = args["positions"].as<int>(), sims = args["sims"].as<int>();
   if (positions < 1) throw std::invalid_argument("--positions must be positive");
   if (sims < 0) throw std::invalid_argument("--sims must not be negative");
-  MctsConfig search = train::blockgame_grading_search();
+  MctsConfig search = run::blockgame_grading_search();
   search.c_puct = args["cpuct"].as<double>();
   const int gumbel_k = args["gumbel-k"].as<int>();
   if (!(search.c_puct > 0 && search.c_puct <= 100)) throw std::invalid_argument("--cpuct must be in (0, 100]");
@@ -44,11 +44,11 @@ int cmd_grade(int argc, char** argv) {
   search.gumbel_k = std::max(1, gumbel_k);
   search.gumbel_noise = false;
   const nn::Model model = nn::load_model(required(args, "model"));
-  const uint64_t seed = args.count("seed") ? args["seed"].as<uint64_t>() : train::kBlockgameGradingSeed;
+  const uint64_t seed = args.count("seed") ? args["seed"].as<uint64_t>() : run::kBlockgameGradingSeed;
   blockgame::Solver solver;
-  const auto sample = train::blockgame_grading_positions(positions, seed, solver);
-  const train::GradeReport r = train::grade_blockgame(model, sample, sims, solver, args["device"].as<std::string>(), search);
-  std::printf("%s", train::format_grade_report(r).c_str());
+  const auto sample = run::blockgame_grading_positions(positions, seed, solver);
+  const run::GradeReport r = run::grade_blockgame(model, sample, sims, solver, args["device"].as<std::string>(), search);
+  std::printf("%s", run::format_grade_report(r).c_str());
   std::printf("grade: positions=%d won=%d sims=%d random=%.4f policy=%.4f mcts=%.4f value=%.4f\n", r.positions, r.won,
               r.sims, r.random_accuracy, r.policy_accuracy, r.mcts_accuracy, r.value_accuracy);
   return 0;

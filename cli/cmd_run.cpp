@@ -6,10 +6,10 @@
 
 #include "cli/command.h"
 #include "nn/model_file.h"
+#include "run/roles.h"
+#include "run/run_config.h"
+#include "run/run_loop.h"
 #include "selfplay/selfplay_runner.h"
-#include "train/run_config.h"
-#include "train/roles.h"
-#include "train/run_loop.h"
 #include "train/trainer.h"
 #include "util/text.h"
 
@@ -31,7 +31,7 @@ int cmd_run(int argc, char** argv) {
       "init", "start from this model (e.g. models/default.h5) instead of from nothing", cxxopts::value<std::string>())(
       "role",
       "all: the whole loop in this process. actor, learner or gatekeeper: that stage alone, meeting the others "
-      "through --dir (train/roles.h; deploy/slurm/ starts them on a cluster)",
+      "through --dir (run/roles.h; deploy/slurm/ starts them on a cluster)",
       cxxopts::value<std::string>()->default_value("all"))(
       "actor-id", "actor: its index, unique within the run (default: $SLURM_ARRAY_TASK_ID, else 0)",
       cxxopts::value<int>())("chunk-games", "actor: games between looks for a newly promoted model "
@@ -41,19 +41,19 @@ int cmd_run(int argc, char** argv) {
       "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  train::RunOptions options;
+  run::RunOptions options;
   options.config_path = required(args, "config");
   if (args.count("set")) options.overrides = args["set"].as<std::vector<std::string>>();
-  train::load_run_config(options.config_path, options.overrides);  // every role: fail before starting
+  run::load_run_config(options.config_path, options.overrides);  // every role: fail before starting
   options.dir = required(args, "dir");
   options.generations = args.count("generations") ? args["generations"].as<int>() : 0;
   if (options.generations < 0) throw std::invalid_argument("--generations must be positive");
   options.threads = std::max(1, value_or_old_spelling<int>(args, "run", "threads", "parallel"));
   options.log = print_line;
   if (args.count("init")) options.init_model = args["init"].as<std::string>();
-  train::RoleOptions role;
+  run::RoleOptions role;
   role.run = options;
-  role.role = train::parse_role(args["role"].as<std::string>());
+  role.role = run::parse_role(args["role"].as<std::string>());
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   role.actor.host = host;
@@ -64,8 +64,8 @@ int cmd_run(int argc, char** argv) {
   if (role.chunk_games < 0) throw std::invalid_argument("--chunk-games must not be negative");
   role.poll_seconds = args["poll-seconds"].as<double>();
   if (!(role.poll_seconds > 0)) throw std::invalid_argument("--poll-seconds must be positive");
-  train::run_role(role);
-  if (role.role == train::Role::kAll)
+  run::run_role(role);
+  if (role.role == run::Role::kAll)
     print_line("plot: " + (std::filesystem::path(options.dir) / "plots" / "run.png").string());
   return 0;
 }

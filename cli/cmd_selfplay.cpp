@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "run/pipeline.h"
+#include "run/run_config.h"
 #include "selfplay/selfplay_runner.h"
-#include "train/pipeline.h"
-#include "train/run_config.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -40,8 +40,8 @@ int cmd_selfplay(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
-  const train::Pipeline pipeline = train::pipeline_of(config);
+  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
+  const run::Pipeline pipeline = run::pipeline_of(config);
   const int jobs = value_or_old_spelling<int>(args, "selfplay", "jobs", "generations");
   if (jobs < 1 || jobs > 1000) throw std::invalid_argument("--generations must be in 1..1000");
   selfplay::SelfplayJob job;

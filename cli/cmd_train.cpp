@@ -5,12 +5,13 @@
 
 #include "cli/command.h"
 #include "nn/model_file.h"
+#include "nnue/network.h"
+#include "run/eval_pipeline.h"
+#include "run/run_config.h"
+#include "run/run_loop.h"
 #include "selfplay/selfplay_runner.h"
-#include "mushroom/learned_eval_model.h"
-#include "train/eval_net.h"
-#include "train/eval_pipeline.h"
-#include "train/run_config.h"
-#include "train/run_loop.h"
+#include "train/nnue/eval_net.h"
+#include "train/nnue/eval_training.h"
 #include "train/trainer.h"
 #include "util/text.h"
 
@@ -19,15 +20,15 @@ namespace mushroom::cli {
 namespace {
 
 // `mushroom train` for run.model = "eval".
-int train_eval_model(const train::RunConfig& config, const cxxopts::ParseResult& args,
+int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& args,
                      const std::filesystem::path& out) {
   const std::string model_path = (out / "eval.bin").string();
-  LearnedEvalModel start;
-  if (args.count("init")) start = read_learned_eval(args["init"].as<std::string>());
-  else if (std::filesystem::exists(model_path)) start = read_learned_eval(model_path);
+  nnue::Network start;
+  if (args.count("init")) start = nnue::read_network(args["init"].as<std::string>());
+  else if (std::filesystem::exists(model_path)) start = nnue::read_network(model_path);
   else start = train::initial_eval_model(config.evalnet, config.seed());
   const train::EvalTraining trained =
-      train::train_eval(config,
+      train::train_eval(config.evalnet, config.train,
                         train::find_shards_from_generation(required(args, "data"),
                                                            config.train.window_first_generation),
                         start, 0, 0,
@@ -36,7 +37,7 @@ int train_eval_model(const train::RunConfig& config, const cxxopts::ParseResult&
   const std::string metrics_path = (out / "metrics.jsonl").string();
   const std::string previous = std::filesystem::exists(metrics_path) ? read_file(metrics_path) : "";
   write_file_atomic(metrics_path, previous + trained.metrics);
-  write_file_atomic(model_path, serialize_learned_eval(trained.model));
+  write_file_atomic(model_path, nnue::serialize_network(trained.model));
   std::printf("train: %d steps in %.0f s (%.1f steps/s); wrote %s\n", trained.stats.steps, trained.stats.seconds,
               trained.stats.steps / std::max(1e-9, trained.stats.seconds), model_path.c_str());
   return 0;
@@ -65,7 +66,7 @@ int cmd_train(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const train::RunConfig config = train::load_run_config(required(args, "config"), overrides);
+  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
   const std::filesystem::path out = required(args, old_spelling_given(args, "train", "out", "dir") ? "out" : "dir");
   std::filesystem::create_directories(out);
   if (args.count("steps") && args["steps"].as<int>() < 1) throw std::invalid_argument("--steps must be positive");

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "mushroom/learned_eval_model.h"
+#include "nnue/network.h"
 #include "selfplay/shard.h"
 #include "util/shell_test_util.h"
 #include "util/text.h"
@@ -102,8 +102,8 @@ TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find("target margin"), std::string::npos) << out;
   EXPECT_NE(out.find("20 steps"), std::string::npos) << out;
-  const LearnedEvalModel trained = read_learned_eval((dir / "model" / "eval.bin").string());
-  EXPECT_EQ(trained.seat_buckets, 2);
+  const nnue::Network trained = nnue::read_network((dir / "model" / "eval.bin").string());
+  EXPECT_EQ(trained.shape.seat_buckets, 2);
   // A second call goes on from --out/eval.bin; another architecture is refused by name.
   out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "model").string() + " --steps 5",

@@ -1,4 +1,4 @@
-// The run's stages as separate processes (train/roles.h), run as they are
+// The run's stages as separate processes (run/roles.h), run as they are
 // on a cluster: actors, a learner and a gatekeeper sharing one directory,
 // killed with SIGKILL and started again.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "mushroom/learned_eval_model.h"
+#include "nnue/network.h"
 #include "selfplay/shard.h"
 #include "util/shell_test_util.h"
 #include "util/text.h"
@@ -168,14 +168,14 @@ TEST(Roles, AnActorKeepsItsModelWhenThePromotedOneCannotBeRead) {
   const fs::path dir = fresh_dir("roles_bad_model"), run = dir / "run";
   fs::create_directories(run / "models");
   const fs::path good = run / "models" / "gen-0001.eval", bad = run / "models" / "gen-0002.eval";
-  write_file_atomic(good.string(), serialize_learned_eval(LearnedEvalModel::hand_equivalent(16, 8, 8)));
+  write_file_atomic(good.string(), nnue::serialize_network(nnue::Network::hand_equivalent({16, 8, 8})));
   write_file_atomic((run / "models" / "promoted.txt").string(), "gen-0001.eval\n");
   // Ten generations: the two model files count as candidates, so the actor feeds generation 3.
   BackgroundProcess actor(role_args("actor", run, {"--chunk-games", "5", "--generations", "10"}),
                           (dir / "actor.log").string());
   ASSERT_TRUE(wait_until([&] { return log_has(dir / "actor.log", "self-play with " + good.string()); }, 60));
   // A half-copied candidate, then the pointer to it.
-  const std::string bytes = serialize_learned_eval(LearnedEvalModel::hand_equivalent(16, 8, 8));
+  const std::string bytes = nnue::serialize_network(nnue::Network::hand_equivalent({16, 8, 8}));
   std::ofstream(bad, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   write_file_atomic((run / "models" / "promoted.txt").string(), "gen-0002.eval\n");
   ASSERT_TRUE(wait_until([&] { return log_has(dir / "actor.log", "cannot read the promoted model"); }, 60));

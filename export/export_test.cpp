@@ -14,13 +14,13 @@
 #include "agents/greedy_agent.h"
 #include "arena/arena.h"
 #include "mushroom/board_gen.h"
-#include "mushroom/learned_evaluator.h"
-#include "mushroom/mushroom_evaluators.h"
 #include "mushroom/movegen.h"
+#include "mushroom/mushroom_evaluators.h"
 #include "nn/cpu_net.h"
 #include "nn/model_codec.h"
 #include "nn/model_file.h"
 #include "nn/plain_net.h"
+#include "nnue/evaluator.h"
 #include "util/rng.h"
 #include "util/scratch_folder_test_util.h"
 #include "util/shell_test_util.h"
@@ -251,15 +251,15 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
   EXPECT_NE(bad.output.find("checksum"), std::string::npos) << bad.output;
 }
 
-// A learned evaluation inside the weights' ranges (learned_eval_model.h).
+// A learned evaluation inside the weights' ranges (nnue/network.h).
 std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
-  LearnedEvalModel m = LearnedEvalModel::hand_equivalent(16, 8, 8, phase_buckets, seat_buckets);
+  nnue::Network m = nnue::Network::hand_equivalent({16, 8, 8, phase_buckets, seat_buckets});
   Rng rng(seed);
   for (auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.05 * (2 * rng.uniform_double() - 1));
   m.skip_margin = 1;
   m.skip_gain = 0.5f;
-  return serialize_learned_eval(m);
+  return nnue::serialize_network(m);
 }
 
 // The alpha-beta bot with a learned evaluation in data.bin: its evaluation
@@ -292,7 +292,7 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
     write_file_atomic((d / "data.bin").string(), file);
     const ShellResult out = stdout_of("cd " + d.string() + " && ./bot --eval-positions positions.txt");
     ASSERT_EQ(out.exit_code, 0) << out.output;
-    LearnedEvaluator engine(parse_learned_eval(file, "test"));
+    nnue::Evaluator engine(nnue::parse_network(file, "test"));
     std::istringstream values(out.output);
     for (const Position& p : positions) {
       int value = 0;
@@ -334,7 +334,7 @@ TEST(ExportedEvalBot, EmbeddedWeightsAreBase64InTheSource) {
   EXPECT_TRUE(embedded.data_bin.empty());
   EXPECT_NE(embedded.source.find(nn::base64_encode(std::vector<uint8_t>(weights.begin(), weights.end())).substr(0, 120)),
             std::string::npos);
-  EXPECT_THROW(export_eval_bot(weights.substr(0, weights.size() - 8), ExportOptions{}), LearnedEvalError);
+  EXPECT_THROW(export_eval_bot(weights.substr(0, weights.size() - 8), ExportOptions{}), nnue::NetworkError);
 }
 
 // export-bot takes one kind of weights, and names a file it cannot use.

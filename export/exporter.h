@@ -27,7 +27,7 @@ struct ExportedBot {
 // The conv-net bot: the `nn` agent's defaults, the model's int8 weights.
 ExportedBot export_bot(const nn::Model& model, const ExportOptions& options);
 // The alpha-beta bot with a learned evaluation: the `alphabeta` agent's
-// defaults, the evaluation file's bytes (mushroom/learned_eval_model.h;
+// defaults, the evaluation file's bytes (nnue/network.h;
 // checked here, and again by the bot when it starts).
 ExportedBot export_eval_bot(const std::string& eval_file_bytes, const ExportOptions& options);
 

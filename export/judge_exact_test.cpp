@@ -22,9 +22,9 @@
 #include "arena/subprocess.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/greedy.h"
-#include "mushroom/learned_eval_model.h"
 #include "mushroom/movegen.h"
 #include "mushroom/position_io.h"
+#include "nnue/network.h"
 #include "protocol/bot_session.h"
 #include "protocol/game_log.h"
 #include "util/rng.h"
@@ -325,9 +325,9 @@ TEST_F(JudgeExact, MissingOrCorruptWeightsAreFatalWhenRequired) {
   // Weights that load but are another export's (a data.bin left from an
   // earlier model): named with both fingerprints, fatal when required, and
   // played with, loudly, when not.
-  LearnedEvalModel other_model = parse_learned_eval(read_file((dir_ / "data.bin").string()), "data.bin");
+  nnue::Network other_model = nnue::parse_network(read_file((dir_ / "data.bin").string()), "data.bin");
   other_model.out_bias[0] += 0.5f;  // another model of the same size: it loads
-  write_file_atomic((lone / "data.bin").string(), serialize_learned_eval(other_model));
+  write_file_atomic((lone / "data.bin").string(), nnue::serialize_network(other_model));
   const ShellResult other = run_shell(run + "./main NYPC --require-weights < in.txt");
   EXPECT_EQ(other.exit_code, 2) << other.output;
   EXPECT_EQ(other.output.find("OK"), std::string::npos) << other.output;

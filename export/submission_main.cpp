@@ -61,7 +61,7 @@ std::vector<fs::path> data_bin_places(const char* argv0) {
 // The weights and where they came from, parsed and checked; `error` says
 // why there are none.
 struct LoadedWeights {
-  std::shared_ptr<const LearnedEvalModel> evaluation;  // kLearnedEvalBot
+  std::shared_ptr<const nnue::Network> evaluation;  // kLearnedEvalBot
   std::shared_ptr<const nn::Model> net;                // otherwise
   std::string source;
   std::string error;
@@ -99,7 +99,7 @@ LoadedWeights load_weights(const char* argv0) {
       w.source = "the weights embedded in the source";
     }
     if (kLearnedEvalBot)
-      w.evaluation = std::make_shared<LearnedEvalModel>(parse_learned_eval(std::string(bytes.begin(), bytes.end()), w.source));
+      w.evaluation = std::make_shared<nnue::Network>(nnue::parse_network(std::string(bytes.begin(), bytes.end()), w.source));
     else
       w.net = std::make_shared<nn::Model>(nn::decode_model(bytes.data(), bytes.size()));
   } catch (const std::exception& e) {
@@ -167,7 +167,7 @@ int for_each_position(const char* path, const std::function<void(const Position&
 
 int eval_positions(const char* path, const LoadedWeights& w) {
   if (kLearnedEvalBot) {
-    LearnedEvaluator evaluation(*w.evaluation);
+    nnue::Evaluator evaluation(*w.evaluation);
     return for_each_position(path, [&](const Position& pos) {
       evaluation.set_root(pos);
       std::printf("%d\n", evaluation.evaluate(pos, scan_leaf_moves(pos)));

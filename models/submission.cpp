@@ -572,7 +572,9 @@ constexpr int kCells = kRows * kCols;
 // Policy index space: one slot per (top-left cell, bottom-right cell) pair,
 // i.e. a 170x170 table, plus the pass in the last slot.
 constexpr int kPassIndex = kCells * kCells;
-constexpr int kPolicySize = kPassIndex + 1;
+// inline: the exported bot no longer reads it (the cutoff history did), and
+// clang warns of an unused internal constant.
+inline constexpr int kPolicySize = kPassIndex + 1;
 
 struct Move {
   int8_t r1 = -1, c1 = -1, r2 = -1, c2 = -1;
@@ -720,6 +722,9 @@ inline RectangleTake rectangle_take(const Position& pos, int r1, int c1, int r2,
 inline RectangleTake rectangle_take(const Position& pos, const Move& m) {
   return m.is_pass() ? RectangleTake{} : rectangle_take(pos, m.r1, m.c1, m.r2, m.c2);
 }
+// The change in the mover's score margin if the mover plays m: cells it did
+// not own before, plus the opponent's cells it steals (they count twice).
+inline int margin_gain(const Position& pos, const Move& m) { return rectangle_take(pos, m).gain; }
 // The cells the side to move's score gains by m: every cell it did not own.
 inline int cells_taken(const Position& pos, const Move& m) {
   const RectangleTake take = rectangle_take(pos, m);
@@ -797,6 +802,17 @@ bool has_any_move(const Position& pos);
 // gives, without writing the list (the leaves of alpha-beta need only this).
 // count, when given, receives the number of legal rectangles.
 int best_rectangle_gain(const Position& pos, int* count = nullptr);
+// The largest margin_gain (position.h) over every legal move of pos.
+inline int best_margin_gain(const Position& pos) { return best_rectangle_gain(pos); }
+// The largest margin_gain among n moves (0 when none gains).
+inline int best_margin_gain(const Position& pos, const Move* moves, int n) {
+  int best = 0;
+  for (int i = 0; i < n; ++i) {
+    const int gain = margin_gain(pos, moves[i]);
+    if (gain > best) best = gain;
+  }
+  return best;
+}
 
 // The kernels, all giving identical lists. generate_moves uses the best one
 // the CPU supports, chosen once at start-up.
@@ -1739,15 +1755,6 @@ namespace mushroom {
 // tenth of a rectangle's share (it is rarely right while moves remain).
 void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
 
-// The change in the mover's score margin if the mover plays m: cells it did
-// not own before, plus the opponent's cells it steals (they count twice).
-int margin_gain(const Position& pos, const Move& m);
-// The largest margin_gain among n moves (0 when none gains).
-int best_margin_gain(const Position& pos, const Move* moves, int n);
-// The same over every legal move of pos: best_rectangle_gain, which writes
-// no move list.
-int best_margin_gain(const Position& pos);
-
 // Value from greedy rollouts: both sides play the largest rectangle until
 // the game ends; the final margin m gives value tanh(m / 8).
 class RolloutEvaluator : public Evaluator<MushroomGame> {
@@ -1848,340 +1855,220 @@ class HandEvaluator final : public StaticEvaluator {
 
 }  // namespace mushroom
 
-// ---- engine/mushroom/move_orderer.h ----
-// Move-ordering advice alpha-beta may take in its first plies, where a few
-// costly calls fit the budget: a score per move, higher searched first (a
-// policy net's logits, say: nn/policy_orderer.h). It changes the order in
-// which moves are searched, not which: a better order cuts more and reaches
-// deeper in the same time (late-move reductions then fall on other moves).
+// ---- engine/nnue/shape.h ----
+// The learned evaluation's shape: the six numbers that say how big each of
+// its layers is and which inputs and stacks it has (network.h draws the
+// whole net). Held once by every type that has a shape (the weights, the
+// integer evaluator, the training config, the LibTorch twin) and passed
+// whole; two shapes are compared with ==, never as text.
+#include <string>
 
-namespace mushroom {
+namespace mushroom::nnue {
 
-class MoveOrderer {
- public:
-  virtual ~MoveOrderer() = default;
-  // Writes scores[i] for moves[i] (the pass may be among them); false to
-  // leave the search's own order.
-  virtual bool score(const Position& pos, const Move* moves, int n, float* scores) = 0;
+constexpr int kFlagInputs = 2;       // last_move_was_pass, mover_moved_first
+constexpr int kMobilityInputs = 9;   // the rectangle count's thermometer (8) and parity
+constexpr int kMaxPhaseBuckets = 8;
+constexpr int kPhaseSpan = 112;      // mushrooms taken over which the phase bands lie
+
+struct Shape {
+  int hidden = 64;        // H, the transformer's units: a multiple of 16, 16..512
+  int l1 = 16;            // 1..64
+  int l2 = 16;            // 1..64
+  int phase_buckets = 1;  // 1..kMaxPhaseBuckets
+  int seat_buckets = 1;   // 1 or 2
+  bool mobility = false;  // kMobilityInputs more dense inputs (network.h)
+
+  // Written out: the exported bot is plain C++17 (no defaulted ==).
+  bool operator==(const Shape& o) const {
+    return hidden == o.hidden && l1 == o.l1 && l2 == o.l2 && phase_buckets == o.phase_buckets &&
+           seat_buckets == o.seat_buckets && mobility == o.mobility;
+  }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+  // The dense stacks: phase_buckets x seat_buckets (1: no buckets).
+  int stacks() const { return phase_buckets * seat_buckets; }
+  // The first dense layer's inputs: 2H + kFlagInputs, and the mobility inputs.
+  int dense_inputs() const { return 2 * hidden + kFlagInputs + (mobility ? kMobilityInputs : 0); }
+  // The stack a position uses (network.h, "buckets"): the phase by the
+  // mushrooms taken so far in equal bands of the first kPhaseSpan, the
+  // seat (with seat_buckets 2) by whether the side to move moved first.
+  int bucket(int mushrooms_left, bool mover_moved_first) const {
+    const int taken = 170 - mushrooms_left;
+    int phase = taken * phase_buckets / kPhaseSpan;
+    if (phase >= phase_buckets) phase = phase_buckets - 1;
+    if (phase < 0) phase = 0;
+    return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
+  }
+  // "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them
+  // and ", mobility inputs" when it has those.
+  std::string to_string() const {
+    std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
+    if (stacks() > 1)
+      s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
+    if (mobility) s += ", mobility inputs";
+    return s;
+  }
 };
 
-}  // namespace mushroom
+}  // namespace mushroom::nnue
 
-// ---- engine/mushroom/move_picker.h ----
-// Alpha-beta's moves best first, put in order only as far as the search
-// gets. Most nodes cut off after their first move or two, so the first few
-// are found by selection and the rest sorted only when a node goes on past
-// them. The order is exactly that of sorting them all: by key, highest
-// first, equal keys in generation order (the index).
+// ---- engine/nnue/features.h ----
+// The learned evaluation's input features (network.h draws the net): each
+// cell's state, one feature per cell and one per three cells side by side in
+// a row or one above another in a column; and which of them a move changes,
+// so that the evaluator updates its accumulators by the rows of those only.
 #include <algorithm>
-
-
-namespace mushroom {
-
-struct KeyedMove {
-  int key, index, steals;
-  Move move;
-};
-
-// Room for a node's keyed moves, left unwritten until keyed (16 KB: writing
-// it first would cost more than the node's search).
-struct KeyedMoves {
-  KeyedMoves() {}
-  union {
-    KeyedMove at[kMaxMoves + 1];  // the generated moves and the pass
-  };
-};
-
-class MovePicker {
- public:
-  MovePicker(KeyedMove* moves, int n) : moves_(moves), n_(n) {}
-
-  // The order: higher key first, equal keys by index.
-  static bool before(const KeyedMove& a, const KeyedMove& b) {
-    return a.key != b.key ? a.key > b.key : a.index < b.index;
-  }
-
-  // The i-th move in the order; called with i = 0, 1, 2, ... in turn.
-  // Afterwards moves[0..i] hold the moves picked so far, in order.
-  const KeyedMove& pick(int i) {
-    if (i < kSelected) {
-      int best = i;
-      for (int j = i + 1; j < n_; ++j)
-        if (before(moves_[j], moves_[best])) best = j;
-      std::swap(moves_[i], moves_[best]);
-    } else if (i == kSelected) {
-      std::sort(moves_ + i, moves_ + n_, before);
-    }
-    return moves_[i];
-  }
-
- private:
-  static constexpr int kSelected = 3;  // moves found by selection before the rest is sorted
-  KeyedMove* moves_;
-  int n_;
-};
-
-}  // namespace mushroom
-
-// ---- engine/mushroom/alphabeta.h ----
-// Alpha-beta for the mushroom game: negamax with iterative deepening, a
-// transposition table keyed by the Zobrist hash (side to move, pass state
-// and game end are in it), principal-variation search, killer moves, late
-// move reductions, and move ordering with steals first (options: a cutoff
-// history, logarithmic reductions). The pass is searched as an ordinary
-// move.
-//
-// Two modes share the code:
-//  - heuristic: depth-limited, leaves scored by the static evaluation: the
-//    hand evaluation (evaluate()), or an injected StaticEvaluator
-//    (mushroom/static_evaluator.h) told of every move made and taken back;
-//  - exact (the endgame solver): searches to the end of the game on the
-//    final score margin, so its value is the true margin under best play.
-#include <chrono>
 #include <cstdint>
-#include <optional>
-#include <vector>
 
 
-namespace mushroom {
+namespace mushroom::nnue {
 
-struct AlphaBetaConfig {
-  int tt_bits = 20;  // 2^20 entries of 16 bytes
-  bool pvs = true;
-  bool killers = true;
-  bool lmr = true;
-  // Late-move reduction size: 0 reduces every late quiet move by one ply;
-  // above 0, by max(1, 0.5 + ln(depth) * ln(move number) / lmr_divisor)
-  // plies, so the later a move comes in the ordering, and the deeper the
-  // search, the less it is looked at. A reduced move that beats alpha is
-  // searched again at full depth. 0 here; the playing agents use 2
-  // (mushroom/playing_search.h).
-  double lmr_divisor = 0;
-  // Heuristic mode only: at the depth limit, keep searching the mover's
-  // biggest-gain moves (steals first) for this many more plies, taking the
-  // static evaluation as a floor ("standing pat"), so a capture that is
-  // answered by a bigger recapture is not scored as a clean gain. 0: the
-  // static evaluation alone, as here; the playing agents use 2
-  // (mushroom/playing_search.h).
-  int quiescence_depth = 0;
-  int quiescence_moves = 3;  // moves searched per quiescence node
-  // With a MoveOrderer (set_move_orderer), nodes at plies below this are
-  // ordered by its scores (the table's move still first).
-  int orderer_plies = 1;
-  // When the clock stops an iteration, play the move it had already proved
-  // better than the previous iteration's choice (searched in full at the
-  // root with the full window), instead of discarding the whole iteration.
-  bool partial_root = false;
-  // Heuristic mode: among moves that steal nothing, those that recently
-  // caused a cutoff (a history table, halved at each new search) are tried
-  // earlier, by up to two cells of immediate gain.
-  bool history = false;
-  // Heuristic mode: a leaf where the side to move has this few rectangles or
-  // fewer is searched a ply deeper, and so on while that holds (at most
-  // kMaxExtensionPlies past the iteration's depth): the last moves of a game
-  // are played out rather than estimated. 0: off.
-  int leaf_extension_moves = 0;
-  // Heuristic mode: a finished game with equal cells is worth this many
-  // cells less to the side the search plays for (set_contempt_player, or
-  // else the root's side to move) and as much more to the other, so that a
-  // line with chances is preferred to a sure draw. The exact mode's margins
-  // are untouched. 0: a draw is worth 0.
-  double contempt = 0;
-  // Heuristic mode, null-window nodes 1 to 3 plies above the leaves only:
-  // once late_move_count * (depth^2 + 1) / 2 moves have been searched, the
-  // later moves that steal nothing (the ordering puts them last, smallest
-  // gain last) are not searched at all. The pass is always searched. 0: off.
-  int late_move_count = 0;
-  // Heuristic mode: from the fourth iteration, the root is first searched on
-  // a window of this many cells either side of the last iteration's score
-  // (aspiration); a score outside it widens that side fourfold and searches
-  // again, until it lands inside. 0: the full window always.
-  double aspiration_window = 0;
-  // Heuristic mode: a node 4 plies or more above the leaves that the table
-  // does not know is searched a ply shallower (internal iterative
-  // reduction): the table will hold its move by the next iteration.
-  bool table_miss_reduction = false;
-  // Heuristic mode: nodes searched on a full window (the principal
-  // variation) reduce late moves by a ply less than null-window nodes.
-  bool pv_reduces_less = false;
-};
+// A cell's state for perspective p (the first or the second player's view):
+// the digit - 1 (0..8) while it holds a mushroom, else kNobody, kMine (p
+// owns it) or kTheirs (p's opponent owns it).
+constexpr int kCellStates = 12;
+constexpr int kNobody = 9, kMine = 10, kTheirs = 11;
+constexpr int kCellFeatures = 170 * kCellStates;
+constexpr int kTripleFeatures = kCellStates * kCellStates * kCellStates;
+constexpr int kRowTripleBase = kCellFeatures;
+constexpr int kColumnTripleBase = kRowTripleBase + kTripleFeatures;
+constexpr int kFeatures = kColumnTripleBase + kTripleFeatures;
+// Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
+constexpr int kActiveFeatures = 170 + 10 * 15 + 17 * 8;
 
-struct AlphaBetaResult {
-  Move best = Move::pass();
-  int score = 0;           // heuristic units (16 per cell of margin) or exact margin
-  int depth = 0;           // last completed iteration
-  uint64_t nodes = 0;
-  bool exact = false;      // the score is the proven final margin
-};
+int cell_state(const Position& pos, int r, int c, Player p);
+// The feature of a cell for perspective p: cell * 12 + its state.
+int cell_feature(const Position& pos, int r, int c, Player p);
+// The features of three cells' states in a row or in a column.
+inline int row_triple(int s0, int s1, int s2) { return kRowTripleBase + (s0 * kCellStates + s1) * kCellStates + s2; }
+inline int column_triple(int s0, int s1, int s2) {
+  return kColumnTripleBase + (s0 * kCellStates + s1) * kCellStates + s2;
+}
+// Every active feature of perspective p (kActiveFeatures of them): the
+// cells, then the row triples, then the column triples.
+void active_features(const Position& pos, Player p, int* out);
 
-// The hand evaluation of a position for the side to move, in 1/16 cells
-// (hand_evaluation after finding the best immediate gain).
-int evaluate(const Position& pos);
-
-class AlphaBeta {
- public:
-  using Clock = std::chrono::steady_clock;
-  // evaluator: the heuristic mode's static evaluation, which must outlive
-  // the search; null for the hand evaluation (run inline, no calls).
-  explicit AlphaBeta(AlphaBetaConfig config = {}, StaticEvaluator* evaluator = nullptr);
-
-  // Iterative deepening: no new iteration starts after soft_deadline, and
-  // the running one is abandoned at deadline (its partial result unused).
-  // max_depth and node_limit (0: none) bound it too.
-  AlphaBetaResult search(const Position& root, Clock::time_point deadline, int max_depth = 64,
-                         uint64_t node_limit = 0, std::optional<Clock::time_point> soft_deadline = std::nullopt);
-
-  // The exact final margin for the side to move, if proven within
-  // node_limit nodes (0: no limit) and before the deadline (if any); best
-  // receives a move that achieves it.
-  std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr,
-                                 std::optional<Clock::time_point> deadline = std::nullopt);
-  // The same search on a window (alpha, beta) of final margins: the result
-  // is exact inside it and a bound outside (fail-soft). (-1, 1) proves only
-  // win, draw or loss, far faster than the exact margin.
-  std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
-                                  Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
-
-  // The line the table holds from root: its stored move at each position,
-  // as long as that move is legal there, at most max_moves long. exact:
-  // the solver's entries (after solve_exact or solve_window) rather than
-  // the heuristic search's. Advisory: entries may have been overwritten.
-  std::vector<Move> principal_variation(const Position& root, bool exact, int max_moves = 12);
-
-  // Nodes the last search or proof visited.
-  uint64_t nodes() const { return nodes_; }
-
-  void clear();
-  // Ordering advice for the first config.orderer_plies plies of the
-  // heuristic mode; null to drop it. It must outlive the searches.
-  void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
-  // The side config.contempt plays for, whoever moves at a search's root
-  // (an agent's own side, so that searches from its opponent's positions
-  // share the table's scores).
-  void set_contempt_player(Player player) { contempt_player_ = player; }
-
- private:
-  // What a transposition-table score says about the true value.
-  enum class Bound : uint8_t { kNone, kExact, kLower, kUpper };
-  struct Entry {
-    uint64_t key = 0;
-    int16_t score = 0;
-    uint8_t depth = 0;
-    Bound bound = Bound::kNone;  // kNone: an empty slot
-    Move move;
-  };
-
-  // Both return 0 once stopped_ is set; callers discard that value.
-  int negamax(Position& pos, int depth, int alpha, int beta, int ply);
-  // One iteration at the root: the full window, or config.aspiration_window
-  // around previous_score once a few iterations are done.
-  int search_root(Position& pos, int depth, int previous_score);
-  // How many moves a null-window node at this depth searches before the
-  // late quiet ones are pruned (no limit where late_move_count is 0).
-  int late_move_limit(int depth) const;
-  // Writes a searched node's result: its bound from where best fell
-  // against the window it was searched with.
-  void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
-  // The late-move reduction of move number i (from 0) at this depth.
-  int reduction(int depth, int i) const;
-  // A move made and taken back, told to the evaluator (heuristic mode).
-  void play(Position& pos, const Move& move, Undo& undo);
-  void take_back(Position& pos, const Undo& undo);
-  // The static evaluation of a leaf whose rectangles have been scanned.
-  int leaf_score(const Position& pos, const LeafMoves& moves) {
-    return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
-  }
-  int quiescence(Position& pos, int alpha, int beta, int depth_left);
-  // A finished game's score for the side to move: its margin, in heuristic
-  // mode with the draw contempt.
-  int finished_score(const Position& pos) const;
-  // Counts a node; sets stopped_ when the node limit or deadline is passed.
-  void count_node();
-  // The key of each move of the list and of the pass after them (higher
-  // first; tt_move, when given, above all) and its steals, for a
-  // MovePicker; returns their number, list.size + 1.
-  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
-                KeyedMove* keyed) const;
-  static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
-  // A move's key without the table's move or the orderer's advice.
-  int plain_key(const Move& m, const RectangleTake& take, int ply) const;
-  // The moves the keys would put first, known without generating: the
-  // table's move and the killers that are legal here, in the keys' order,
-  // into first[0..3); returns their number (0 where the order could differ).
-  int moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply, KeyedMove* first) const;
-  // Prepares the per-search state (node count, limits, stop flag).
-  void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
-  // The table's move for pos, if the table holds pos.
-  std::optional<Move> table_move(const Position& pos, bool exact);
-  Entry* probe(uint64_t key) { return &table_[key & mask_]; }
-  uint64_t table_key(const Position& pos, bool exact) const;
-
-  AlphaBetaConfig config_;
-  StaticEvaluator* evaluator_;
-  MoveOrderer* orderer_ = nullptr;
-  std::vector<Entry> table_;
-  uint64_t mask_;
-  bool exact_ = false;
-  bool stopped_ = false;  // the running search passed its node limit or deadline
-  uint64_t nodes_ = 0, node_limit_ = 0;
-  std::optional<Clock::time_point> deadline_;
-  Move killers_[128][2];
-  // The running iteration's best root move so far, once one has beaten the
-  // first root move (the previous iteration's choice) on the full window.
-  std::optional<Move> root_improvement_;
-  int iteration_depth_ = 0;  // the running iteration's depth (heuristic mode)
-  int draw_contempt_ = 0;    // config.contempt in heuristic units
-  int aspiration_units_ = 0; // config.aspiration_window in heuristic units
-  std::optional<Player> contempt_player_;
-  Player root_player_ = Player(0);  // who moves at the running search's root
-  Move previous_root_choice_;  // the last completed iteration's best move
-  static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
-  int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
-  // Cutoff history by Move::index(), within +-kHistoryLimit (empty
-  // without config.history).
-  static constexpr int kHistoryLimit = 8192;
-  std::vector<int> history_;
-  // Rewards the quiet move that caused a cutoff and penalizes the quiet
-  // moves searched before it.
-  // searched: the node's moves in the order searched, up to the cutoff.
-  void update_history(const KeyedMove* searched, int cutoff_index, int depth);
-};
-
-}  // namespace mushroom
-
-// ---- engine/mushroom/playing_search.h ----
-// The search settings the playing agents use: the alphabeta agent, the
-// alphabeta-policy agent and the exported bot. AlphaBetaConfig's own
-// defaults stay the plain search, which the evaluation's labels, the exact
-// solvers and the tests build on; a playing agent adds what issue 57's
-// screen accepted and the real clock confirmed (BENCHMARKS.md, "Part 4
-// through the screen" and what follows it):
-//   lmr_divisor 2: late quiet moves reduced by a logarithmic number of plies;
-//   quiescence_depth 2: the biggest captures searched two plies past the
-//   depth limit.
-
-
-namespace mushroom {
-
-inline AlphaBetaConfig playing_search_config() {
-  AlphaBetaConfig c;
-  c.lmr_divisor = 2;
-  c.quiescence_depth = 2;
-  return c;
+// The mobility inputs (network.h) of a position with `rectangles` legal
+// rectangles into out[0..kMobilityInputs): `one` where an input is on, 0
+// where it is off (1 in float, 127 in the integer runtime).
+template <typename T>
+void mobility_inputs(int rectangles, T one, T* out) {
+  constexpr int kSteps[8] = {1, 2, 3, 5, 9, 17, 33, 65};
+  for (int i = 0; i < 8; ++i) out[i] = rectangles >= kSteps[i] ? one : T(0);
+  out[8] = rectangles % 2 == 1 ? one : T(0);
 }
 
-}  // namespace mushroom
+// Every cell's state in the first player's view, kRows rows of
+// kStateStride bytes (the padding zero); the second player's view is the
+// same with kMine and kTheirs swapped.
+constexpr int kStateStride = 32;
+constexpr int kStatesSize = kRows * kStateStride;
+void first_view_states(const Position& pos, uint8_t* states);
 
-// ---- engine/mushroom/learned_eval_model.h ----
-// The learned evaluation's weights, as training writes them and the search
-// reads them (mushroom/learned_evaluator.h runs them). Plain C++17 with no
+// The features a move changes, in both views at once. A feature of cells
+// nobody owns has the same index in both views: it is listed once, in
+// removed_both, and its row is read once for the two.
+struct FeatureChanges {
+  int removed_both[kActiveFeatures];
+  int removed[2][kActiveFeatures];
+  int added[2][kActiveFeatures];
+  int n_removed_both = 0, n_removed = 0, n_added = 0;  // removed[p] and added[p] hold n_removed and n_added
+};
+
+namespace detail {
+
+// A cell's state in the other player's view: kMine and kTheirs swap, the
+// rest stay (s ^ 1 for 10 and 11, s for 0..9).
+constexpr int other_view_state(int s) { return s ^ ((s + 6) >> 4); }
+static_assert(other_view_state(kMine) == kTheirs && other_view_state(kTheirs) == kMine &&
+              other_view_state(kNobody) == kNobody && other_view_state(0) == 0 && other_view_state(8) == 8);
+
+// A triple's index s0 * 144 + s1 * 12 + s2 in the other player's view.
+struct OtherViewTriples {
+  uint16_t at[kTripleFeatures];
+};
+constexpr OtherViewTriples make_other_view_triples() {
+  OtherViewTriples t{};
+  for (int i = 0; i < kTripleFeatures; ++i) {
+    const int s0 = i / (kCellStates * kCellStates), s1 = i / kCellStates % kCellStates, s2 = i % kCellStates;
+    t.at[i] = uint16_t((other_view_state(s0) * kCellStates + other_view_state(s1)) * kCellStates +
+                       other_view_state(s2));
+  }
+  return t;
+}
+inline constexpr OtherViewTriples kOtherViewTriple = make_other_view_triples();
+
+}  // namespace detail
+
+// `now` starts as a copy of the states `was`; the rectangle that `mover`
+// takes with `move` (not a pass) is written into it, and the
+// features that change are listed: the rectangle's cells and every triple
+// with a cell in it, cells first, then row triples, then column triples.
+// Inline: it runs at every ply the evaluator brings up to date, and the
+// call measured 2-3% of the exported bot's nodes a second.
+inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Player mover, FeatureChanges& out) {
+  // Every cell of the rectangle ends empty and owned by the mover: kMine in
+  // the mover's view, so in the first player's view kMine when the first
+  // player moves, else kTheirs.
+  const uint8_t taken = uint8_t(mover == kFirst ? kMine : kTheirs);
+  for (int r = move.r1; r <= move.r2; ++r) std::fill_n(now + r * kStateStride + move.c1, move.c2 - move.c1 + 1, taken);
+
+  // The second view's states are the first's with kMine and kTheirs swapped.
+  int n_both = 0, n_removed = 0, n_added = 0;
+  const auto change = [&](int before0, int after0, int before1, int after1) {
+    if (before0 == after0) return;  // then before1 == after1 too: the swap is one-to-one
+    const bool same = before0 == before1;
+    out.removed_both[n_both] = before0;
+    out.removed[0][n_removed] = before0;
+    out.removed[1][n_removed] = before1;
+    n_both += same;
+    n_removed += !same;
+    out.added[0][n_added] = after0;
+    out.added[1][n_added++] = after1;
+  };
+  const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
+  for (int r = move.r1; r <= move.r2; ++r)
+    for (int c = move.c1; c <= move.c2; ++c) {
+      const int cell = (r * kCols + c) * kCellStates, before = at(was, r, c), after = at(now, r, c);
+      change(cell + before, cell + after, cell + detail::other_view_state(before), cell + detail::other_view_state(after));
+    }
+  // The triples that change are those with a cell in the rectangle: in its
+  // rows, starting up to two columns left of it; in its columns, up to two
+  // rows above. Along each line the three states roll on one cell a step.
+  const auto line = [&](int base, const uint8_t* w, const uint8_t* n, int step, int triples) {
+    int w0 = w[0], w1 = w[step], n0 = n[0], n1 = n[step];
+    for (int i = 0; i < triples; ++i) {
+      const int w2 = w[(i + 2) * step], n2 = n[(i + 2) * step];
+      const int before = (w0 * kCellStates + w1) * kCellStates + w2;
+      const int after = (n0 * kCellStates + n1) * kCellStates + n2;
+      change(base + before, base + after, base + detail::kOtherViewTriple.at[before], base + detail::kOtherViewTriple.at[after]);
+      w0 = w1, w1 = w2, n0 = n1, n1 = n2;
+    }
+  };
+  const int r_lo = std::max(0, int(move.r1) - 2), c_lo = std::max(0, int(move.c1) - 2);
+  const int row_last = std::min(kCols - 3, int(move.c2)), column_last = std::min(kRows - 3, int(move.r2));
+  for (int r = move.r1; r <= move.r2; ++r)
+    line(kRowTripleBase, was + r * kStateStride + c_lo, now + r * kStateStride + c_lo, 1, row_last - c_lo + 1);
+  for (int c = move.c1; c <= move.c2; ++c)
+    line(kColumnTripleBase, was + r_lo * kStateStride + c, now + r_lo * kStateStride + c, kStateStride,
+         column_last - r_lo + 1);
+  out.n_removed_both = n_both;
+  out.n_removed = n_removed;
+  out.n_added = n_added;
+}
+
+
+}  // namespace mushroom::nnue
+
+// ---- engine/nnue/network.h ----
+// The learned evaluation's network: its weights, as training writes them and
+// the search reads them (nnue/evaluator.h runs them), and its file format. Plain C++17 with no
 // library, so that the exported bot embeds it.
 //
 // The architecture (an NNUE-style net: Stockfish's design, sized for one core):
 //   cell state   per perspective p (the first or the second player's view):
 //                the cell's digit - 1 (0..8) when it holds a mushroom, else
 //                9 (nobody owns it), 10 (p owns it) or 11 (p's opponent owns it)
-//   features     per perspective, 456 active of kEvalFeatures:
+//   features     per perspective, 456 active of kFeatures (nnue/features.h):
 //                - one per cell, where it is: cell * 12 + state (2,040 in all);
 //                - one per three cells side by side in a row, and one per
 //                  three cells one above another in a column: the triple of
@@ -2195,7 +2082,7 @@ inline AlphaBetaConfig playing_search_config() {
 //                only its rectangle's cells and the triples that touch them)
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
 //                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1);
-//                with mobility inputs, kEvalMobilityInputs more, each 0 or 1,
+//                with mobility inputs, kMobilityInputs more, each 0 or 1,
 //                from the number n of legal rectangles (the same for both
 //                players: a rectangle's legality does not depend on who
 //                takes it): n >= 1, 2, 3, 5, 9, 17, 33, 65 (a thermometer),
@@ -2224,7 +2111,7 @@ inline AlphaBetaConfig playing_search_config() {
 // phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
 // every stack, stack by stack); one without is written as MSHEVAL2. A model
 // with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
-// mobility_inputs (kEvalMobilityInputs). Reading checks the size, magic, shape
+// mobility_inputs (kMobilityInputs). Reading checks the size, magic, shape
 // ranges, hash, finite values and that the values fit the integer runtime.
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #include <cstdint>
@@ -2232,56 +2119,20 @@ inline AlphaBetaConfig playing_search_config() {
 #include <string>
 #include <vector>
 
-namespace mushroom {
 
-constexpr int kEvalCellStates = 12;
-constexpr int kEvalCellFeatures = 170 * kEvalCellStates;
-constexpr int kEvalTripleFeatures = kEvalCellStates * kEvalCellStates * kEvalCellStates;
-constexpr int kEvalRowTripleBase = kEvalCellFeatures;
-constexpr int kEvalColumnTripleBase = kEvalRowTripleBase + kEvalTripleFeatures;
-constexpr int kEvalFeatures = kEvalColumnTripleBase + kEvalTripleFeatures;
-// Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
-constexpr int kEvalActiveFeatures = 170 + 10 * 15 + 17 * 8;
-constexpr int kEvalFlags = 2;  // last_move_was_pass, mover_moved_first
-constexpr int kEvalMobilityInputs = 9;  // the rectangle count's thermometer (8) and parity
-constexpr int kEvalMaxPhaseBuckets = 8;
-constexpr int kEvalPhaseSpan = 112;  // mushrooms taken over which the phase bands lie
-
-// The dense stack a position uses (learned_eval_model.h, "buckets").
-inline int learned_eval_bucket(int phase_buckets, int seat_buckets, int mushrooms_left, bool mover_moved_first) {
-  const int taken = 170 - mushrooms_left;
-  int phase = taken * phase_buckets / kEvalPhaseSpan;  // equal bands of the first kEvalPhaseSpan taken
-  if (phase >= phase_buckets) phase = phase_buckets - 1;
-  if (phase < 0) phase = 0;
-  return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
-}
-
-// The mobility inputs of a position with `rectangles` legal rectangles
-// (the top of this file) into out[0..kEvalMobilityInputs): `one` where an
-// input is on, 0 where it is off (1 in float, 127 in the integer runtime).
-template <typename T>
-void learned_eval_mobility(int rectangles, T one, T* out) {
-  constexpr int kSteps[kEvalMobilityInputs - 1] = {1, 2, 3, 5, 9, 17, 33, 65};
-  for (int i = 0; i < kEvalMobilityInputs - 1; ++i) out[i] = rectangles >= kSteps[i] ? one : T(0);
-  out[kEvalMobilityInputs - 1] = rectangles % 2 == 1 ? one : T(0);
-}
+namespace mushroom::nnue {
 
 // A weights file that cannot be used; the message names the source and the problem.
-class LearnedEvalError : public std::runtime_error {
+class NetworkError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-struct LearnedEvalModel {
-  int hidden = 64;  // H: a multiple of 16, 16..512
-  int l1 = 16;      // 1..64
-  int l2 = 16;      // 1..64
-  int phase_buckets = 1;  // 1..kEvalMaxPhaseBuckets
-  int seat_buckets = 1;   // 1 or 2
-  bool mobility = false;  // kEvalMobilityInputs more dense inputs (the top of this file)
-  std::vector<float> ft_weight;   // [kEvalFeatures][H]
+struct Network {
+  Shape shape;
+  std::vector<float> ft_weight;   // [kFeatures][H]
   std::vector<float> ft_bias;     // [H]
-  std::vector<float> l1_weight;   // [S][L1][dense_inputs()], S = stacks()
+  std::vector<float> l1_weight;   // [S][L1][shape.dense_inputs()], S = shape.stacks()
   std::vector<float> l1_bias;     // [S][L1]
   std::vector<float> l2_weight;   // [S][L2][L1]
   std::vector<float> l2_bias;     // [S][L2]
@@ -2296,37 +2147,25 @@ struct LearnedEvalModel {
     size_t size;
   };
   std::vector<TensorRef> tensors();
-  int stacks() const { return phase_buckets * seat_buckets; }
-  // The first dense layer's inputs: 2H + kEvalFlags, and the mobility inputs.
-  int dense_inputs() const { return 2 * hidden + kEvalFlags + (mobility ? kEvalMobilityInputs : 0); }
-  int bucket(int mushrooms_left, bool mover_moved_first) const {
-    return learned_eval_bucket(phase_buckets, seat_buckets, mushrooms_left, mover_moved_first);
-  }
-  // All zeros but the skips (1, 0.5): the hand evaluation, at these sizes.
-  static LearnedEvalModel hand_equivalent(int hidden, int l1, int l2, int phase_buckets = 1, int seat_buckets = 1,
-                                          bool mobility = false);
+  // All zeros but the skips (1, 0.5): the hand evaluation, in this shape.
+  static Network hand_equivalent(const Shape& shape);
 };
 
-// "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them
-// and ", mobility inputs" when it has those.
-std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets, bool mobility);
-std::string learned_eval_architecture(const LearnedEvalModel& model);
+// The file's bytes; throws NetworkError naming `source` on any problem.
+Network parse_network(const std::string& bytes, const std::string& source);
+Network read_network(const std::string& path);
+std::string serialize_network(const Network& network);
 
-// The file's bytes; throws LearnedEvalError naming `source` on any problem.
-LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source);
-LearnedEvalModel read_learned_eval(const std::string& path);
-std::string serialize_learned_eval(const LearnedEvalModel& model);
-
-// The integer runtime's scales (mushroom/learned_evaluator.h): values that
-// do not fit them are refused by the reader, naming the tensor.
+// The integer runtime's scales (nnue/evaluator.h): values that do not fit
+// them are refused by the reader, naming the tensor.
 constexpr float kFtScale = 127.0f;     // transformer weights and biases -> int16; crelu's 1 is 127
 constexpr float kDenseScale = 64.0f;   // l1, l2, out weights -> int8
 constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
 
-}  // namespace mushroom
+}  // namespace mushroom::nnue
 
-// ---- engine/mushroom/learned_eval_kernels.h ----
-// The learned evaluation's arithmetic kernels (mushroom/learned_evaluator.h
+// ---- engine/nnue/kernels.h ----
+// The learned evaluation's arithmetic kernels (nnue/evaluator.h
 // runs them): the accumulator update, crelu and the int8 dense layers, each
 // in a scalar version and in AVX2 and AVX-512 versions chosen at run time
 // from what the CPU has, as the move generator chooses its kernel. Every
@@ -2338,7 +2177,7 @@ constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
 // as Stockfish keeps its NNUE kernels apart from its search.
 #include <cstdint>
 
-namespace mushroom::eval_kernels {
+namespace mushroom::nnue::kernels {
 
 enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
 
@@ -2346,7 +2185,7 @@ enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
 Isa best_isa();
 // The kernels the evaluation runs unless told otherwise: AVX2 where the CPU
 // has it, AVX-512 included. On the one AVX-512 CPU measured (a Xeon of the
-// H100 box, BENCHMARKS.md "The learned evaluation's speed"), the AVX-512
+// H100 box, docs/history/issue-58-learned-evaluation-speed.md "The learned evaluation's speed"), the AVX-512
 // kernels searched 5-11% fewer nodes a second than the AVX2 ones with the
 // shipped 64-unit model, so they run only when asked for.
 Isa default_isa();
@@ -2415,16 +2254,16 @@ void rescaled_crelu(Isa isa, const int32_t* sums, const int32_t* bias, int n, in
 void chunked_dense_weights(const int8_t* w, int stride, int n_out, int8_t* out);
 inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
 
-}  // namespace mushroom::eval_kernels
+}  // namespace mushroom::nnue::kernels
 
-// ---- engine/mushroom/learned_evaluator.h ----
-// The learned evaluation (mushroom/learned_eval_model.h) as alpha-beta's
+// ---- engine/nnue/evaluator.h ----
+// The learned evaluation (nnue/network.h) as alpha-beta's
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 (their weight rows int8 when every weight fits)
 // and kept on a stack, one entry per pushed move,
 // updated only for the cells the move changes and the triples touching
 // them, and only when an evaluation needs them (lazily); the dense layers run on
-// int8 weights with int32 sums. The kernels (mushroom/learned_eval_kernels.h)
+// int8 weights with int32 sums. The kernels (nnue/kernels.h)
 // run AVX2 when the CPU has it (chosen at run time, like the move
 // generator; AVX-512 when asked for), with a scalar path giving the same
 // integers.
@@ -2433,21 +2272,20 @@ inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
 #include <vector>
 
 
-namespace mushroom {
+namespace mushroom::nnue {
 
-class LearnedEvaluator final : public StaticEvaluator {
+class Evaluator final : public StaticEvaluator {
  public:
-  // use_simd: the default kernels (eval_kernels::default_isa()); false
+  // use_simd: the default kernels (kernels::default_isa()); false
   // forces the scalar path (tests compare the two).
-  explicit LearnedEvaluator(const LearnedEvalModel& model, bool use_simd = true);
+  explicit Evaluator(const Network& network, bool use_simd = true);
   // How the transformer's weight rows are kept: as int8 when every one of
   // them fits (half the memory a move's update reads; the same sums, see
-  // eval_kernels::update), else as int16; or as int16 always (tests
+  // kernels::update), else as int16; or as int16 always (tests
   // compare the two).
   enum class FeatureRows : uint8_t { kCompactWhenExact, kInt16 };
   // These kernels exactly; std::invalid_argument when the CPU lacks them.
-  LearnedEvaluator(const LearnedEvalModel& model, eval_kernels::Isa isa,
-                   FeatureRows rows = FeatureRows::kCompactWhenExact);
+  Evaluator(const Network& network, kernels::Isa isa, FeatureRows rows = FeatureRows::kCompactWhenExact);
 
   void set_root(const Position& root) override;
   void push(const Position& pos, const Move& move) override;
@@ -2458,21 +2296,13 @@ class LearnedEvaluator final : public StaticEvaluator {
   // model with mobility inputs has no floor: its net reads the scan.
   int evaluate_floor(const Position& pos) override;
   std::string name() const override { return "learned"; }
-  bool uses_simd() const { return isa_ != eval_kernels::Isa::kScalar; }
-  eval_kernels::Isa isa() const { return isa_; }
+  bool uses_simd() const { return isa_ != kernels::Isa::kScalar; }
+  kernels::Isa isa() const { return isa_; }
   bool compact_rows() const { return !ft_weight8_.empty(); }
 
-  // The trained model's float arithmetic, from scratch: the output in cells
-  // (the evaluation is 16 times it). For parity tests and training checks.
-  static float reference_output(const LearnedEvalModel& model, const Position& pos, const LeafMoves& moves);
-
  private:
-  int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * hidden_; }
-  // A ply's cell states (learned_eval_cell_state) in the first player's
-  // view, kRows rows of kStateStride bytes; the second player's view is the
-  // same with kMine and kTheirs swapped (other_view_state).
-  static constexpr int kStateStride = 32;
-  static constexpr int kStatesSize = kRows * kStateStride;
+  int16_t* accumulator(int depth) { return stack_.data() + size_t(depth) * 2 * shape_.hidden; }
+  // A ply's cell states in the first player's view (nnue/features.h).
   uint8_t* states(int depth) { return states_.data() + size_t(depth) * kStatesSize; }
   // The dense layers' output for the current node, in cells times the runtime's sum scale
   // (the cached value while the node has not changed); rectangles feeds the
@@ -2490,19 +2320,17 @@ class LearnedEvaluator final : public StaticEvaluator {
   void apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
                      int n_added) const;
 
-  int hidden_, l1_, l2_;
-  int phase_buckets_, seat_buckets_;
-  bool mobility_;
+  Shape shape_;
   int input_padded_;    // the dense inputs rounded up to 32 (l1's int8 rows' stride)
   int hidden1_padded_;  // L1 rounded up to 32 (l2's int8 rows' stride)
   int hidden2_padded_;  // L2 rounded up to 32 (out's int8 row's stride)
-  eval_kernels::Isa isa_;
+  kernels::Isa isa_;
   std::vector<int16_t> ft_weight_, ft_bias_;  // ft_weight_ empty when the rows are compact
   std::vector<int8_t> ft_weight8_;            // the compact rows, or empty
   std::vector<int8_t> out_weight_;  // [S][hidden2_padded_]
-  // l1's and l2's int8 weights in eval_kernels::dense_sparse's layout, stack by stack
+  // l1's and l2's int8 weights in kernels::dense_sparse's layout, stack by stack
   std::vector<int8_t> l1_grouped_, l2_grouped_;
-  int l1_int16_groups_ = 1, l2_int16_groups_ = 1;  // eval_kernels::int16_groups_for over every stack
+  int l1_int16_groups_ = 1, l2_int16_groups_ = 1;  // kernels::int16_groups_for over every stack
   std::vector<int32_t> l1_bias_, l2_bias_;
   std::vector<int32_t> out_bias_;  // per stack
   int32_t skip_margin_ = 0, skip_gain_ = 0;
@@ -2522,24 +2350,303 @@ class LearnedEvaluator final : public StaticEvaluator {
   std::vector<uint8_t> input_, hidden1_, hidden2_;
 };
 
-// A cell's state for perspective p, 0..11 (learned_eval_model.h).
-int learned_eval_cell_state(const Position& pos, int r, int c, Player p);
-// The feature of a cell for perspective p: cell * 12 + its state.
-int learned_eval_feature(const Position& pos, int r, int c, Player p);
-// The features of three cells' states in a row or in a column.
-inline int learned_eval_row_triple(int s0, int s1, int s2) {
-  return kEvalRowTripleBase + (s0 * kEvalCellStates + s1) * kEvalCellStates + s2;
-}
-inline int learned_eval_column_triple(int s0, int s1, int s2) {
-  return kEvalColumnTripleBase + (s0 * kEvalCellStates + s1) * kEvalCellStates + s2;
-}
-// Every active feature of perspective p (kEvalActiveFeatures of them): the
-// cells, then the row triples, then the column triples.
-void learned_eval_features(const Position& pos, Player p, int* out);
+// The network's float arithmetic, from scratch: the output in cells (the
+// evaluation is 16 times it). For parity tests and training checks.
+float reference_output(const Network& network, const Position& pos, const LeafMoves& moves);
+
+}  // namespace mushroom::nnue
+
+// ---- engine/alphabeta/move_orderer.h ----
+// Move-ordering advice alpha-beta may take in its first plies, where a few
+// costly calls fit the budget: a score per move, higher searched first (a
+// policy net's logits, say: nn/policy_orderer.h). It changes the order in
+// which moves are searched, not which: a better order cuts more and reaches
+// deeper in the same time (late-move reductions then fall on other moves).
+
+namespace mushroom {
+
+class MoveOrderer {
+ public:
+  virtual ~MoveOrderer() = default;
+  // Writes scores[i] for moves[i] (the pass may be among them); false to
+  // leave the search's own order.
+  virtual bool score(const Position& pos, const Move* moves, int n, float* scores) = 0;
+};
 
 }  // namespace mushroom
 
-// ---- engine/mushroom/time_manager.h ----
+// ---- engine/alphabeta/move_picker.h ----
+// Alpha-beta's moves best first, put in order only as far as the search
+// gets. Most nodes cut off after their first move or two, so the first few
+// are found by selection and the rest sorted only when a node goes on past
+// them. The order is exactly that of sorting them all: by key, highest
+// first, equal keys in generation order (the index).
+#include <algorithm>
+
+
+namespace mushroom {
+
+struct KeyedMove {
+  int key, index, steals;
+  Move move;
+};
+
+// Room for a node's keyed moves, left unwritten until keyed (16 KB: writing
+// it first would cost more than the node's search).
+struct KeyedMoves {
+  KeyedMoves() {}
+  union {
+    KeyedMove at[kMaxMoves + 1];  // the generated moves and the pass
+  };
+};
+
+class MovePicker {
+ public:
+  MovePicker(KeyedMove* moves, int n) : moves_(moves), n_(n) {}
+
+  // The order: higher key first, equal keys by index.
+  static bool before(const KeyedMove& a, const KeyedMove& b) {
+    return a.key != b.key ? a.key > b.key : a.index < b.index;
+  }
+
+  // The i-th move in the order; called with i = 0, 1, 2, ... in turn.
+  // Afterwards moves[0..i] hold the moves picked so far, in order.
+  const KeyedMove& pick(int i) {
+    if (i < kSelected) {
+      int best = i;
+      for (int j = i + 1; j < n_; ++j)
+        if (before(moves_[j], moves_[best])) best = j;
+      std::swap(moves_[i], moves_[best]);
+    } else if (i == kSelected) {
+      std::sort(moves_ + i, moves_ + n_, before);
+    }
+    return moves_[i];
+  }
+
+ private:
+  static constexpr int kSelected = 3;  // moves found by selection before the rest is sorted
+  KeyedMove* moves_;
+  int n_;
+};
+
+}  // namespace mushroom
+
+// ---- engine/alphabeta/alphabeta.h ----
+// Alpha-beta for the mushroom game: negamax with iterative deepening, a
+// transposition table keyed by the Zobrist hash (side to move, pass state
+// and game end are in it), principal-variation search, killer moves, late
+// move reductions, quiescence, and move ordering with steals first
+// (options: logarithmic reductions, late-move pruning). The pass is searched
+// as an ordinary move. Switches that measured no better left this file;
+// their records are in docs/history/ and git keeps their code.
+//
+// Two modes share the code:
+//  - heuristic: depth-limited, leaves scored by the static evaluation: the
+//    hand evaluation (evaluate()), or an injected StaticEvaluator
+//    (mushroom/static_evaluator.h) told of every move made and taken back;
+//  - exact (the endgame solver): searches to the end of the game on the
+//    final score margin, so its value is the true margin under best play.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+
+namespace mushroom {
+
+struct AlphaBetaConfig {
+  int tt_bits = 20;  // 2^20 entries of 16 bytes
+  bool pvs = true;
+  bool killers = true;
+  bool lmr = true;
+  // Late-move reduction size: 0 reduces every late quiet move by one ply;
+  // above 0, by max(1, 0.5 + ln(depth) * ln(move number) / lmr_divisor)
+  // plies, so the later a move comes in the ordering, and the deeper the
+  // search, the less it is looked at. A reduced move that beats alpha is
+  // searched again at full depth. 0 here; the playing agents use 2
+  // (alphabeta/playing_search.h).
+  double lmr_divisor = 0;
+  // Heuristic mode only: at the depth limit, keep searching the mover's
+  // biggest-gain moves (steals first) for this many more plies, taking the
+  // static evaluation as a floor ("standing pat"), so a capture that is
+  // answered by a bigger recapture is not scored as a clean gain. 0: the
+  // static evaluation alone, as here; the playing agents use 2
+  // (alphabeta/playing_search.h).
+  int quiescence_depth = 0;
+  int quiescence_moves = 3;  // moves searched per quiescence node
+  // With a MoveOrderer (set_move_orderer), nodes at plies below this are
+  // ordered by its scores (the table's move still first).
+  int orderer_plies = 1;
+  // Heuristic mode, null-window nodes 1 to 3 plies above the leaves only:
+  // once late_move_count * (depth^2 + 1) / 2 moves have been searched, the
+  // later moves that steal nothing (the ordering puts them last, smallest
+  // gain last) are not searched at all. The pass is always searched. 0: off.
+  int late_move_count = 0;
+};
+
+struct AlphaBetaResult {
+  Move best = Move::pass();
+  int score = 0;           // heuristic units (16 per cell of margin) or exact margin
+  int depth = 0;           // last completed iteration
+  uint64_t nodes = 0;
+  bool exact = false;      // the score is the proven final margin
+};
+
+// The hand evaluation of a position for the side to move, in 1/16 cells
+// (hand_evaluation after finding the best immediate gain).
+int evaluate(const Position& pos);
+
+class AlphaBeta {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // evaluator: the heuristic mode's static evaluation, which must outlive
+  // the search; null for the hand evaluation (run inline, no calls).
+  explicit AlphaBeta(AlphaBetaConfig config = {}, StaticEvaluator* evaluator = nullptr);
+
+  // Iterative deepening: no new iteration starts after soft_deadline, and
+  // the running one is abandoned at deadline (its partial result unused).
+  // max_depth and node_limit (0: none) bound it too.
+  AlphaBetaResult search(const Position& root, Clock::time_point deadline, int max_depth = 64,
+                         uint64_t node_limit = 0, std::optional<Clock::time_point> soft_deadline = std::nullopt);
+
+  // The exact final margin for the side to move, if proven within
+  // node_limit nodes (0: no limit) and before the deadline (if any); best
+  // receives a move that achieves it.
+  std::optional<int> solve_exact(const Position& root, uint64_t node_limit, Move* best = nullptr,
+                                 std::optional<Clock::time_point> deadline = std::nullopt);
+  // The same search on a window (alpha, beta) of final margins: the result
+  // is exact inside it and a bound outside (fail-soft). (-1, 1) proves only
+  // win, draw or loss, far faster than the exact margin.
+  std::optional<int> solve_window(const Position& root, int alpha, int beta, uint64_t node_limit,
+                                  Move* best = nullptr, std::optional<Clock::time_point> deadline = std::nullopt);
+
+  // The line the table holds from root: its stored move at each position,
+  // as long as that move is legal there, at most max_moves long. exact:
+  // the solver's entries (after solve_exact or solve_window) rather than
+  // the heuristic search's. Advisory: entries may have been overwritten.
+  std::vector<Move> principal_variation(const Position& root, bool exact, int max_moves = 12);
+
+  // Nodes the last search or proof visited.
+  uint64_t nodes() const { return nodes_; }
+
+  void clear();
+  // Ordering advice for the first config.orderer_plies plies of the
+  // heuristic mode; null to drop it. It must outlive the searches.
+  void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
+
+ private:
+  // What a transposition-table score says about the true value.
+  enum class Bound : uint8_t { kNone, kExact, kLower, kUpper };
+  struct Entry {
+    uint64_t key = 0;
+    int16_t score = 0;
+    uint8_t depth = 0;
+    Bound bound = Bound::kNone;  // kNone: an empty slot
+    Move move;
+  };
+
+  // An interior node being searched: its window, which narrows as moves
+  // come back, and the best move so far.
+  struct Node {
+    int depth, ply;
+    int alpha, beta;
+    int best;
+    Move best_move;
+  };
+  enum class After : uint8_t { kGoOn, kCutoff, kStopped };
+
+  // negamax, quiescence and horizon return 0 once stopped_ is set; callers
+  // discard that value.
+  int negamax(Position& pos, int depth, int alpha, int beta, int ply);
+  // The heuristic mode's leaf (depth 0): quiescence, else the static
+  // evaluation, cut off by its floor when that reaches beta.
+  int horizon(Position& pos, int alpha, int beta);
+  // Searches move m as the node's i-th (principal-variation search with
+  // late-move reductions) and updates the node's window, best move and the
+  // killers.
+  After search_child(Position& pos, Node& node, int i, const Move& m, bool quiet);
+  // How many moves a null-window node at this depth searches before the
+  // late quiet ones are pruned (no limit where late_move_count is 0).
+  int late_move_limit(int depth) const;
+  // Writes a searched node's result: its bound from where best fell
+  // against the window it was searched with.
+  void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
+  // The late-move reduction of move number i (from 0) at this depth.
+  int reduction(int depth, int i) const;
+  // A move made and taken back, told to the evaluator (heuristic mode).
+  void play(Position& pos, const Move& move, Undo& undo);
+  void take_back(Position& pos, const Undo& undo);
+  // The static evaluation of a leaf whose rectangles have been scanned.
+  int leaf_score(const Position& pos, const LeafMoves& moves) {
+    return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
+  }
+  int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // A finished game's score for the side to move: its margin, in heuristic
+  // units outside the exact mode.
+  int finished_score(const Position& pos) const {
+    return exact_ ? pos.margin_for_side_to_move() : kEvalScale * pos.margin_for_side_to_move();
+  }
+  // Counts a node; sets stopped_ when the node limit or deadline is passed.
+  void count_node();
+  // The key of each move of the list and of the pass after them (higher
+  // first; tt_move, when given, above all) and its steals, for a
+  // MovePicker; returns their number, list.size + 1.
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+                KeyedMove* keyed) const;
+  static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
+  // A move's key without the table's move or the orderer's advice.
+  int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // The moves the keys would put first, known without generating: the
+  // table's move and the killers that are legal here, in the keys' order,
+  // into first[0..3); returns their number (0 where the order could differ).
+  int moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply, KeyedMove* first) const;
+  // Prepares the per-search state (node count, limits, stop flag).
+  void start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline);
+  // The table's move for pos, if the table holds pos.
+  std::optional<Move> table_move(const Position& pos, bool exact);
+  Entry* probe(uint64_t key) { return &table_[key & mask_]; }
+  uint64_t table_key(const Position& pos, bool exact) const;
+
+  AlphaBetaConfig config_;
+  StaticEvaluator* evaluator_;
+  MoveOrderer* orderer_ = nullptr;
+  std::vector<Entry> table_;
+  uint64_t mask_;
+  bool exact_ = false;
+  bool stopped_ = false;  // the running search passed its node limit or deadline
+  uint64_t nodes_ = 0, node_limit_ = 0;
+  std::optional<Clock::time_point> deadline_;
+  Move killers_[128][2];
+  static constexpr int kReductionMoves = 64;  // later moves are reduced as the 64th
+  int reductions_[65][kReductionMoves];       // reduction(depth, i), filled once
+};
+
+}  // namespace mushroom
+
+// ---- engine/alphabeta/playing_search.h ----
+// The search settings the playing agents use: the alphabeta agent, the
+// alphabeta-policy agent and the exported bot. AlphaBetaConfig's own
+// defaults stay the plain search, which the evaluation's labels, the exact
+// solvers and the tests build on; a playing agent adds what issue 57's
+// screen accepted and the real clock confirmed (docs/history/issue-57-balanced-boards-and-screens.md, "Part 4
+// through the screen" and what follows it):
+//   lmr_divisor 2: late quiet moves reduced by a logarithmic number of plies;
+//   quiescence_depth 2: the biggest captures searched two plies past the
+//   depth limit.
+
+
+namespace mushroom {
+
+inline AlphaBetaConfig playing_search_config() {
+  AlphaBetaConfig c;
+  c.lmr_divisor = 2;
+  c.quiescence_depth = 2;
+  return c;
+}
+
+}  // namespace mushroom
+
+// ---- engine/alphabeta/time_manager.h ----
 // Per-move time budgets from the game's time bank (10 s of CPU per game on
 // one core). More time goes to the middle game, little to forced moves, and
 // a reserve is never touched, so the bot cannot forfeit on time.
@@ -2581,7 +2688,7 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 // The dedicated exact endgame solver for the mushroom game: it proves a
 // position's final score margin under best play for both sides.
 //
-// Apart from the heuristic alpha-beta (mushroom/alphabeta.h), whose exact
+// Apart from the heuristic alpha-beta (alphabeta/alphabeta.h), whose exact
 // mode is the plain reference this solver is checked against:
 //  - null-window proofs: a margin is found by MTD(f)-style probes "is the
 //    margin at least g?" around a guess, each a search on the window
@@ -2697,7 +2804,7 @@ class EndgameSolver {
 // Either exact solver behind one call, so that the commands that prove
 // positions (solve-endgame, bench endgame) can run the dedicated solver
 // (endgame/endgame_solver.h) or the plain exact mode of the heuristic
-// alpha-beta (mushroom/alphabeta.h) it is measured and checked against.
+// alpha-beta (alphabeta/alphabeta.h) it is measured and checked against.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -2747,7 +2854,7 @@ class ExactSolver {
 // ---- engine/agents/search_agents.h ----
 // The search agents: `mcts` (no network; heuristic evaluator) and
 // `alphabeta` (the classical baseline). Both plan their time from the bank
-// (mushroom/time_manager.h) and solve endgames exactly when they can prove the
+// (alphabeta/time_manager.h) and solve endgames exactly when they can prove the
 // result within their budget.
 #include <chrono>
 #include <memory>
@@ -2822,7 +2929,7 @@ class MctsAgent : public Agent {
 };
 
 struct AlphaBetaAgentConfig {
-  AlphaBetaConfig search = playing_search_config();  // mushroom/playing_search.h
+  AlphaBetaConfig search = playing_search_config();  // alphabeta/playing_search.h
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   // Search this long per move, whatever the bank says (0: plan from the
   // bank). `mushroom analyze --ms` and the same bot setting agree.
@@ -2832,29 +2939,25 @@ struct AlphaBetaAgentConfig {
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
-  std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
-  std::shared_ptr<const LearnedEvalModel> eval_model;  // weights already read (the exported bot); before `eval`
+  std::string eval;  // a learned-evaluation file (nnue/network.h); "": the hand evaluation
+  std::shared_ptr<const nnue::Network> eval_model;  // weights already read (the exported bot); before `eval`
   std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
-// killers, history, qdepth, qmoves, contempt, late_moves, aspiration, iir,
-// pv_reduces_less, eval, and the time options (time_scale, tail,
-// middle_boost, middle_min, middle_max, end_mushrooms).
+// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
+// killers, qdepth, qmoves, late_moves, eval, and the time options
+// (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
 
 class AlphaBetaAgent : public Agent {
  public:
-  // Throws LearnedEvalError naming the file when config.eval cannot be used.
+  // Throws nnue::NetworkError naming the file when config.eval cannot be used.
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
-  void new_game(const Position&, Player me) override {
-    root_solver_failed_at_ = 1 << 30;
-    search_.set_contempt_player(me);
-  }
+  void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
   Move choose_move(const Position& pos, const Clock& clock) override;
   // Also for the solver's moves (proved, their exact margin); nullopt after
   // a forced pass, which is not searched.
@@ -4359,38 +4462,6 @@ Move RandomAgent::choose_move(const Position& pos, const Clock&) {
 
 }  // namespace mushroom
 
-// ---- engine/mushroom/time_manager.cpp ----
-
-#include <algorithm>
-
-namespace mushroom {
-
-double usable_bank_ms(double bank_ms, const TimeConfig& config) {
-  return std::max(0.0, bank_ms - config.reserve_ms);
-}
-
-MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config) {
-  const double usable = usable_bank_ms(bank_ms, config);
-  if (usable <= config.min_move_ms || legal_rectangles <= 1) {
-    const double ms = std::min(usable, config.min_move_ms);
-    return {ms, ms};
-  }
-  // Our moves still to come: games end with end_mushrooms nobody can take
-  // (40-60 in greedy-ish play), and each of our moves goes with about 5 more
-  // (measured over 400 games: 22 own moves left at 170 mushrooms, 12 at 120,
-  // 4 at 80). One extra move is kept in hand as a margin.
-  const int left = pos.mushrooms_left();
-  const double own_moves_left =
-      std::max(2.0, (left - config.end_mushrooms) / 5.0 - config.solved_tail_moves) + 1.0;
-  // The middle game (by default roughly own moves 4..17 from the end) gets more.
-  const double share = left > config.middle_min && left < config.middle_max ? config.middle_boost : 1.0;
-  const double soft = std::max(config.min_move_ms, usable / own_moves_left * share);
-  const double hard = std::max(soft, std::min(3 * soft, usable * config.max_share));
-  return {std::min(soft, usable), std::min(hard, usable)};
-}
-
-}  // namespace mushroom
-
 // ---- engine/mushroom/mushroom_evaluators.cpp ----
 
 #include <algorithm>
@@ -4408,16 +4479,6 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors) {
   const float total = float(rects) + (rects < n ? pass_weight : 0.f);
   for (int i = 0; i < n; ++i) priors[size_t(i)] = (actions[i].is_pass() ? pass_weight : 1.f) / total;
 }
-
-int margin_gain(const Position& pos, const Move& m) { return rectangle_take(pos, m).gain; }
-
-int best_margin_gain(const Position& pos, const Move* moves, int n) {
-  int best = 0;
-  for (int i = 0; i < n; ++i) best = std::max(best, margin_gain(pos, moves[i]));
-  return best;
-}
-
-int best_margin_gain(const Position& pos) { return best_rectangle_gain(pos); }
 
 void RolloutEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
@@ -4459,419 +4520,61 @@ void RandomEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, S
 
 }  // namespace mushroom
 
-// ---- engine/mushroom/alphabeta.cpp ----
+// ---- engine/nnue/features.cpp ----
 
 #include <algorithm>
-#include <cmath>
-#include <compare>
-#include <cstdlib>
-#include <utility>
 
+namespace mushroom::nnue {
 
-namespace mushroom {
+static_assert(kRows * kCols == 170 && kActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),
+              "the feature counts are for the 10x17 board");
 
 namespace {
-constexpr int kInf = 30000;
-constexpr int kScale = kEvalScale;   // heuristic units per cell
-constexpr uint8_t kExactDepth = 255; // "searched to the end"
-// Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
-// table: exact-mode keys carry this salt.
-constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
-constexpr int kMaxExtensionPlies = 12;  // leaf extensions past the iteration's depth
+
+// The states of every cell for one perspective.
+struct CellStates {
+  uint8_t s[kRows][kCols];
+};
+
+void fill_states(const Position& pos, Player p, CellStates& out) {
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) out.s[r][c] = uint8_t(cell_state(pos, r, c, p));
+}
+
 }  // namespace
 
-int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain(pos)); }
-
-AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
-  table_.resize(size_t(1) << config_.tt_bits);
-  mask_ = table_.size() - 1;
-  draw_contempt_ = int(std::lround(config_.contempt * kScale));
-  aspiration_units_ = std::max(0, int(std::lround(config_.aspiration_window * kScale)));
-  for (int depth = 0; depth <= 64; ++depth)
-    for (int i = 0; i < kReductionMoves; ++i) {
-      int r = 1;
-      if (config_.lmr_divisor > 0 && depth > 0 && i > 0)
-        r = std::max(1, int(0.5 + std::log(double(depth)) * std::log(double(i + 1)) / config_.lmr_divisor));
-      reductions_[depth][i] = std::min(r, std::max(1, depth - 2));  // never straight into the leaves
-    }
-  clear();
+int cell_state(const Position& pos, int r, int c, Player p) {
+  const int d = pos.digit(r, c);
+  if (d) return d - 1;
+  const Owner o = pos.owner(r, c);
+  return o == Owner::kNone ? kNobody : (int(o) - 1 == int(p) ? kMine : kTheirs);
 }
 
-int AlphaBeta::reduction(int depth, int i) const {
-  return reductions_[std::min(depth, 64)][std::min(i, kReductionMoves - 1)];
+int cell_feature(const Position& pos, int r, int c, Player p) {
+  return (r * kCols + c) * kCellStates + cell_state(pos, r, c, p);
 }
 
-uint64_t AlphaBeta::table_key(const Position& pos, bool exact) const {
-  return exact ? pos.hash() ^ kExactSalt : pos.hash();
+void active_features(const Position& pos, Player p, int* out) {
+  CellStates st;
+  fill_states(pos, p, st);
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) *out++ = (r * kCols + c) * kCellStates + st.s[r][c];
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c + 2 < kCols; ++c) *out++ = row_triple(st.s[r][c], st.s[r][c + 1], st.s[r][c + 2]);
+  for (int c = 0; c < kCols; ++c)
+    for (int r = 0; r + 2 < kRows; ++r) *out++ = column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
 }
 
-void AlphaBeta::clear() {
-  std::fill(table_.begin(), table_.end(), Entry{});
-  history_.assign(config_.history ? kPolicySize : 0, 0);  // empty when unused: nothing to age
-  for (auto& k : killers_) k[0] = k[1] = Move::pass();
+void first_view_states(const Position& pos, uint8_t* states) {
+  std::fill(states, states + kStatesSize, uint8_t(0));
+  CellStates st;
+  fill_states(pos, kFirst, st);
+  for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, states + r * kStateStride);
 }
 
-int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
-                         KeyedMove* keyed) const {
-  const int n = list.size + 1;  // the generated moves, then the pass
-  const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
-  float advice[kMaxMoves + 1];
-  bool advised = false;
-  if (orderer_ && !exact_ && ply < config_.orderer_plies) {
-    struct WithPass {
-      WithPass() {}
-      union {
-        Move at[kMaxMoves + 1];
-      };
-    } all;
-    for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
-    advised = orderer_->score(pos, all.at, n, advice);
-  }
-  for (int i = 0; i < n; ++i) {
-    const Move m = move_at(i);
-    const RectangleTake take = rectangle_take(pos, m);
-    int key;
-    if (tt_move && m == *tt_move) key = kTableMoveKey;
-    else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
-    else key = plain_key(m, take, ply);
-    keyed[i] = {key, i, take.stolen, m};
-  }
-  return n;
-}
+}  // namespace mushroom::nnue
 
-int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
-  if (m.is_pass()) return -1;  // searched last
-  int key = take.stolen * 4096 + take.gain * 16;
-  if (config_.history && take.stolen == 0 && !exact_) key += history_[m.index()] / (kHistoryLimit / 32);
-  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
-  return key;
-}
-
-int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
-                                       KeyedMove* first) const {
-  // Off where the keys could change while the first moves are searched (the
-  // history table), where they are the orderer's advice, and at the root,
-  // whose improvement check reads the keyed moves.
-  if (ply == 0 || (config_.history && !exact_) || (orderer_ && !exact_ && ply < config_.orderer_plies)) return 0;
-  int n = 0;
-  if (tt_move && (tt_move->is_pass() || pos.is_legal(*tt_move)))
-    first[n++] = {kTableMoveKey, 0, rectangle_take(pos, *tt_move).stolen, *tt_move};
-  if (!config_.killers || ply >= 128) return n;
-  static_assert(kKillerKey > kCells * 4096 + 2 * kCells * 16, "a killer's key must top every capture's");
-  const int table_moves = n;
-  for (const Move& k : killers_[ply]) {
-    if (k.is_pass() || (tt_move && k == *tt_move) || !pos.is_legal(k)) continue;
-    const RectangleTake take = rectangle_take(pos, k);
-    // The index orders equal keys as generation does: by top row, then
-    // bottom row, then left column (movegen's scan).
-    first[n++] = {plain_key(k, take, ply), (k.r1 * kRows + k.r2) * kCols + k.c1, take.stolen, k};
-  }
-  if (n == table_moves + 2 && MovePicker::before(first[n - 1], first[n - 2])) std::swap(first[n - 1], first[n - 2]);
-  return n;
-}
-
-void AlphaBeta::update_history(const KeyedMove* searched, int cutoff_index, int depth) {
-  const int bonus = std::min(depth * depth, kHistoryLimit / 4);
-  // Each change moves the entry a share of the way to the limit, so it
-  // stays bounded and recent cutoffs weigh more than old ones.
-  auto adjust = [&](const Move& m, int change) {
-    int& h = history_[m.index()];
-    h += change - h * std::abs(change) / kHistoryLimit;
-  };
-  for (int i = 0; i < cutoff_index; ++i)
-    if (searched[i].steals == 0 && !searched[i].move.is_pass()) adjust(searched[i].move, -bonus);
-  adjust(searched[cutoff_index].move, bonus);
-}
-
-void AlphaBeta::count_node() {
-  ++nodes_;
-  if ((nodes_ & 1023) == 0) {
-    if (node_limit_ && nodes_ > node_limit_) stopped_ = true;
-    if (deadline_ && Clock::now() > *deadline_) stopped_ = true;
-  }
-}
-
-void AlphaBeta::start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline) {
-  exact_ = exact;
-  stopped_ = false;
-  deadline_ = deadline;
-  node_limit_ = node_limit;
-  nodes_ = 0;
-}
-
-void AlphaBeta::play(Position& pos, const Move& move, Undo& undo) {
-  if (evaluator_ && !exact_) evaluator_->push(pos, move);
-  pos.apply(move, &undo);
-}
-
-void AlphaBeta::take_back(Position& pos, const Undo& undo) {
-  pos.undo(undo);
-  if (evaluator_ && !exact_) evaluator_->pop();
-}
-
-std::optional<Move> AlphaBeta::table_move(const Position& pos, bool exact) {
-  const uint64_t key = table_key(pos, exact);
-  const Entry* e = probe(key);
-  if (e->bound == Bound::kNone || e->key != key) return std::nullopt;
-  return e->move;
-}
-
-int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
-  count_node();
-  if (stopped_) return 0;
-  if (pos.game_over()) return finished_score(pos);
-  MoveList list;
-  generate_moves(pos, list);
-  struct Gain {
-    int gain;
-    Move move;
-  };
-  Gain top[8];
-  const int keep = std::min(config_.quiescence_moves, 8);
-  int kept = 0;
-  for (const Move& m : list) {
-    const int g = margin_gain(pos, m);
-    if (kept < keep) top[kept++] = {g, m};
-    else if (g <= top[kept - 1].gain) continue;
-    else top[kept - 1] = {g, m};
-    for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
-  }
-  const int stand = leaf_score(pos, {kept ? top[0].gain : 0, list.size});  // without a second move list
-  if (depth_left <= 0 || stand >= beta) return stand;
-  int best = stand;
-  alpha = std::max(alpha, stand);
-  Undo undo;
-  for (int i = 0; i < kept; ++i) {
-    if (rectangle_take(pos, top[i].move).stolen == 0) continue;  // only captures can overturn the estimate
-    play(pos, top[i].move, undo);
-    const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
-    take_back(pos, undo);
-    if (stopped_) return 0;
-    if (score > best) best = score;
-    if (score > alpha) alpha = score;
-    if (alpha >= beta) break;
-  }
-  return best;
-}
-
-int AlphaBeta::finished_score(const Position& pos) const {
-  const int margin = pos.margin_for_side_to_move();
-  if (exact_) return margin;
-  if (margin != 0 || draw_contempt_ == 0) return kScale * margin;
-  return pos.to_move() == contempt_player_.value_or(root_player_) ? -draw_contempt_ : draw_contempt_;
-}
-
-int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
-  count_node();
-  if (stopped_) return 0;
-  if (pos.game_over()) return finished_score(pos);
-  if (!exact_ && depth <= 0) {
-    if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
-    // The evaluation grows with the best gain, whose search costs a move
-    // generation: a leaf that reaches beta without it is cut off.
-    const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
-    if (floor >= beta) return floor;
-    const LeafMoves scan = scan_leaf_moves(pos);
-    const bool extend = config_.leaf_extension_moves > 0 && scan.rectangles <= config_.leaf_extension_moves &&
-                        ply < iteration_depth_ + kMaxExtensionPlies;
-    if (!extend) return leaf_score(pos, scan);
-    depth = 1;
-  }
-
-  const int alpha_start = alpha;
-  const bool null_window = beta - alpha == 1;
-  const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
-  const uint64_t key = table_key(pos, exact_);
-  Entry* entry = probe(key);
-  std::optional<Move> tt_move;
-  if (entry->bound != Bound::kNone && entry->key == key) {
-    tt_move = entry->move;
-    if (entry->depth >= want_depth) {
-      const int s = entry->score;
-      if (entry->bound == Bound::kExact) return s;
-      if (entry->bound == Bound::kLower) alpha = std::max(alpha, s);
-      if (entry->bound == Bound::kUpper) beta = std::min(beta, s);
-      if (alpha >= beta) return s;
-    }
-  }
-
-  // Without the table's move, a deep node's ordering is a guess: search it
-  // a ply shallower, and store it as that (internal iterative reduction).
-  uint8_t store_depth = want_depth;
-  if (config_.table_miss_reduction && !exact_ && !tt_move && depth >= 4) store_depth = uint8_t(std::min(--depth, 254));
-  const int move_limit = exact_ || !null_window ? kInf : late_move_limit(depth);
-
-  int best = -kInf;
-  Move best_move;
-  Undo undo;
-  enum class After { kGoOn, kCutoff, kStopped };
-  // Searches move m as the i-th; keyed (the node's keyed moves so far) is
-  // what a cutoff's history update reads.
-  const auto search_move = [&](int i, const Move& m, bool quiet, const KeyedMove* keyed) {
-    if (i == 0) best_move = m;
-    play(pos, m, undo);
-    // The child probes the table unless it is a leaf: start loading its
-    // entry now (a table of megabytes misses the caches).
-    if (depth > 1) __builtin_prefetch(probe(table_key(pos, exact_)));
-    int score;
-    if (i == 0 || !config_.pvs) {
-      score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
-    } else {
-      int reduced_by = 0;
-      if (config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet) {
-        reduced_by = reduction(depth, i);
-        if (config_.pv_reduces_less && !null_window) --reduced_by;
-      }
-      score = -negamax(pos, depth - 1 - reduced_by, -alpha - 1, -alpha, ply + 1);
-      if (score > alpha && reduced_by) score = -negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
-      if (score > alpha && score < beta) score = -negamax(pos, depth - 1, -beta, -alpha, ply + 1);
-    }
-    take_back(pos, undo);
-    if (stopped_) return After::kStopped;
-    if (score > best) {
-      best = score;
-      best_move = m;
-    }
-    if (score > alpha) {
-      alpha = score;
-      // The table's move, searched first at the root, is normally the
-      // previous iteration's choice; only a move that beat that one counts.
-      if (ply == 0 && i > 0 && keyed[0].move == previous_root_choice_) root_improvement_ = m;
-    }
-    if (alpha >= beta) {
-      if (config_.history && !exact_ && quiet && !m.is_pass()) update_history(keyed, i, depth);
-      if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
-        killers_[ply][1] = killers_[ply][0];
-        killers_[ply][0] = m;
-      }
-      return After::kCutoff;
-    }
-    return After::kGoOn;
-  };
-
-  // The table's move and the killers come first in the keys' order; they
-  // are searched before the moves are generated, so a node that one of them
-  // cuts off, as most do, never generates or keys its moves. The order stays
-  // exactly the keys' (moves_before_generation).
-  KeyedMove first[3];
-  const int n_first = moves_before_generation(pos, tt_move, ply, first);
-  for (int i = 0; i < n_first; ++i) {
-    const After after = search_move(i, first[i].move, first[i].steals == 0, first);
-    if (after == After::kStopped) return 0;
-    if (after == After::kCutoff) {
-      store(entry, key, best, store_depth, alpha_start, beta, best_move);
-      return best;
-    }
-  }
-
-  MoveList list;
-  generate_moves(pos, list);
-  KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
-  MovePicker picker(keyed.at, n);
-  for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
-  for (int i = n_first; i < n; ++i) {
-    const KeyedMove& next = picker.pick(i);
-    if (i >= move_limit && next.steals == 0 && !next.move.is_pass()) continue;
-    const After after = search_move(i, next.move, next.steals == 0, keyed.at);  // the pass steals nothing
-    if (after == After::kStopped) return 0;
-    if (after == After::kCutoff) break;
-  }
-  store(entry, key, best, store_depth, alpha_start, beta, best_move);
-  return best;
-}
-
-int AlphaBeta::late_move_limit(int depth) const {
-  if (config_.late_move_count <= 0 || depth > 3) return kInf;
-  return std::max(1, config_.late_move_count * (depth * depth + 1) / 2);
-}
-
-int AlphaBeta::search_root(Position& pos, int depth, int previous_score) {
-  if (aspiration_units_ <= 0 || depth < 4) return negamax(pos, depth, -kInf, kInf, 0);
-  int below = aspiration_units_, above = aspiration_units_;
-  for (;;) {
-    const int alpha = below >= kInf ? -kInf : std::max(-kInf, previous_score - below);
-    const int beta = above >= kInf ? kInf : std::min(kInf, previous_score + above);
-    const int score = negamax(pos, depth, alpha, beta, 0);
-    if (stopped_) return 0;
-    if (score <= alpha && alpha > -kInf) below = below >= kInf / 4 ? kInf : below * 4;
-    else if (score >= beta && beta < kInf) above = above >= kInf / 4 ? kInf : above * 4;
-    else return score;
-  }
-}
-
-void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,
-                      const Move& best_move) {
-  entry->key = key;
-  entry->score = int16_t(best);
-  entry->depth = depth;
-  entry->bound = best <= alpha_start ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
-  entry->move = best_move;
-}
-
-AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,
-                                  uint64_t node_limit, std::optional<Clock::time_point> soft_deadline) {
-  AlphaBetaResult result;
-  start(false, node_limit, deadline);
-  MoveList list;
-  generate_moves(root, list);
-  result.best = greedy_move(list);  // in case not even depth 1 completes
-  root_player_ = root.to_move();
-  Position pos = root;
-  if (evaluator_) evaluator_->set_root(root);
-  for (int& h : history_) h /= 2;
-  for (int depth = 1; depth <= max_depth; ++depth) {
-    root_improvement_.reset();
-    previous_root_choice_ = result.best;
-    iteration_depth_ = depth;
-    const int score = search_root(pos, depth, result.score);
-    if (stopped_) {
-      // The unfinished iteration's score is not used; a root move it
-      // proved better than the previous choice is.
-      if (config_.partial_root && root_improvement_ && result.depth > 0) result.best = *root_improvement_;
-      break;
-    }
-    if (const std::optional<Move> move = table_move(root, exact_)) result.best = *move;
-    result.score = score;
-    result.depth = depth;
-    if (Clock::now() > soft_deadline.value_or(deadline)) break;
-  }
-  result.nodes = nodes_;
-  return result;
-}
-
-std::vector<Move> AlphaBeta::principal_variation(const Position& root, bool exact, int max_moves) {
-  std::vector<Move> line;
-  Position pos = root;
-  while (int(line.size()) < max_moves && !pos.game_over()) {
-    const std::optional<Move> move = table_move(pos, exact);
-    if (!move || !pos.is_legal(*move)) break;
-    line.push_back(*move);
-    pos.apply(*move);
-  }
-  return line;
-}
-
-std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
-                                          std::optional<Clock::time_point> deadline) {
-  return solve_window(root, -kInf, kInf, node_limit, best, deadline);
-}
-
-std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int beta, uint64_t node_limit, Move* best,
-                                           std::optional<Clock::time_point> deadline) {
-  start(true, node_limit, deadline);
-  Position pos = root;
-  const int score = negamax(pos, 0, alpha, beta, 0);
-  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root, exact_);
-  exact_ = false;
-  if (stopped_) return std::nullopt;
-  if (best) *best = move.value_or(Move::pass());
-  return score;
-}
-
-}  // namespace mushroom
-
-// ---- engine/mushroom/learned_eval_model.cpp ----
+// ---- engine/nnue/network.cpp ----
 
 #include <algorithm>
 #include <cmath>
@@ -4881,7 +4584,7 @@ std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int 
 #include <sstream>
 
 
-namespace mushroom {
+namespace mushroom::nnue {
 
 namespace {
 
@@ -4905,29 +4608,30 @@ T get(const std::string& in, size_t& at) {
   return value;
 }
 
-void resize_for(LearnedEvalModel& m) {
-  m.ft_weight.assign(size_t(kEvalFeatures) * m.hidden, 0.0f);
-  m.ft_bias.assign(size_t(m.hidden), 0.0f);
-  const size_t S = size_t(m.stacks());
-  m.l1_weight.assign(S * m.l1 * size_t(m.dense_inputs()), 0.0f);
-  m.l1_bias.assign(S * m.l1, 0.0f);
-  m.l2_weight.assign(S * m.l2 * m.l1, 0.0f);
-  m.l2_bias.assign(S * m.l2, 0.0f);
-  m.out_weight.assign(S * m.l2, 0.0f);
+void resize_for(Network& m) {
+  const Shape& x = m.shape;
+  m.ft_weight.assign(size_t(kFeatures) * x.hidden, 0.0f);
+  m.ft_bias.assign(size_t(x.hidden), 0.0f);
+  const size_t S = size_t(x.stacks());
+  m.l1_weight.assign(S * x.l1 * size_t(x.dense_inputs()), 0.0f);
+  m.l1_bias.assign(S * x.l1, 0.0f);
+  m.l2_weight.assign(S * x.l2 * x.l1, 0.0f);
+  m.l2_bias.assign(S * x.l2, 0.0f);
+  m.out_weight.assign(S * x.l2, 0.0f);
   m.out_bias.assign(S, 0.0f);
 }
 
 // Every value must survive the integer runtime's scaling (the names and
 // limits are in the message, so a trainer that forgot to clip is told).
-void check_ranges(LearnedEvalModel& m, const std::string& source) {
+void check_ranges(Network& m, const std::string& source) {
   for (const auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i)
       if (!std::isfinite(t.data[i]))
-        throw LearnedEvalError(source + ": tensor " + t.name + " holds a non-finite value");
+        throw NetworkError(source + ": tensor " + t.name + " holds a non-finite value");
   const auto dense_limit = [&](const std::vector<float>& w, const char* name) {
     for (float v : w)
       if (std::fabs(v) * kDenseScale > 127.0f)
-        throw LearnedEvalError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
+        throw NetworkError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
                                ", outside the int8 range +-" + std::to_string(127.0f / kDenseScale));
   };
   dense_limit(m.l1_weight, "l1.weight");
@@ -4937,26 +4641,27 @@ void check_ranges(LearnedEvalModel& m, const std::string& source) {
   // the largest row of every cell and of every triple's place, must fit.
   const auto largest = [&](int first, int count, int h) {
     double most = 0;
-    for (int f = first; f < first + count; ++f) most = std::max(most, double(std::fabs(m.ft_weight[size_t(f) * m.hidden + h])));
+    for (int f = first; f < first + count; ++f)
+      most = std::max(most, double(std::fabs(m.ft_weight[size_t(f) * m.shape.hidden + h])));
     return most;
   };
-  for (int h = 0; h < m.hidden; ++h) {
+  for (int h = 0; h < m.shape.hidden; ++h) {
     double worst = std::fabs(m.ft_bias[size_t(h)]);
-    for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kEvalCellStates, kEvalCellStates, h);
-    worst += 10 * 15 * largest(kEvalRowTripleBase, kEvalTripleFeatures, h);
-    worst += 17 * 8 * largest(kEvalColumnTripleBase, kEvalTripleFeatures, h);
+    for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kCellStates, kCellStates, h);
+    worst += 10 * 15 * largest(kRowTripleBase, kTripleFeatures, h);
+    worst += 17 * 8 * largest(kColumnTripleBase, kTripleFeatures, h);
     if (worst * kFtScale > 32767.0)
-      throw LearnedEvalError(source + ": transformer unit " + std::to_string(h) + " can reach " +
+      throw NetworkError(source + ": transformer unit " + std::to_string(h) + " can reach " +
                              std::to_string(worst) + ", outside the int16 accumulator's range +-" +
                              std::to_string(32767.0 / kFtScale));
   }
   if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
-    throw LearnedEvalError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
+    throw NetworkError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
 }
 
 }  // namespace
 
-std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
+std::vector<Network::TensorRef> Network::tensors() {
   return {{"ft.weight", ft_weight.data(), ft_weight.size()},    {"ft.bias", ft_bias.data(), ft_bias.size()},
           {"l1.weight", l1_weight.data(), l1_weight.size()},    {"l1.bias", l1_bias.data(), l1_bias.size()},
           {"l2.weight", l2_weight.data(), l2_weight.size()},    {"l2.bias", l2_bias.data(), l2_bias.size()},
@@ -4964,52 +4669,35 @@ std::vector<LearnedEvalModel::TensorRef> LearnedEvalModel::tensors() {
           {"skip.margin", &skip_margin, 1},                     {"skip.gain", &skip_gain, 1}};
 }
 
-LearnedEvalModel LearnedEvalModel::hand_equivalent(int hidden, int l1, int l2, int phase_buckets, int seat_buckets,
-                                                   bool mobility) {
-  LearnedEvalModel m;
-  m.hidden = hidden;
-  m.l1 = l1;
-  m.l2 = l2;
-  m.phase_buckets = phase_buckets;
-  m.seat_buckets = seat_buckets;
-  m.mobility = mobility;
+Network Network::hand_equivalent(const Shape& shape) {
+  Network m;
+  m.shape = shape;
   resize_for(m);
   return m;
 }
 
-std::string learned_eval_architecture(int hidden, int l1, int l2, int phase_buckets, int seat_buckets, bool mobility) {
-  std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
-  if (phase_buckets * seat_buckets > 1)
-    s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
-  if (mobility) s += ", mobility inputs";
-  return s;
-}
-
-std::string learned_eval_architecture(const LearnedEvalModel& m) {
-  return learned_eval_architecture(m.hidden, m.l1, m.l2, m.phase_buckets, m.seat_buckets, m.mobility);
-}
-
-std::string serialize_learned_eval(const LearnedEvalModel& model) {
-  LearnedEvalModel m = model;  // tensors() hands out pointers
+std::string serialize_network(const Network& network) {
+  Network m = network;  // tensors() hands out pointers
   // The oldest magic that holds the model, so older models keep their bytes.
-  const bool buckets = m.stacks() > 1 || m.mobility;
-  std::string out(m.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
-  put<uint32_t>(out, uint32_t(m.hidden));
-  put<uint32_t>(out, uint32_t(m.l1));
-  put<uint32_t>(out, uint32_t(m.l2));
+  const Shape& x = m.shape;
+  const bool buckets = x.stacks() > 1 || x.mobility;
+  std::string out(x.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
+  put<uint32_t>(out, uint32_t(x.hidden));
+  put<uint32_t>(out, uint32_t(x.l1));
+  put<uint32_t>(out, uint32_t(x.l2));
   if (buckets) {
-    put<uint32_t>(out, uint32_t(m.phase_buckets));
-    put<uint32_t>(out, uint32_t(m.seat_buckets));
+    put<uint32_t>(out, uint32_t(x.phase_buckets));
+    put<uint32_t>(out, uint32_t(x.seat_buckets));
   }
-  if (m.mobility) put<uint32_t>(out, uint32_t(kEvalMobilityInputs));
+  if (x.mobility) put<uint32_t>(out, uint32_t(kMobilityInputs));
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
 }
 
-LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string& source) {
+Network parse_network(const std::string& bytes, const std::string& source) {
   if (bytes.size() >= sizeof kOldMagic && std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
-    throw LearnedEvalError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
+    throw NetworkError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
                                     "runs: retrain it (MSHEVAL2 adds the row and column triples)");
   const auto starts_with = [&](const char* magic) {
     return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), magic, sizeof kMagic) == 0;
@@ -5017,63 +4705,64 @@ LearnedEvalModel parse_learned_eval(const std::string& bytes, const std::string&
   const bool mobility = starts_with(kMobilityMagic);
   const bool buckets = mobility || starts_with(kBucketMagic);
   if (!buckets && !starts_with(kMagic))
-    throw LearnedEvalError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic)");
+    throw NetworkError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic)");
   const size_t header = sizeof kMagic + (mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
-    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
+    throw NetworkError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
-  LearnedEvalModel m;
-  m.hidden = int(get<uint32_t>(bytes, at));
-  m.l1 = int(get<uint32_t>(bytes, at));
-  m.l2 = int(get<uint32_t>(bytes, at));
+  Network m;
+  Shape& x = m.shape;
+  x.hidden = int(get<uint32_t>(bytes, at));
+  x.l1 = int(get<uint32_t>(bytes, at));
+  x.l2 = int(get<uint32_t>(bytes, at));
   if (buckets) {
-    m.phase_buckets = int(get<uint32_t>(bytes, at));
-    m.seat_buckets = int(get<uint32_t>(bytes, at));
+    x.phase_buckets = int(get<uint32_t>(bytes, at));
+    x.seat_buckets = int(get<uint32_t>(bytes, at));
   }
   if (mobility) {
     const uint32_t inputs = get<uint32_t>(bytes, at);
-    if (inputs != uint32_t(kEvalMobilityInputs))
-      throw LearnedEvalError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
-                             std::to_string(kEvalMobilityInputs));
-    m.mobility = true;
+    if (inputs != uint32_t(kMobilityInputs))
+      throw NetworkError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
+                             std::to_string(kMobilityInputs));
+    x.mobility = true;
   }
-  if (m.hidden < 16 || m.hidden > 512 || m.hidden % 16 != 0 || m.l1 < 1 || m.l1 > 64 || m.l2 < 1 || m.l2 > 64)
-    throw LearnedEvalError(source + ": architecture H=" + std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) +
-                           " L2=" + std::to_string(m.l2) +
+  if (x.hidden < 16 || x.hidden > 512 || x.hidden % 16 != 0 || x.l1 < 1 || x.l1 > 64 || x.l2 < 1 || x.l2 > 64)
+    throw NetworkError(source + ": architecture H=" + std::to_string(x.hidden) + " L1=" + std::to_string(x.l1) +
+                           " L2=" + std::to_string(x.l2) +
                            " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
-  if (m.phase_buckets < 1 || m.phase_buckets > kEvalMaxPhaseBuckets || m.seat_buckets < 1 || m.seat_buckets > 2)
-    throw LearnedEvalError(source + ": " + std::to_string(m.phase_buckets) + " phase buckets and " +
-                           std::to_string(m.seat_buckets) + " seat buckets, where this build runs 1.." +
-                           std::to_string(kEvalMaxPhaseBuckets) + " and 1..2");
+  if (x.phase_buckets < 1 || x.phase_buckets > kMaxPhaseBuckets || x.seat_buckets < 1 || x.seat_buckets > 2)
+    throw NetworkError(source + ": " + std::to_string(x.phase_buckets) + " phase buckets and " +
+                           std::to_string(x.seat_buckets) + " seat buckets, where this build runs 1.." +
+                           std::to_string(kMaxPhaseBuckets) + " and 1..2");
   resize_for(m);
   size_t floats = 0;
   for (const auto& t : m.tensors()) floats += t.size;
   const size_t expected = header + floats * sizeof(float) + sizeof(uint64_t);
   if (bytes.size() != expected)
-    throw LearnedEvalError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
-                           std::to_string(m.hidden) + " L1=" + std::to_string(m.l1) + " L2=" + std::to_string(m.l2) +
-                           " evaluation with " + std::to_string(m.stacks()) + " dense stacks has " + std::to_string(expected) + " (truncated, or another architecture)");
+    throw NetworkError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
+                           std::to_string(x.hidden) + " L1=" + std::to_string(x.l1) + " L2=" + std::to_string(x.l2) +
+                           " evaluation with " + std::to_string(x.stacks()) + " dense stacks has " + std::to_string(expected) + " (truncated, or another architecture)");
   for (const auto& t : m.tensors()) {
     std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
     at += t.size * sizeof(float);
   }
   if (get<uint64_t>(bytes, at) != fnv1a64(bytes.data(), expected - sizeof(uint64_t)))
-    throw LearnedEvalError(source + ": checksum mismatch (the file is corrupt)");
+    throw NetworkError(source + ": checksum mismatch (the file is corrupt)");
   check_ranges(m, source);
   return m;
 }
 
-LearnedEvalModel read_learned_eval(const std::string& path) {
+Network read_network(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw LearnedEvalError(path + ": cannot open the learned-evaluation file");
+  if (!in) throw NetworkError(path + ": cannot open the learned-evaluation file");
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  return parse_learned_eval(bytes.str(), path);
+  return parse_network(bytes.str(), path);
 }
 
-}  // namespace mushroom
+}  // namespace mushroom::nnue
 
-// ---- engine/mushroom/learned_eval_kernels.cpp ----
+// ---- engine/nnue/kernels.cpp ----
 
 #include <algorithm>
 #include <cstdlib>
@@ -5088,7 +4777,7 @@ LearnedEvalModel read_learned_eval(const std::string& path) {
 #define MUSHROOM_AVX512 __attribute__((target("avx2,avx512f,avx512bw")))
 #endif
 
-namespace mushroom::eval_kernels {
+namespace mushroom::nnue::kernels {
 
 namespace {
 
@@ -5644,15 +5333,15 @@ void chunked_dense_weights(const int8_t* w, int stride, int n_out, int8_t* out) 
         out[(size_t(g) * size_t(outs) + size_t(j)) * 4 + size_t(q)] = j < n_out ? w[size_t(j) * size_t(stride) + size_t(4 * g + q)] : int8_t(0);
 }
 
-}  // namespace mushroom::eval_kernels
+}  // namespace mushroom::nnue::kernels
 
-// ---- engine/mushroom/learned_evaluator.cpp ----
+// ---- engine/nnue/evaluator.cpp ----
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace mushroom {
+namespace mushroom::nnue {
 
 namespace {
 
@@ -5665,7 +5354,7 @@ int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * 
 constexpr int kShift = 6;  // log2(kDenseScale)
 constexpr int64_t kSumScale = 127 * 64;
 
-// A layer's sums go back to the 0..127 scale rounded by eval_kernels::
+// A layer's sums go back to the 0..127 scale rounded by kernels::
 // rescaled_crelu (a floor would bias every unit down by half a step).
 
 // Rounded a / b (b > 0), halves away from zero.
@@ -5673,106 +5362,43 @@ int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -(
 
 }  // namespace
 
-static_assert(kRows * kCols == 170 && kEvalActiveFeatures == kCells + kRows * (kCols - 2) + kCols * (kRows - 2),
-              "learned_eval_model.h's feature counts are for the 10x17 board");
-
 namespace {
-constexpr int kMine = 10, kTheirs = 11;  // cell states after a move, for the mover and its opponent
-
-// A cell's state in the other player's view: kMine and kTheirs swap, the
-// rest stay (s ^ 1 for 10 and 11, s for 0..9).
-constexpr int other_view_state(int s) { return s ^ ((s + 6) >> 4); }
-static_assert(other_view_state(kMine) == kTheirs && other_view_state(kTheirs) == kMine && other_view_state(9) == 9 &&
-              other_view_state(0) == 0 && other_view_state(8) == 8);
-
-// A triple's index s0 * 144 + s1 * 12 + s2 in the other player's view.
-struct OtherViewTriples {
-  uint16_t at[kEvalTripleFeatures];
-};
-constexpr OtherViewTriples make_other_view_triples() {
-  OtherViewTriples t{};
-  for (int i = 0; i < kEvalTripleFeatures; ++i) {
-    const int s0 = i / (kEvalCellStates * kEvalCellStates), s1 = i / kEvalCellStates % kEvalCellStates,
-              s2 = i % kEvalCellStates;
-    t.at[i] = uint16_t((other_view_state(s0) * kEvalCellStates + other_view_state(s1)) * kEvalCellStates +
-                       other_view_state(s2));
-  }
-  return t;
-}
-constexpr OtherViewTriples kOtherViewTriple = make_other_view_triples();
-
-// The states of every cell for one perspective.
-struct CellStates {
-  uint8_t s[kRows][kCols];
-};
-
-void fill_states(const Position& pos, Player p, CellStates& out) {
-  for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) out.s[r][c] = uint8_t(learned_eval_cell_state(pos, r, c, p));
-}
-}  // namespace
-
-int learned_eval_cell_state(const Position& pos, int r, int c, Player p) {
-  const int d = pos.digit(r, c);
-  if (d) return d - 1;
-  const Owner o = pos.owner(r, c);
-  return o == Owner::kNone ? 9 : (int(o) - 1 == int(p) ? kMine : kTheirs);
-}
-
-int learned_eval_feature(const Position& pos, int r, int c, Player p) {
-  return (r * kCols + c) * kEvalCellStates + learned_eval_cell_state(pos, r, c, p);
-}
-
-void learned_eval_features(const Position& pos, Player p, int* out) {
-  CellStates st;
-  fill_states(pos, p, st);
-  for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) *out++ = (r * kCols + c) * kEvalCellStates + st.s[r][c];
-  for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c + 2 < kCols; ++c) *out++ = learned_eval_row_triple(st.s[r][c], st.s[r][c + 1], st.s[r][c + 2]);
-  for (int c = 0; c < kCols; ++c)
-    for (int r = 0; r + 2 < kRows; ++r)
-      *out++ = learned_eval_column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
-}
-
-namespace {
-eval_kernels::Isa checked_isa(eval_kernels::Isa isa) {
-  const eval_kernels::Isa best = eval_kernels::best_isa();
+kernels::Isa checked_isa(kernels::Isa isa) {
+  const kernels::Isa best = kernels::best_isa();
   if (int(isa) > int(best))
-    throw std::invalid_argument(std::string("the learned evaluation's ") + eval_kernels::isa_name(isa) +
-                                " kernels need a CPU that has them; this one runs " + eval_kernels::isa_name(best));
+    throw std::invalid_argument(std::string("the learned evaluation's ") + kernels::isa_name(isa) +
+                                " kernels need a CPU that has them; this one runs " + kernels::isa_name(best));
   return isa;
 }
 
 // A dense layer's float weights w[stack][output][input] as int8 in
-// eval_kernels::dense_sparse's layout, stack by stack, each stack's inputs
+// kernels::dense_sparse's layout, stack by stack, each stack's inputs
 // padded with zeros to `stride`: row-major int8 first, then regrouped, which
 // is all the search reads. Returns the int16 groups every stack allows
-// (eval_kernels::int16_groups_for).
+// (kernels::int16_groups_for).
 int grouped_dense_weights(const std::vector<float>& w, size_t stacks, int outputs, int inputs, int stride,
                           std::vector<int8_t>& grouped) {
-  const size_t rows = stacks * size_t(outputs), stack_size = size_t(stride) * size_t(eval_kernels::chunked_outputs(outputs));
+  const size_t rows = stacks * size_t(outputs), stack_size = size_t(stride) * size_t(kernels::chunked_outputs(outputs));
   std::vector<int8_t> row_major(rows * size_t(stride), 0);
   for (size_t j = 0; j < rows; ++j)
     for (int i = 0; i < inputs; ++i) row_major[j * stride + i] = to_int8(w[j * inputs + i], kDenseScale);
   grouped.assign(stacks * stack_size, 0);
-  int int16_groups = eval_kernels::kMaxInt16Groups;
+  int int16_groups = kernels::kMaxInt16Groups;
   for (size_t k = 0; k < stacks; ++k) {
     int8_t* stack = grouped.data() + k * stack_size;
-    eval_kernels::chunked_dense_weights(row_major.data() + k * size_t(outputs) * size_t(stride), stride, outputs, stack);
-    int16_groups = std::min(int16_groups, eval_kernels::int16_groups_for(stack, stride, eval_kernels::chunked_outputs(outputs)));
+    kernels::chunked_dense_weights(row_major.data() + k * size_t(outputs) * size_t(stride), stride, outputs, stack);
+    int16_groups = std::min(int16_groups, kernels::int16_groups_for(stack, stride, kernels::chunked_outputs(outputs)));
   }
   return int16_groups;
 }
 }  // namespace
 
-LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, bool use_simd)
-    : LearnedEvaluator(m, use_simd ? eval_kernels::default_isa() : eval_kernels::Isa::kScalar) {}
+Evaluator::Evaluator(const Network& m, bool use_simd)
+    : Evaluator(m, use_simd ? kernels::default_isa() : kernels::Isa::kScalar) {}
 
-LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa isa, FeatureRows rows)
-    : hidden_(m.hidden), l1_(m.l1), l2_(m.l2), phase_buckets_(m.phase_buckets), seat_buckets_(m.seat_buckets),
-      mobility_(m.mobility), input_padded_((m.dense_inputs() + 31) / 32 * 32), hidden1_padded_((m.l1 + 31) / 32 * 32),
-      hidden2_padded_((m.l2 + 31) / 32 * 32),
+Evaluator::Evaluator(const Network& m, kernels::Isa isa, FeatureRows rows)
+    : shape_(m.shape), input_padded_((m.shape.dense_inputs() + 31) / 32 * 32),
+      hidden1_padded_((m.shape.l1 + 31) / 32 * 32), hidden2_padded_((m.shape.l2 + 31) / 32 * 32),
       isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
   for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
@@ -5783,25 +5409,25 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   }
   ft_bias_.resize(m.ft_bias.size());
   for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
-  const int inputs = m.dense_inputs();
-  const size_t S = size_t(m.stacks());
+  const int inputs = shape_.dense_inputs(), l1 = shape_.l1, l2 = shape_.l2;
+  const size_t S = size_t(shape_.stacks());
   // Each stack's rows one after another, padded like a single stack's.
-  l1_int16_groups_ = grouped_dense_weights(m.l1_weight, S, l1_, inputs, input_padded_, l1_grouped_);
-  l1_bias_.resize(S * l1_);
-  for (size_t j = 0; j < S * l1_; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
-  l2_int16_groups_ = grouped_dense_weights(m.l2_weight, S, l2_, l1_, hidden1_padded_, l2_grouped_);
-  l2_bias_.resize(S * l2_);
-  for (size_t j = 0; j < S * l2_; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
-  // One row a stack, padded with zeros to hidden2_padded_ (eval_kernels::dense's stride).
+  l1_int16_groups_ = grouped_dense_weights(m.l1_weight, S, l1, inputs, input_padded_, l1_grouped_);
+  l1_bias_.resize(S * l1);
+  for (size_t j = 0; j < S * l1; ++j) l1_bias_[j] = to_int32(m.l1_bias[j], float(kSumScale));
+  l2_int16_groups_ = grouped_dense_weights(m.l2_weight, S, l2, l1, hidden1_padded_, l2_grouped_);
+  l2_bias_.resize(S * l2);
+  for (size_t j = 0; j < S * l2; ++j) l2_bias_[j] = to_int32(m.l2_bias[j], float(kSumScale));
+  // One row a stack, padded with zeros to hidden2_padded_ (kernels::dense's stride).
   out_weight_.assign(S * size_t(hidden2_padded_), 0);
   for (size_t k = 0; k < S; ++k)
-    for (int i = 0; i < l2_; ++i)
-      out_weight_[k * hidden2_padded_ + i] = to_int8(m.out_weight[k * l2_ + i], kDenseScale);
+    for (int i = 0; i < l2; ++i)
+      out_weight_[k * hidden2_padded_ + i] = to_int8(m.out_weight[k * l2 + i], kDenseScale);
   out_bias_.resize(S);
   for (size_t k = 0; k < S; ++k) out_bias_[k] = to_int32(m.out_bias[k], float(kSumScale));
   skip_margin_ = to_int32(m.skip_margin, kSkipScale);
   skip_gain_ = to_int32(m.skip_gain, kSkipScale);
-  stack_.assign(size_t(2) * hidden_ * 128, 0);
+  stack_.assign(size_t(2) * shape_.hidden * 128, 0);
   states_.assign(size_t(kStatesSize) * 128, 0);
   plies_.assign(128, Ply{});
   input_.assign(size_t(input_padded_), 0);
@@ -5809,36 +5435,32 @@ LearnedEvaluator::LearnedEvaluator(const LearnedEvalModel& m, eval_kernels::Isa 
   hidden2_.assign(size_t(hidden2_padded_), 0);  // zeros past L2, as out's padded weights
 }
 
-void LearnedEvaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
+void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
                                      const int* added, int n_added) const {
   if (compact_rows())
-    eval_kernels::update(isa_, from, to, ft_weight8_.data(), hidden_, removed, n_removed, added, n_added);
+    kernels::update(isa_, from, to, ft_weight8_.data(), shape_.hidden, removed, n_removed, added, n_added);
   else
-    eval_kernels::update(isa_, from, to, ft_weight_.data(), hidden_, removed, n_removed, added, n_added);
+    kernels::update(isa_, from, to, ft_weight_.data(), shape_.hidden, removed, n_removed, added, n_added);
 }
 
-void LearnedEvaluator::refresh(const Position& pos, int16_t* acc) const {
-  int features[kEvalActiveFeatures];
+void Evaluator::refresh(const Position& pos, int16_t* acc) const {
+  int features[kActiveFeatures];
   for (int p = 0; p < 2; ++p) {
-    learned_eval_features(pos, Player(p), features);
-    apply_changes(ft_bias_.data(), acc + size_t(p) * hidden_, nullptr, 0, features, kEvalActiveFeatures);
+    active_features(pos, Player(p), features);
+    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features, kActiveFeatures);
   }
 }
 
-void LearnedEvaluator::set_root(const Position& root) {
+void Evaluator::set_root(const Position& root) {
   depth_ = 0;
   computed_depth_ = 0;
   ++node_;
   refresh(root, accumulator(0));
-  uint8_t* board = states(0);
-  std::fill(board, board + kStatesSize, uint8_t(0));
-  CellStates st;
-  fill_states(root, kFirst, st);
-  for (int r = 0; r < kRows; ++r) std::copy(st.s[r], st.s[r] + kCols, board + r * kStateStride);
+  first_view_states(root, states(0));
 }
 
-void LearnedEvaluator::push(const Position& pos, const Move& move) {
-  if (size_t(depth_ + 2) * 2 * hidden_ > stack_.size()) {
+void Evaluator::push(const Position& pos, const Move& move) {
+  if (size_t(depth_ + 2) * 2 * shape_.hidden > stack_.size()) {
     stack_.resize(stack_.size() * 2);
     states_.resize(states_.size() * 2);
     plies_.resize(plies_.size() * 2);
@@ -5850,11 +5472,11 @@ void LearnedEvaluator::push(const Position& pos, const Move& move) {
   ++node_;
 }
 
-void LearnedEvaluator::bring_up_to_date() {
+void Evaluator::bring_up_to_date() {
   while (computed_depth_ < depth_) compute_ply(++computed_depth_);
 }
 
-void LearnedEvaluator::compute_ply(int depth) {
+void Evaluator::compute_ply(int depth) {
   const Move& move = plies_[size_t(depth)].move;
   const int16_t* from = accumulator(depth - 1);
   const uint8_t* was = states(depth - 1);
@@ -5865,162 +5487,490 @@ void LearnedEvaluator::compute_ply(int depth) {
   // position is read here.
   std::copy(was, was + kStatesSize, now);
   if (move.is_pass()) {
-    std::copy(from, from + 2 * hidden_, to);
+    std::copy(from, from + 2 * shape_.hidden, to);
     return;
   }
-  // Every cell of the rectangle ends empty and owned by the mover: kMine in
-  // the mover's view, so in the first player's view kMine when the first
-  // player moves, else kTheirs.
-  const uint8_t taken = uint8_t(plies_[size_t(depth)].mover == kFirst ? kMine : kTheirs);
-  for (int r = move.r1; r <= move.r2; ++r) std::fill_n(now + r * kStateStride + move.c1, move.c2 - move.c1 + 1, taken);
-
-  // The features that change, in both views at once (the second view's
-  // states are the first's with kMine and kTheirs swapped), then one pass
-  // over both accumulators. A feature of cells nobody owns has the same
-  // index in both views: its row is removed from both at one read.
-  int removed_both[kEvalActiveFeatures], removed[2][kEvalActiveFeatures], added[2][kEvalActiveFeatures];
-  int n_both = 0, n_removed = 0, n_added = 0;
-  const auto change = [&](int before0, int after0, int before1, int after1) {
-    if (before0 == after0) return;  // then before1 == after1 too: the swap is one-to-one
-    const bool same = before0 == before1;
-    removed_both[n_both] = before0;
-    removed[0][n_removed] = before0;
-    removed[1][n_removed] = before1;
-    n_both += same;
-    n_removed += !same;
-    added[0][n_added] = after0;
-    added[1][n_added++] = after1;
-  };
-  const auto at = [](const uint8_t* board, int r, int c) { return int(board[r * kStateStride + c]); };
-  for (int r = move.r1; r <= move.r2; ++r)
-    for (int c = move.c1; c <= move.c2; ++c) {
-      const int cell = (r * kCols + c) * kEvalCellStates, before = at(was, r, c), after = at(now, r, c);
-      change(cell + before, cell + after, cell + other_view_state(before), cell + other_view_state(after));
-    }
-  // The triples that change are those with a cell in the rectangle: in its
-  // rows, starting up to two columns left of it; in its columns, up to two
-  // rows above. Along each line the three states roll on one cell a step.
-  const auto line = [&](int base, const uint8_t* w, const uint8_t* n, int step, int triples) {
-    int w0 = w[0], w1 = w[step], n0 = n[0], n1 = n[step];
-    for (int i = 0; i < triples; ++i) {
-      const int w2 = w[(i + 2) * step], n2 = n[(i + 2) * step];
-      const int before = (w0 * kEvalCellStates + w1) * kEvalCellStates + w2;
-      const int after = (n0 * kEvalCellStates + n1) * kEvalCellStates + n2;
-      change(base + before, base + after, base + kOtherViewTriple.at[before], base + kOtherViewTriple.at[after]);
-      w0 = w1, w1 = w2, n0 = n1, n1 = n2;
-    }
-  };
-  const int r_lo = std::max(0, int(move.r1) - 2), c_lo = std::max(0, int(move.c1) - 2);
-  const int row_last = std::min(kCols - 3, int(move.c2)), column_last = std::min(kRows - 3, int(move.r2));
-  for (int r = move.r1; r <= move.r2; ++r)
-    line(kEvalRowTripleBase, was + r * kStateStride + c_lo, now + r * kStateStride + c_lo, 1, row_last - c_lo + 1);
-  for (int c = move.c1; c <= move.c2; ++c)
-    line(kEvalColumnTripleBase, was + r_lo * kStateStride + c, now + r_lo * kStateStride + c, kStateStride,
-         column_last - r_lo + 1);
-  eval_kernels::PairChanges changes;
-  changes.removed_both = removed_both;
-  changes.n_removed_both = n_both;
+  FeatureChanges moved;
+  move_changes(was, now, move, plies_[size_t(depth)].mover, moved);
+  kernels::PairChanges changes;
+  changes.removed_both = moved.removed_both;
+  changes.n_removed_both = moved.n_removed_both;
   for (int p = 0; p < 2; ++p) {
-    changes.removed[p] = removed[p];
-    changes.n_removed[p] = n_removed;
-    changes.added[p] = added[p];
-    changes.n_added[p] = n_added;
+    changes.removed[p] = moved.removed[p];
+    changes.n_removed[p] = moved.n_removed;
+    changes.added[p] = moved.added[p];
+    changes.n_added[p] = moved.n_added;
   }
   if (compact_rows())
-    eval_kernels::update_pair(isa_, from, to, ft_weight8_.data(), hidden_, changes);
+    kernels::update_pair(isa_, from, to, ft_weight8_.data(), shape_.hidden, changes);
   else
-    eval_kernels::update_pair(isa_, from, to, ft_weight_.data(), hidden_, changes);
+    kernels::update_pair(isa_, from, to, ft_weight_.data(), shape_.hidden, changes);
 }
 
-void LearnedEvaluator::pop() {
+void Evaluator::pop() {
   --depth_;
   computed_depth_ = std::min(computed_depth_, depth_);
   ++node_;
 }
 
-int LearnedEvaluator::evaluate(const Position& pos, const LeafMoves& moves) {
+int Evaluator::evaluate(const Position& pos, const LeafMoves& moves) {
   return combine(pos, net_output(pos, moves.rectangles), moves.best_gain);
 }
 
-int LearnedEvaluator::evaluate_floor(const Position& pos) {
-  return skip_gain_ >= 0 && !mobility_ ? combine(pos, net_output(pos, 0), 0) : kNoFloor;
+int Evaluator::evaluate_floor(const Position& pos) {
+  return skip_gain_ >= 0 && !shape_.mobility ? combine(pos, net_output(pos, 0), 0) : kNoFloor;
 }
 
-int LearnedEvaluator::combine(const Position& pos, int64_t net, int best_gain) const {
+int Evaluator::combine(const Position& pos, int64_t net, int best_gain) const {
   const int64_t skips = int64_t(skip_margin_) * pos.margin_for_side_to_move() + int64_t(skip_gain_) * best_gain;
   // Both in cells * kSumScale * kSkipScale, then to the search's 1/16 cells.
   const int64_t total = net * int64_t(kSkipScale) + skips * kSumScale;
   return int(rounded_div(total * kEvalScale, kSumScale * int64_t(kSkipScale)));
 }
 
-int64_t LearnedEvaluator::net_output(const Position& pos, int rectangles) {
+int64_t Evaluator::net_output(const Position& pos, int rectangles) {
   if (cached_node_ == node_) return cached_net_;
   bring_up_to_date();
-  const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * hidden_;
-  const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * hidden_;
-  eval_kernels::crelu(isa_, mine, input_.data(), hidden_);
-  eval_kernels::crelu(isa_, theirs, input_.data() + hidden_, hidden_);
-  input_[size_t(2 * hidden_)] = pos.last_move_was_pass() ? 127 : 0;
-  input_[size_t(2 * hidden_ + 1)] = pos.to_move() == kFirst ? 127 : 0;
-  if (mobility_) learned_eval_mobility<uint8_t>(rectangles, 127, input_.data() + 2 * hidden_ + kEvalFlags);
-  const size_t k = size_t(
-      learned_eval_bucket(phase_buckets_, seat_buckets_, pos.mushrooms_left(), pos.to_move() == kFirst));
+  const int H = shape_.hidden, l1 = shape_.l1, l2 = shape_.l2;
+  const int16_t* mine = accumulator(depth_) + size_t(pos.to_move()) * H;
+  const int16_t* theirs = accumulator(depth_) + size_t(1 - pos.to_move()) * H;
+  kernels::crelu(isa_, mine, input_.data(), H);
+  kernels::crelu(isa_, theirs, input_.data() + H, H);
+  input_[size_t(2 * H)] = pos.last_move_was_pass() ? 127 : 0;
+  input_[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 127 : 0;
+  if (shape_.mobility) mobility_inputs<uint8_t>(rectangles, 127, input_.data() + 2 * H + kFlagInputs);
+  const size_t k = size_t(shape_.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
   int32_t sums[64];  // L1, L2 <= 64, the model reader's limit
-  eval_kernels::dense_sparse(isa_, input_.data(), input_padded_,
-                             l1_grouped_.data() + k * size_t(input_padded_) * eval_kernels::chunked_outputs(l1_),
-                             eval_kernels::chunked_outputs(l1_), sums, l1_int16_groups_);
-  eval_kernels::rescaled_crelu(isa_, sums, l1_bias_.data() + k * l1_, l1_, kShift, hidden1_.data());
+  kernels::dense_sparse(isa_, input_.data(), input_padded_,
+                        l1_grouped_.data() + k * size_t(input_padded_) * kernels::chunked_outputs(l1),
+                        kernels::chunked_outputs(l1), sums, l1_int16_groups_);
+  kernels::rescaled_crelu(isa_, sums, l1_bias_.data() + k * l1, l1, kShift, hidden1_.data());
   // hidden1_ holds zeros past L1, as the padded inputs of l2's weights do.
-  eval_kernels::dense_sparse(isa_, hidden1_.data(), hidden1_padded_,
-                             l2_grouped_.data() + k * size_t(hidden1_padded_) * eval_kernels::chunked_outputs(l2_),
-                             eval_kernels::chunked_outputs(l2_), sums, l2_int16_groups_);
-  eval_kernels::rescaled_crelu(isa_, sums, l2_bias_.data() + k * l2_, l2_, kShift, hidden2_.data());
+  kernels::dense_sparse(isa_, hidden1_.data(), hidden1_padded_,
+                        l2_grouped_.data() + k * size_t(hidden1_padded_) * kernels::chunked_outputs(l2),
+                        kernels::chunked_outputs(l2), sums, l2_int16_groups_);
+  kernels::rescaled_crelu(isa_, sums, l2_bias_.data() + k * l2, l2, kShift, hidden2_.data());
   cached_node_ = node_;
   int32_t out = 0;
-  eval_kernels::dense(isa_, hidden2_.data(), out_weight_.data() + k * hidden2_padded_, hidden2_padded_, 1, &out);
+  kernels::dense(isa_, hidden2_.data(), out_weight_.data() + k * hidden2_padded_, hidden2_padded_, 1, &out);
   return cached_net_ = out_bias_[k] + out;  // cells * kSumScale
 }
 
-float LearnedEvaluator::reference_output(const LearnedEvalModel& m, const Position& pos, const LeafMoves& moves) {
-  const int H = m.hidden;
+float reference_output(const Network& m, const Position& pos, const LeafMoves& moves) {
+  const Shape& x = m.shape;
+  const int H = x.hidden;
   std::vector<float> acc(size_t(2) * H);
   for (int p = 0; p < 2; ++p) {
     float* a = acc.data() + size_t(p) * H;
     for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
-    int features[kEvalActiveFeatures];
-    learned_eval_features(pos, Player(p), features);
+    int features[kActiveFeatures];
+    active_features(pos, Player(p), features);
     for (int f : features) {
       const float* row = m.ft_weight.data() + size_t(f) * H;
       for (int h = 0; h < H; ++h) a[h] += row[h];
     }
   }
   const auto clip = [](float v) { return std::min(std::max(v, 0.0f), 1.0f); };
-  const int inputs = m.dense_inputs();
-  std::vector<float> x(static_cast<size_t>(inputs));
+  const int inputs = x.dense_inputs();
+  std::vector<float> in(static_cast<size_t>(inputs));
   for (int h = 0; h < H; ++h) {
-    x[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
-    x[size_t(H + h)] = clip(acc[size_t(1 - pos.to_move()) * H + h]);
+    in[size_t(h)] = clip(acc[size_t(pos.to_move()) * H + h]);
+    in[size_t(H + h)] = clip(acc[size_t(1 - pos.to_move()) * H + h]);
   }
-  x[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
-  x[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
-  if (m.mobility) learned_eval_mobility(moves.rectangles, 1.0f, x.data() + 2 * H + kEvalFlags);
-  const size_t k = size_t(m.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
-  std::vector<float> h1(static_cast<size_t>(m.l1)), h2(static_cast<size_t>(m.l2));
-  for (int j = 0; j < m.l1; ++j) {
-    const size_t row = k * m.l1 + j;
+  in[size_t(2 * H)] = pos.last_move_was_pass() ? 1.0f : 0.0f;
+  in[size_t(2 * H + 1)] = pos.to_move() == kFirst ? 1.0f : 0.0f;
+  if (x.mobility) mobility_inputs(moves.rectangles, 1.0f, in.data() + 2 * H + kFlagInputs);
+  const size_t k = size_t(x.bucket(pos.mushrooms_left(), pos.to_move() == kFirst));
+  std::vector<float> h1(static_cast<size_t>(x.l1)), h2(static_cast<size_t>(x.l2));
+  for (int j = 0; j < x.l1; ++j) {
+    const size_t row = k * x.l1 + j;
     float s = m.l1_bias[row];
-    for (int i = 0; i < inputs; ++i) s += m.l1_weight[row * inputs + i] * x[size_t(i)];
+    for (int i = 0; i < inputs; ++i) s += m.l1_weight[row * inputs + i] * in[size_t(i)];
     h1[size_t(j)] = clip(s);
   }
-  for (int j = 0; j < m.l2; ++j) {
-    const size_t row = k * m.l2 + j;
+  for (int j = 0; j < x.l2; ++j) {
+    const size_t row = k * x.l2 + j;
     float s = m.l2_bias[row];
-    for (int i = 0; i < m.l1; ++i) s += m.l2_weight[row * m.l1 + i] * h1[size_t(i)];
+    for (int i = 0; i < x.l1; ++i) s += m.l2_weight[row * x.l1 + i] * h1[size_t(i)];
     h2[size_t(j)] = clip(s);
   }
   float y = m.out_bias[k];
-  for (int j = 0; j < m.l2; ++j) y += m.out_weight[k * m.l2 + j] * h2[size_t(j)];
+  for (int j = 0; j < x.l2; ++j) y += m.out_weight[k * x.l2 + j] * h2[size_t(j)];
   return y + m.skip_margin * float(pos.margin_for_side_to_move()) + m.skip_gain * float(moves.best_gain);
+}
+
+}  // namespace mushroom::nnue
+
+// ---- engine/alphabeta/time_manager.cpp ----
+
+#include <algorithm>
+
+namespace mushroom {
+
+double usable_bank_ms(double bank_ms, const TimeConfig& config) {
+  return std::max(0.0, bank_ms - config.reserve_ms);
+}
+
+MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectangles, const TimeConfig& config) {
+  const double usable = usable_bank_ms(bank_ms, config);
+  if (usable <= config.min_move_ms || legal_rectangles <= 1) {
+    const double ms = std::min(usable, config.min_move_ms);
+    return {ms, ms};
+  }
+  // Our moves still to come: games end with end_mushrooms nobody can take
+  // (40-60 in greedy-ish play), and each of our moves goes with about 5 more
+  // (measured over 400 games: 22 own moves left at 170 mushrooms, 12 at 120,
+  // 4 at 80). One extra move is kept in hand as a margin.
+  const int left = pos.mushrooms_left();
+  const double own_moves_left =
+      std::max(2.0, (left - config.end_mushrooms) / 5.0 - config.solved_tail_moves) + 1.0;
+  // The middle game (by default roughly own moves 4..17 from the end) gets more.
+  const double share = left > config.middle_min && left < config.middle_max ? config.middle_boost : 1.0;
+  const double soft = std::max(config.min_move_ms, usable / own_moves_left * share);
+  const double hard = std::max(soft, std::min(3 * soft, usable * config.max_share));
+  return {std::min(soft, usable), std::min(hard, usable)};
+}
+
+}  // namespace mushroom
+
+// ---- engine/alphabeta/alphabeta.cpp ----
+
+#include <algorithm>
+#include <cmath>
+#include <compare>
+#include <cstdlib>
+#include <utility>
+
+
+namespace mushroom {
+
+namespace {
+constexpr int kInf = 30000;
+constexpr uint8_t kExactDepth = 255; // "searched to the end"
+// Exact scores (cells) and heuristic ones (1/16 cells) must never mix in the
+// table: exact-mode keys carry this salt.
+constexpr uint64_t kExactSalt = 0x9E3779B97F4A7C15ull;
+}  // namespace
+
+int evaluate(const Position& pos) { return hand_evaluation(pos, best_margin_gain(pos)); }
+
+AlphaBeta::AlphaBeta(AlphaBetaConfig config, StaticEvaluator* evaluator) : config_(config), evaluator_(evaluator) {
+  table_.resize(size_t(1) << config_.tt_bits);
+  mask_ = table_.size() - 1;
+  for (int depth = 0; depth <= 64; ++depth)
+    for (int i = 0; i < kReductionMoves; ++i) {
+      int r = 1;
+      if (config_.lmr_divisor > 0 && depth > 0 && i > 0)
+        r = std::max(1, int(0.5 + std::log(double(depth)) * std::log(double(i + 1)) / config_.lmr_divisor));
+      reductions_[depth][i] = std::min(r, std::max(1, depth - 2));  // never straight into the leaves
+    }
+  clear();
+}
+
+int AlphaBeta::reduction(int depth, int i) const {
+  return reductions_[std::min(depth, 64)][std::min(i, kReductionMoves - 1)];
+}
+
+uint64_t AlphaBeta::table_key(const Position& pos, bool exact) const {
+  return exact ? pos.hash() ^ kExactSalt : pos.hash();
+}
+
+void AlphaBeta::clear() {
+  std::fill(table_.begin(), table_.end(), Entry{});
+  for (auto& k : killers_) k[0] = k[1] = Move::pass();
+}
+
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+                         KeyedMove* keyed) const {
+  const int n = list.size + 1;  // the generated moves, then the pass
+  const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
+  float advice[kMaxMoves + 1];
+  bool advised = false;
+  if (orderer_ && !exact_ && ply < config_.orderer_plies) {
+    struct WithPass {
+      WithPass() {}
+      union {
+        Move at[kMaxMoves + 1];
+      };
+    } all;
+    for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
+    advised = orderer_->score(pos, all.at, n, advice);
+  }
+  for (int i = 0; i < n; ++i) {
+    const Move m = move_at(i);
+    const RectangleTake take = rectangle_take(pos, m);
+    int key;
+    if (tt_move && m == *tt_move) key = kTableMoveKey;
+    else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
+    else key = plain_key(m, take, ply);
+    keyed[i] = {key, i, take.stolen, m};
+  }
+  return n;
+}
+
+int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
+  if (m.is_pass()) return -1;  // searched last
+  int key = take.stolen * 4096 + take.gain * 16;
+  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
+  return key;
+}
+
+int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
+                                       KeyedMove* first) const {
+  // Off where the keys are the orderer's advice, and at the root, which
+  // generates its moves first (as it did when the root's moves were read
+  // for a stopped iteration; SearchGolden pins the trees so).
+  if (ply == 0 || (orderer_ && !exact_ && ply < config_.orderer_plies)) return 0;
+  int n = 0;
+  if (tt_move && (tt_move->is_pass() || pos.is_legal(*tt_move)))
+    first[n++] = {kTableMoveKey, 0, rectangle_take(pos, *tt_move).stolen, *tt_move};
+  if (!config_.killers || ply >= 128) return n;
+  static_assert(kKillerKey > kCells * 4096 + 2 * kCells * 16, "a killer's key must top every capture's");
+  const int table_moves = n;
+  for (const Move& k : killers_[ply]) {
+    if (k.is_pass() || (tt_move && k == *tt_move) || !pos.is_legal(k)) continue;
+    const RectangleTake take = rectangle_take(pos, k);
+    // The index orders equal keys as generation does: by top row, then
+    // bottom row, then left column (movegen's scan).
+    first[n++] = {plain_key(k, take, ply), (k.r1 * kRows + k.r2) * kCols + k.c1, take.stolen, k};
+  }
+  if (n == table_moves + 2 && MovePicker::before(first[n - 1], first[n - 2])) std::swap(first[n - 1], first[n - 2]);
+  return n;
+}
+
+void AlphaBeta::count_node() {
+  ++nodes_;
+  if ((nodes_ & 1023) == 0) {
+    if (node_limit_ && nodes_ > node_limit_) stopped_ = true;
+    if (deadline_ && Clock::now() > *deadline_) stopped_ = true;
+  }
+}
+
+void AlphaBeta::start(bool exact, uint64_t node_limit, std::optional<Clock::time_point> deadline) {
+  exact_ = exact;
+  stopped_ = false;
+  deadline_ = deadline;
+  node_limit_ = node_limit;
+  nodes_ = 0;
+}
+
+void AlphaBeta::play(Position& pos, const Move& move, Undo& undo) {
+  if (evaluator_ && !exact_) evaluator_->push(pos, move);
+  pos.apply(move, &undo);
+}
+
+void AlphaBeta::take_back(Position& pos, const Undo& undo) {
+  pos.undo(undo);
+  if (evaluator_ && !exact_) evaluator_->pop();
+}
+
+std::optional<Move> AlphaBeta::table_move(const Position& pos, bool exact) {
+  const uint64_t key = table_key(pos, exact);
+  const Entry* e = probe(key);
+  if (e->bound == Bound::kNone || e->key != key) return std::nullopt;
+  return e->move;
+}
+
+int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
+  count_node();
+  if (stopped_) return 0;
+  if (pos.game_over()) return finished_score(pos);
+  MoveList list;
+  generate_moves(pos, list);
+  struct Gain {
+    int gain;
+    Move move;
+  };
+  Gain top[8];
+  const int keep = std::min(config_.quiescence_moves, 8);
+  int kept = 0;
+  for (const Move& m : list) {
+    const int g = margin_gain(pos, m);
+    if (kept < keep) top[kept++] = {g, m};
+    else if (g <= top[kept - 1].gain) continue;
+    else top[kept - 1] = {g, m};
+    for (int i = kept - 1; i > 0 && top[i].gain > top[i - 1].gain; --i) std::swap(top[i], top[i - 1]);
+  }
+  const int stand = leaf_score(pos, {kept ? top[0].gain : 0, list.size});  // without a second move list
+  if (depth_left <= 0 || stand >= beta) return stand;
+  int best = stand;
+  alpha = std::max(alpha, stand);
+  Undo undo;
+  for (int i = 0; i < kept; ++i) {
+    if (rectangle_take(pos, top[i].move).stolen == 0) continue;  // only captures can overturn the estimate
+    play(pos, top[i].move, undo);
+    const int score = -quiescence(pos, -beta, -alpha, depth_left - 1);
+    take_back(pos, undo);
+    if (stopped_) return 0;
+    if (score > best) best = score;
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+
+int AlphaBeta::horizon(Position& pos, int alpha, int beta) {
+  if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
+  // The evaluation grows with the best gain, whose search costs a move
+  // generation: a leaf that reaches beta without it is cut off.
+  const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
+  if (floor >= beta) return floor;
+  return leaf_score(pos, scan_leaf_moves(pos));
+}
+
+// Inlined into negamax's move loops, as the lambda it was split from: the
+// call measured 1-3% of the exported bot's nodes a second.
+__attribute__((always_inline)) inline AlphaBeta::After AlphaBeta::search_child(Position& pos, Node& node, int i,
+                                                                               const Move& m, bool quiet) {
+  const int depth = node.depth, ply = node.ply;
+  if (i == 0) node.best_move = m;
+  Undo undo;
+  play(pos, m, undo);
+  // The child probes the table unless it is a leaf: start loading its
+  // entry now (a table of megabytes misses the caches).
+  if (depth > 1) __builtin_prefetch(probe(table_key(pos, exact_)));
+  int score;
+  if (i == 0 || !config_.pvs) {
+    score = -negamax(pos, depth - 1, -node.beta, -node.alpha, ply + 1);
+  } else {
+    const int reduced_by = config_.lmr && !exact_ && depth >= 3 && i >= 4 && quiet ? reduction(depth, i) : 0;
+    score = -negamax(pos, depth - 1 - reduced_by, -node.alpha - 1, -node.alpha, ply + 1);
+    if (score > node.alpha && reduced_by) score = -negamax(pos, depth - 1, -node.alpha - 1, -node.alpha, ply + 1);
+    if (score > node.alpha && score < node.beta) score = -negamax(pos, depth - 1, -node.beta, -node.alpha, ply + 1);
+  }
+  take_back(pos, undo);
+  if (stopped_) return After::kStopped;
+  if (score > node.best) {
+    node.best = score;
+    node.best_move = m;
+  }
+  if (score > node.alpha) node.alpha = score;
+  if (node.alpha < node.beta) return After::kGoOn;
+  if (config_.killers && ply < 128 && !m.is_pass() && !(m == killers_[ply][0])) {
+    killers_[ply][1] = killers_[ply][0];
+    killers_[ply][0] = m;
+  }
+  return After::kCutoff;
+}
+
+int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
+  count_node();
+  if (stopped_) return 0;
+  if (pos.game_over()) return finished_score(pos);
+  if (!exact_ && depth <= 0) return horizon(pos, alpha, beta);
+
+  const int alpha_start = alpha;
+  const uint8_t want_depth = exact_ ? kExactDepth : uint8_t(std::min(depth, 254));
+  const uint64_t key = table_key(pos, exact_);
+  Entry* entry = probe(key);
+  std::optional<Move> tt_move;
+  if (entry->bound != Bound::kNone && entry->key == key) {
+    tt_move = entry->move;
+    if (entry->depth >= want_depth) {
+      const int s = entry->score;
+      if (entry->bound == Bound::kExact) return s;
+      if (entry->bound == Bound::kLower) alpha = std::max(alpha, s);
+      if (entry->bound == Bound::kUpper) beta = std::min(beta, s);
+      if (alpha >= beta) return s;
+    }
+  }
+  const int move_limit = exact_ || beta - alpha != 1 ? kInf : late_move_limit(depth);
+  Node node{depth, ply, alpha, beta, -kInf, Move()};
+
+  // The table's move and the killers come first in the keys' order; they
+  // are searched before the moves are generated, so a node that one of them
+  // cuts off, as most do, never generates or keys its moves. The order stays
+  // exactly the keys' (moves_before_generation).
+  KeyedMove first[3];
+  const int n_first = moves_before_generation(pos, tt_move, ply, first);
+  for (int i = 0; i < n_first; ++i) {
+    const After after = search_child(pos, node, i, first[i].move, first[i].steals == 0);
+    if (after == After::kStopped) return 0;
+    if (after == After::kCutoff) {
+      store(entry, key, node.best, want_depth, alpha_start, beta, node.best_move);
+      return node.best;
+    }
+  }
+
+  MoveList list;
+  generate_moves(pos, list);
+  KeyedMoves keyed;
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  MovePicker picker(keyed.at, n);
+  for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
+  for (int i = n_first; i < n; ++i) {
+    const KeyedMove& next = picker.pick(i);
+    if (i >= move_limit && next.steals == 0 && !next.move.is_pass()) continue;
+    const After after = search_child(pos, node, i, next.move, next.steals == 0);  // the pass steals nothing
+    if (after == After::kStopped) return 0;
+    if (after == After::kCutoff) break;
+  }
+  store(entry, key, node.best, want_depth, alpha_start, beta, node.best_move);
+  return node.best;
+}
+
+int AlphaBeta::late_move_limit(int depth) const {
+  if (config_.late_move_count <= 0 || depth > 3) return kInf;
+  return std::max(1, config_.late_move_count * (depth * depth + 1) / 2);
+}
+
+void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,
+                      const Move& best_move) {
+  entry->key = key;
+  entry->score = int16_t(best);
+  entry->depth = depth;
+  entry->bound = best <= alpha_start ? Bound::kUpper : best >= beta ? Bound::kLower : Bound::kExact;
+  entry->move = best_move;
+}
+
+AlphaBetaResult AlphaBeta::search(const Position& root, Clock::time_point deadline, int max_depth,
+                                  uint64_t node_limit, std::optional<Clock::time_point> soft_deadline) {
+  AlphaBetaResult result;
+  start(false, node_limit, deadline);
+  MoveList list;
+  generate_moves(root, list);
+  result.best = greedy_move(list);  // in case not even depth 1 completes
+  Position pos = root;
+  if (evaluator_) evaluator_->set_root(root);
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    const int score = negamax(pos, depth, -kInf, kInf, 0);
+    if (stopped_) break;  // the unfinished iteration is not used
+    if (const std::optional<Move> move = table_move(root, exact_)) result.best = *move;
+    result.score = score;
+    result.depth = depth;
+    if (Clock::now() > soft_deadline.value_or(deadline)) break;
+  }
+  result.nodes = nodes_;
+  return result;
+}
+
+std::vector<Move> AlphaBeta::principal_variation(const Position& root, bool exact, int max_moves) {
+  std::vector<Move> line;
+  Position pos = root;
+  while (int(line.size()) < max_moves && !pos.game_over()) {
+    const std::optional<Move> move = table_move(pos, exact);
+    if (!move || !pos.is_legal(*move)) break;
+    line.push_back(*move);
+    pos.apply(*move);
+  }
+  return line;
+}
+
+std::optional<int> AlphaBeta::solve_exact(const Position& root, uint64_t node_limit, Move* best,
+                                          std::optional<Clock::time_point> deadline) {
+  return solve_window(root, -kInf, kInf, node_limit, best, deadline);
+}
+
+std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int beta, uint64_t node_limit, Move* best,
+                                           std::optional<Clock::time_point> deadline) {
+  start(true, node_limit, deadline);
+  Position pos = root;
+  const int score = negamax(pos, 0, alpha, beta, 0);
+  const std::optional<Move> move = stopped_ ? std::nullopt : table_move(root, exact_);
+  exact_ = false;
+  if (stopped_) return std::nullopt;
+  if (best) *best = move.value_or(Move::pass());
+  return score;
 }
 
 }  // namespace mushroom
@@ -6494,9 +6444,9 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 
 namespace {
 std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config) {
-  if (config.eval_model) return std::make_unique<LearnedEvaluator>(*config.eval_model);
+  if (config.eval_model) return std::make_unique<nnue::Evaluator>(*config.eval_model);
   if (config.eval.empty()) return nullptr;
-  return std::make_unique<LearnedEvaluator>(read_learned_eval(config.eval));
+  return std::make_unique<nnue::Evaluator>(nnue::read_network(config.eval));
 }
 }  // namespace
 
@@ -6930,7 +6880,7 @@ namespace {
 
 // Every game a net can play, one line each: its board, policy head and input
 // layouts. The numbers repeat the game adapters' (search/game.h's learnable
-// part; train/learning_games.cpp checks that they agree), because the
+// part; run/learning_games.cpp checks that they agree), because the
 // exported bot builds this file without the games.
 struct NetGame {
   GameKind kind;
@@ -7823,7 +7773,7 @@ std::vector<fs::path> data_bin_places(const char* argv0) {
 // The weights and where they came from, parsed and checked; `error` says
 // why there are none.
 struct LoadedWeights {
-  std::shared_ptr<const LearnedEvalModel> evaluation;  // kLearnedEvalBot
+  std::shared_ptr<const nnue::Network> evaluation;  // kLearnedEvalBot
   std::shared_ptr<const nn::Model> net;                // otherwise
   std::string source;
   std::string error;
@@ -7861,7 +7811,7 @@ LoadedWeights load_weights(const char* argv0) {
       w.source = "the weights embedded in the source";
     }
     if (kLearnedEvalBot)
-      w.evaluation = std::make_shared<LearnedEvalModel>(parse_learned_eval(std::string(bytes.begin(), bytes.end()), w.source));
+      w.evaluation = std::make_shared<nnue::Network>(nnue::parse_network(std::string(bytes.begin(), bytes.end()), w.source));
     else
       w.net = std::make_shared<nn::Model>(nn::decode_model(bytes.data(), bytes.size()));
   } catch (const std::exception& e) {
@@ -7929,7 +7879,7 @@ int for_each_position(const char* path, const std::function<void(const Position&
 
 int eval_positions(const char* path, const LoadedWeights& w) {
   if (kLearnedEvalBot) {
-    LearnedEvaluator evaluation(*w.evaluation);
+    nnue::Evaluator evaluation(*w.evaluation);
     return for_each_position(path, [&](const Position& pos) {
       evaluation.set_root(pos);
       std::printf("%d\n", evaluation.evaluate(pos, scan_leaf_moves(pos)));

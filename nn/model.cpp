@@ -15,7 +15,7 @@ namespace {
 
 // Every game a net can play, one line each: its board, policy head and input
 // layouts. The numbers repeat the game adapters' (search/game.h's learnable
-// part; train/learning_games.cpp checks that they agree), because the
+// part; run/learning_games.cpp checks that they agree), because the
 // exported bot builds this file without the games.
 struct NetGame {
   GameKind kind;

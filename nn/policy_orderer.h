@@ -1,5 +1,5 @@
 // A conv net's policy as alpha-beta's move-ordering advice in its first
-// plies (mushroom/move_orderer.h): the logits of the position's moves, from
+// plies (alphabeta/move_orderer.h): the logits of the position's moves, from
 // the bot's own batch-1 inference (nn/plain_net.h), kept per position so
 // that each of iterative deepening's iterations asks the net once.
 #pragma once
@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "mushroom/move_orderer.h"
+#include "alphabeta/move_orderer.h"
 #include "nn/model.h"
 #include "nn/plain_net.h"
 

@@ -38,7 +38,7 @@ class LatencyModel {
   };
   LatencyModel(std::vector<Point> points, double launch_gap_micros);
   // The 6x32 net (cpu-small and gpu-small's) on one H100 with PyTorch 2.11's
-  // LibTorch, `mushroom bench nn --device cuda` (BENCHMARKS.md, "On a GPU
+  // LibTorch, `mushroom bench nn --device cuda` (docs/history/issue-06-selfplay-and-training-cpu.md, "On a GPU
   // box"): batch 1 1,169 us; 64 at 23.5 us a position; 256 at 11.7; 1024 at
   // 5.9. The launch gap, 860 us, is what makes kernels run 45% of a
   // 72-position call (1,566 us), the box's `nvidia-smi` figure for its mean

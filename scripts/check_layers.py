@@ -5,7 +5,10 @@ The folder map is a Markdown table whose first column is a floor number and
 whose second names a folder (`engine/util/`). A file may include files of its
 own folder and of folders on lower floors, never of a higher floor, nor of
 another folder on its own floor. Quoted includes are resolved the way the build
-resolves them: "x/y.h" is engine/x/y.h when engine/x exists, else x/y.h.
+resolves them: "x/y.h" is engine/x/y.h when engine/x exists, else x/y.h; the
+include belongs to the longest folder of the map that holds it, so
+"train/nnue/net.h" is train/nnue/'s when the map lists train/nnue/, and a
+file of train/nnue/ is checked as that folder's, not train/'s.
 
 Usage: check_layers.py ROOT   (exit 0 when the tree keeps the order)
 """
@@ -29,11 +32,14 @@ def read_floors(root):
     return floors
 
 
-def folder_of_include(root, path):
-    first = path.split("/", 1)[0]
-    if os.path.isdir(os.path.join(root, "engine", first)):
-        return "engine/" + first
-    return first
+def folder_of_include(root, path, floors):
+    parts = path.split("/")[:-1]
+    base = "engine/" if parts and os.path.isdir(os.path.join(root, "engine", parts[0])) else ""
+    for k in range(len(parts), 0, -1):
+        folder = base + "/".join(parts[:k])
+        if folder in floors:
+            return folder
+    return base + parts[0] if parts else path
 
 
 def main():
@@ -52,9 +58,12 @@ def main():
                     continue
                 path = os.path.join(dirpath, name)
                 rel = os.path.relpath(path, root)
-                # A subfolder that the map lists itself is checked as that folder.
+                # A file belongs to the longest folder of the map that holds
+                # it: a subfolder the map lists is checked as that folder.
                 own = os.path.relpath(dirpath, root)
-                if own != folder and own in floors:
+                while own != folder and own not in floors:
+                    own = os.path.dirname(own)
+                if own != folder:
                     continue
                 checked += 1
                 with open(path, encoding="utf-8", errors="replace") as f:
@@ -62,7 +71,7 @@ def main():
                         m = INCLUDE.match(line)
                         if not m or "/" not in m.group(1):
                             continue
-                        target = folder_of_include(root, m.group(1))
+                        target = folder_of_include(root, m.group(1), floors)
                         if target == folder or target not in floors:
                             continue
                         if floors[target] >= floor:

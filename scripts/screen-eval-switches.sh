@@ -5,7 +5,7 @@
 # depth without the endgame solver, so that only the evaluation differs.
 # Prints one line per variant (score, Elo, paired margin) and leaves every
 # model, log and games.csv under OUT. Resumable: a finished model or match
-# is not redone. BENCHMARKS.md, "The switches, first screen", was made this
+# is not redone. docs/history/issue-44-learned-evaluation-at-scale.md, "The switches, first screen", was made this
 # way by hand.
 #
 #   scripts/screen-eval-switches.sh --data runs/scale/data --out /tmp/screen [--config FILE] \

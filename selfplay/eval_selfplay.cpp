@@ -4,11 +4,11 @@
 #include <filesystem>
 
 #include "agents/local_match.h"
+#include "alphabeta/alphabeta.h"
 #include "endgame/endgame_solver.h"
-#include "mushroom/alphabeta.h"
 #include "mushroom/board_gen.h"
-#include "mushroom/learned_evaluator.h"
 #include "nn/cpu_net.h"
+#include "nnue/evaluator.h"
 #include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
 
@@ -44,7 +44,7 @@ class Worker {
  public:
   Worker(SelfplayCounters& counters, const EvalSelfplayJob& job, int index)
       : counters_(counters), job_(job), index_(index) {
-    if (job.evaluation) evaluator_ = std::make_unique<LearnedEvaluator>(*job.evaluation);
+    if (job.evaluation) evaluator_ = std::make_unique<nnue::Evaluator>(*job.evaluation);
     search_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 18}, evaluator_.get());
     if (job.eval.exact_mushrooms > 0) {
       EndgameConfig solver_config;
@@ -131,7 +131,7 @@ class Worker {
   SelfplayCounters& counters_;
   const EvalSelfplayJob& job_;
   int index_;
-  std::unique_ptr<LearnedEvaluator> evaluator_;
+  std::unique_ptr<nnue::Evaluator> evaluator_;
   std::unique_ptr<AlphaBeta> search_;
   std::unique_ptr<EndgameSolver> solver_;  // exact_mushrooms > 0: the dedicated endgame solver
   std::unique_ptr<nn::CpuNet> teacher_;

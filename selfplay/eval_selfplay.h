@@ -22,8 +22,8 @@
 #include <memory>
 #include <string>
 
-#include "mushroom/learned_eval_model.h"
 #include "nn/model.h"
+#include "nnue/network.h"
 #include "selfplay/selfplay_runner.h"
 #include "util/settings.h"
 
@@ -44,7 +44,7 @@ const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings();
 struct EvalSelfplayJob {
   SelfplayJob job;  // games, workers, seed, openings, shard size, out_dir, progress; job.model unused
   EvalSelfplayConfig eval;
-  std::shared_ptr<const LearnedEvalModel> evaluation;  // null: the hand evaluation
+  std::shared_ptr<const nnue::Network> evaluation;  // null: the hand evaluation
   std::shared_ptr<const nn::Model> teacher;            // loaded from eval.teacher by the caller
 };
 

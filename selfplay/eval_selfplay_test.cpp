@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <map>
 
-#include "mushroom/alphabeta.h"
+#include "alphabeta/alphabeta.h"
 #include "nn/cpu_net.h"
 #include "selfplay/shard.h"
 #include "util/scratch_folder_test_util.h"

@@ -34,7 +34,7 @@
 //   mushroom-eval (schema 1, read but no longer written): /digits and
 //              /owners as mushroom instead of /cells, no /exact; the rest
 //              as mushroom-eval2. The learned evaluation's loader
-//              (train/eval_window.h) reads both; anything else that expects
+//              (train/nnue/eval_window.h) reads both; anything else that expects
 //              one schema refuses the other by name.
 //   blockgame: /filled int32 [N] (filled cells, bit r * 5 + c); no draws
 //   tictactoe: /marks int16 [N, 2] (the first and the second player's cells)

@@ -66,27 +66,7 @@ struct DistillConfig {
   std::string data;             // directory of shards ("": --data is required)
 };
 
-struct GateConfig {
-  bool enabled = true;       // false: every candidate is promoted
-  int boards = 20;           // paired boards (2 games each)
-  // A boards file (arena/boards_file.h) to draw the boards from instead of
-  // seeded ones ("": seeded): generation g plays its `boards` boards from
-  // position g * boards on, wrapping around (mushroom runs only).
-  std::string boards_file;
-  int sims = 64;             // simulations per move for both sides
-  double promote_score = 0.5;  // the candidate's score must exceed this
-};
-
-struct EvalConfig {
-  int every = 1;             // evaluate against greedy every this many generations (0: never)
-  int boards = 20;
-  int sims = 64;
-  int positions = 500;       // blockgame: evaluation grades this many held-out positions instead
-};
-
 const SettingsTable<TrainConfig>& train_settings();
-const SettingsTable<GateConfig>& gate_settings();
-const SettingsTable<EvalConfig>& eval_settings();
 const SettingsTable<DistillConfig>& distill_settings();
 
 }  // namespace mushroom::train

@@ -8,7 +8,7 @@
 #include "mushroom/mushroom_game.h"
 #include "mushroom/symmetry.h"
 #include "nn/features.h"
-#include "train/learning_game.h"
+#include "train/batch_encoders.h"
 #include "util/text.h"
 
 namespace mushroom::train {
@@ -161,7 +161,7 @@ Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector
 }
 
 Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng, int feature_version) {
-  return learning_game(window.game).make_batch(window.samples, indices, rng, feature_version);
+  return batch_encoder(window.game)(window.samples, indices, rng, feature_version);
 }
 
 }  // namespace mushroom::train

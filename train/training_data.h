@@ -53,8 +53,8 @@ TrainingWindow load_window(const std::vector<std::string>& shards_oldest_first, 
 // A batch of the given samples, each under a random symmetry (moves and
 // targets transformed with the board).
 Batch make_batch(const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng);
-// A batch of the window's game (its registered batch maker; other games'
-// are make_game_batch, train/game_batch.h); indices into window.size(),
+// A batch of the window's game (its registered encoder,
+// train/batch_encoders.h; other games' are make_game_batch, train/game_batch.h); indices into window.size(),
 // planes in the net's input layout (0: the game's newest).
 Batch make_batch(const TrainingWindow& window, const std::vector<int>& indices, Rng& rng, int feature_version = 0);
 

@@ -159,9 +159,9 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
     }
   }
 
-  // The run's ladder (train/ladder_stage.h): each candidate's rating when
+  // The run's ladder (run/ladder_stage.h): each candidate's rating when
   // placed, and the fixed references' ratings on the same list, by hours of
-  // the run's own clock (train/run_clock.h), or by generation in runs whose
+  // the run's own clock (run/run_clock.h), or by generation in runs whose
   // records have no clock.
   // By hours when every placed generation has the clock.
   bool placed = false, clocked = true;

@@ -58,7 +58,7 @@ struct FitRecord {
 };
 
 // The candidate's rating on the run's ladder when it was placed there
-// (train/ladder_stage.h), in Elo against the anchor.
+// (run/ladder_stage.h), in Elo against the anchor.
 struct LadderRecord {
   double elo = 0, low = 0, high = 0;
   int games = 0;
@@ -94,7 +94,7 @@ struct GenerationRecord {
   std::optional<FitRecord> fit;
   std::optional<LadderRecord> ladder;
   // Wall seconds the run had spent, all stages and sessions, when this
-  // generation was recorded (train/run_loop.h); NaN in older records.
+  // generation was recorded (run/run_loop.h); NaN in older records.
   double run_seconds = std::nan("");
   // Provenance: the build that recorded it (util/version.h) and the hash of
   // the run config it ran under ("" in records from before these fields).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-play throughput under Slurm on this machine (BENCHMARKS.md, "Slurm"):
+# Self-play throughput under Slurm on this machine (docs/history/issue-31-slurm-roles.md, "Slurm"):
 # `mushroom run`'s own self-play, then 1 and 2 actors as a Slurm job array
 # on a local one-node cluster (local-cluster.sh), all on the same config.
 #   deploy/slurm/bench-local.sh BIN CONFIG [SECONDS]

@@ -3,7 +3,7 @@
 # (self-play), one learner (training, best on a GPU node) and one gatekeeper
 # (gating, evaluation, the promoted pointer), all sharing one run directory
 # on a filesystem every node sees. The jobs are the stages of `mushroom run`
-# as separate processes (train/roles.h); they meet only through the run
+# as separate processes (run/roles.h); they meet only through the run
 # directory, so any of them can be killed, requeued or started again.
 #
 #   deploy/slurm/launch.sh --dir /shared/runs/r1 --config configs/gpu.toml --actors 8 \

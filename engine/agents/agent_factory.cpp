@@ -38,7 +38,7 @@ SettingsTable<Config>& add_root_solver_settings(SettingsTable<Config>& table) {
 }
 
 // time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms: how a
-// search agent plans its time (mushroom/time_manager.h).
+// search agent plans its time (alphabeta/time_manager.h).
 template <class Config>
 SettingsTable<Config>& add_time_settings(SettingsTable<Config>& table) {
   return table.real("time_scale", FIELD(time_scale), 0.01, 10, "multiplies the planned time per move")
@@ -90,26 +90,13 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("lmr", FIELD(search.lmr), "late move reductions")
         .real("lmr_divisor", FIELD(search.lmr_divisor), 0, 10,
               "late-move reduction max(1, 0.5 + ln(depth) ln(move number) / this) plies (0: always one ply)")
-        .flag("partial_root", FIELD(search.partial_root),
-              "when time runs out mid-iteration, play a root move it already proved better")
-        .integer("extend_moves", FIELD(search.leaf_extension_moves), 0, 8,
-                 "leaves with this few rectangles are searched a ply deeper, and so on (0: off)")
         .flag("pvs", FIELD(search.pvs), "principal-variation search")
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
-        .flag("history", FIELD(search.history), "quiet moves that recently caused cutoffs are tried earlier")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
         .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
-        .real("contempt", FIELD(search.contempt), 0, 8,
-              "cells a finished game with equal cells costs the agent in the search (0: a draw is worth 0)")
         .integer("late_moves", FIELD(search.late_move_count), 0, 200,
                  "null-window nodes 1-3 plies from the leaves skip quiet moves after this * (depth^2 + 1) / 2 "
                  "(0: off)")
-        .real("aspiration", FIELD(search.aspiration_window), 0, 64,
-              "from iteration 4, search the root this many cells either side of the last score first (0: off)")
-        .flag("iir", FIELD(search.table_miss_reduction),
-              "a node 4+ plies from the leaves that the table does not know is searched a ply shallower")
-        .flag("pv_reduces_less", FIELD(search.pv_reduces_less),
-              "full-window nodes reduce late moves by a ply less")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)");
     add_time_settings(t);
     return t;

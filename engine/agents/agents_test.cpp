@@ -8,11 +8,11 @@
 #include "agents/local_match.h"
 #include "agents/random_agent.h"
 #include "agents/search_agents.h"
-#include "mushroom/alphabeta.h"
-#include "mushroom/learned_eval_model.h"
+#include "alphabeta/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/reference_movegen.h"
+#include "nnue/network.h"
 
 namespace mushroom {
 namespace {
@@ -226,7 +226,7 @@ TEST(AgentFactory, TimeOptionsReachThePlan) {
 // and a missing or corrupt file is an error naming it.
 TEST(AgentFactory, AlphabetaTakesALearnedEvaluationFile) {
   const std::string path = (std::filesystem::temp_directory_path() / "agents_test_eval.bin").string();
-  std::ofstream(path, std::ios::binary) << serialize_learned_eval(LearnedEvalModel::hand_equivalent(16, 4, 4));
+  std::ofstream(path, std::ios::binary) << nnue::serialize_network(nnue::Network::hand_equivalent({16, 4, 4}));
   AgentOptions learned, hand;
   learned.values = {{"eval", path}, {"depth", "3"}, {"solver", "0"}};
   hand.values = {{"depth", "3"}, {"solver", "0"}};
@@ -240,11 +240,11 @@ TEST(AgentFactory, AlphabetaTakesALearnedEvaluationFile) {
   try {
     make_agent("alphabeta", learned);
     ADD_FAILURE() << "a corrupt file was accepted";
-  } catch (const LearnedEvalError& e) {
+  } catch (const nnue::NetworkError& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
   std::filesystem::remove(path);
-  EXPECT_THROW(make_agent("alphabeta", learned), LearnedEvalError);
+  EXPECT_THROW(make_agent("alphabeta", learned), nnue::NetworkError);
 }
 
 }  // namespace

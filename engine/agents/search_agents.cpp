@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "mushroom/learned_evaluator.h"
 #include "mushroom/mushroom_evaluators.h"
+#include "nnue/evaluator.h"
 
 namespace mushroom {
 
@@ -131,9 +131,9 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 
 namespace {
 std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config) {
-  if (config.eval_model) return std::make_unique<LearnedEvaluator>(*config.eval_model);
+  if (config.eval_model) return std::make_unique<nnue::Evaluator>(*config.eval_model);
   if (config.eval.empty()) return nullptr;
-  return std::make_unique<LearnedEvaluator>(read_learned_eval(config.eval));
+  return std::make_unique<nnue::Evaluator>(nnue::read_network(config.eval));
 }
 }  // namespace
 

@@ -1,6 +1,6 @@
 // The search agents: `mcts` (no network; heuristic evaluator) and
 // `alphabeta` (the classical baseline). Both plan their time from the bank
-// (mushroom/time_manager.h) and solve endgames exactly when they can prove the
+// (alphabeta/time_manager.h) and solve endgames exactly when they can prove the
 // result within their budget.
 #pragma once
 #include <chrono>
@@ -8,14 +8,14 @@
 #include <string>
 
 #include "agents/agent.h"
+#include "alphabeta/alphabeta.h"
+#include "alphabeta/playing_search.h"
+#include "alphabeta/time_manager.h"
 #include "endgame/exact_solvers.h"
-#include "util/settings.h"
-#include "mushroom/alphabeta.h"
-#include "mushroom/learned_eval_model.h"
-#include "search/mcts.h"
 #include "mushroom/mushroom_game.h"
-#include "mushroom/playing_search.h"
-#include "mushroom/time_manager.h"
+#include "nnue/network.h"
+#include "search/mcts.h"
+#include "util/settings.h"
 
 namespace mushroom {
 
@@ -85,7 +85,7 @@ class MctsAgent : public Agent {
 };
 
 struct AlphaBetaAgentConfig {
-  AlphaBetaConfig search = playing_search_config();  // mushroom/playing_search.h
+  AlphaBetaConfig search = playing_search_config();  // alphabeta/playing_search.h
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
   // Search this long per move, whatever the bank says (0: plan from the
   // bank). `mushroom analyze --ms` and the same bot setting agree.
@@ -95,29 +95,25 @@ struct AlphaBetaAgentConfig {
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
-  std::string eval;  // a learned-evaluation file (mushroom/learned_eval_model.h); "": the hand evaluation
-  std::shared_ptr<const LearnedEvalModel> eval_model;  // weights already read (the exported bot); before `eval`
+  std::string eval;  // a learned-evaluation file (nnue/network.h); "": the hand evaluation
+  std::shared_ptr<const nnue::Network> eval_model;  // weights already read (the exported bot); before `eval`
   std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, partial_root, pvs,
-// killers, history, qdepth, qmoves, contempt, late_moves, aspiration, iir,
-// pv_reduces_less, eval, and the time options (time_scale, tail,
-// middle_boost, middle_min, middle_max, end_mushrooms).
+// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
+// killers, qdepth, qmoves, late_moves, eval, and the time options
+// (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
 AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
 
 class AlphaBetaAgent : public Agent {
  public:
-  // Throws LearnedEvalError naming the file when config.eval cannot be used.
+  // Throws nnue::NetworkError naming the file when config.eval cannot be used.
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
-  void new_game(const Position&, Player me) override {
-    root_solver_failed_at_ = 1 << 30;
-    search_.set_contempt_player(me);
-  }
+  void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
   Move choose_move(const Position& pos, const Clock& clock) override;
   // Also for the solver's moves (proved, their exact margin); nullopt after
   // a forced pass, which is not searched.

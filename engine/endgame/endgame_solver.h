@@ -1,7 +1,7 @@
 // The dedicated exact endgame solver for the mushroom game: it proves a
 // position's final score margin under best play for both sides.
 //
-// Apart from the heuristic alpha-beta (mushroom/alphabeta.h), whose exact
+// Apart from the heuristic alpha-beta (alphabeta/alphabeta.h), whose exact
 // mode is the plain reference this solver is checked against:
 //  - null-window proofs: a margin is found by MTD(f)-style probes "is the
 //    margin at least g?" around a guess, each a search on the window

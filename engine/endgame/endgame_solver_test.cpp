@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "mushroom/alphabeta.h"
+#include "alphabeta/alphabeta.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/greedy.h"
 #include "mushroom/playout_positions.h"

@@ -1,7 +1,7 @@
 // Either exact solver behind one call, so that the commands that prove
 // positions (solve-endgame, bench endgame) can run the dedicated solver
 // (endgame/endgame_solver.h) or the plain exact mode of the heuristic
-// alpha-beta (mushroom/alphabeta.h) it is measured and checked against.
+// alpha-beta (alphabeta/alphabeta.h) it is measured and checked against.
 #pragma once
 #include <chrono>
 #include <memory>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "alphabeta/alphabeta.h"
 #include "endgame/endgame_solver.h"
-#include "mushroom/alphabeta.h"
 
 namespace mushroom {
 

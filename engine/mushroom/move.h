@@ -12,7 +12,9 @@ constexpr int kCells = kRows * kCols;
 // Policy index space: one slot per (top-left cell, bottom-right cell) pair,
 // i.e. a 170x170 table, plus the pass in the last slot.
 constexpr int kPassIndex = kCells * kCells;
-constexpr int kPolicySize = kPassIndex + 1;
+// inline: the exported bot no longer reads it (the cutoff history did), and
+// clang warns of an unused internal constant.
+inline constexpr int kPolicySize = kPassIndex + 1;
 
 struct Move {
   int8_t r1 = -1, c1 = -1, r2 = -1, c2 = -1;

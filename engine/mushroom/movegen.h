@@ -48,6 +48,17 @@ bool has_any_move(const Position& pos);
 // gives, without writing the list (the leaves of alpha-beta need only this).
 // count, when given, receives the number of legal rectangles.
 int best_rectangle_gain(const Position& pos, int* count = nullptr);
+// The largest margin_gain (position.h) over every legal move of pos.
+inline int best_margin_gain(const Position& pos) { return best_rectangle_gain(pos); }
+// The largest margin_gain among n moves (0 when none gains).
+inline int best_margin_gain(const Position& pos, const Move* moves, int n) {
+  int best = 0;
+  for (int i = 0; i < n; ++i) {
+    const int gain = margin_gain(pos, moves[i]);
+    if (gain > best) best = gain;
+  }
+  return best;
+}
 
 // The kernels, all giving identical lists. generate_moves uses the best one
 // the CPU supports, chosen once at start-up.

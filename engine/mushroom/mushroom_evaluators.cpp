@@ -18,16 +18,6 @@ void heuristic_priors(const Move* actions, int n, std::vector<float>& priors) {
   for (int i = 0; i < n; ++i) priors[size_t(i)] = (actions[i].is_pass() ? pass_weight : 1.f) / total;
 }
 
-int margin_gain(const Position& pos, const Move& m) { return rectangle_take(pos, m).gain; }
-
-int best_margin_gain(const Position& pos, const Move* moves, int n) {
-  int best = 0;
-  for (int i = 0; i < n; ++i) best = std::max(best, margin_gain(pos, moves[i]));
-  return best;
-}
-
-int best_margin_gain(const Position& pos) { return best_rectangle_gain(pos); }
-
 void RolloutEvaluator::evaluate(Span<const EvalRequest<MushroomGame>> requests, Span<EvalResult> results) {
   for (size_t i = 0; i < requests.size(); ++i) {
     const EvalRequest<MushroomGame>& req = requests[i];

@@ -4,23 +4,14 @@
 #include <string>
 #include <vector>
 
-#include "search/evaluator.h"
 #include "mushroom/mushroom_game.h"
+#include "search/evaluator.h"
 
 namespace mushroom {
 
 // Priors without a network: uniform over the rectangles, and the pass gets a
 // tenth of a rectangle's share (it is rarely right while moves remain).
 void heuristic_priors(const Move* actions, int n, std::vector<float>& priors);
-
-// The change in the mover's score margin if the mover plays m: cells it did
-// not own before, plus the opponent's cells it steals (they count twice).
-int margin_gain(const Position& pos, const Move& m);
-// The largest margin_gain among n moves (0 when none gains).
-int best_margin_gain(const Position& pos, const Move* moves, int n);
-// The same over every legal move of pos: best_rectangle_gain, which writes
-// no move list.
-int best_margin_gain(const Position& pos);
 
 // Value from greedy rollouts: both sides play the largest rectangle until
 // the game ends; the final margin m gives value tanh(m / 8).

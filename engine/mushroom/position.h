@@ -107,6 +107,9 @@ inline RectangleTake rectangle_take(const Position& pos, int r1, int c1, int r2,
 inline RectangleTake rectangle_take(const Position& pos, const Move& m) {
   return m.is_pass() ? RectangleTake{} : rectangle_take(pos, m.r1, m.c1, m.r2, m.c2);
 }
+// The change in the mover's score margin if the mover plays m: cells it did
+// not own before, plus the opponent's cells it steals (they count twice).
+inline int margin_gain(const Position& pos, const Move& m) { return rectangle_take(pos, m).gain; }
 // The cells the side to move's score gains by m: every cell it did not own.
 inline int cells_taken(const Position& pos, const Move& m) {
   const RectangleTake take = rectangle_take(pos, m);

@@ -1,0 +1,23 @@
+// The search settings the playing agents use: the alphabeta agent, the
+// alphabeta-policy agent and the exported bot. AlphaBetaConfig's own
+// defaults stay the plain search, which the evaluation's labels, the exact
+// solvers and the tests build on; a playing agent adds what issue 57's
+// screen accepted and the real clock confirmed (docs/history/issue-57-balanced-boards-and-screens.md, "Part 4
+// through the screen" and what follows it):
+//   lmr_divisor 2: late quiet moves reduced by a logarithmic number of plies;
+//   quiescence_depth 2: the biggest captures searched two plies past the
+//   depth limit.
+#pragma once
+
+#include "alphabeta/alphabeta.h"
+
+namespace mushroom {
+
+inline AlphaBetaConfig playing_search_config() {
+  AlphaBetaConfig c;
+  c.lmr_divisor = 2;
+  c.quiescence_depth = 2;
+  return c;
+}
+
+}  // namespace mushroom

@@ -1,0 +1,29 @@
+// The run loop's ladder stage: every [ladder] every generations, the
+// candidate plays a gauntlet against the config's reference programs on the
+// run's ladder (RUN/ladder/, ladder/ladder.h), at a real time control; its
+// rating goes into the generation's record, the dashboard and the ladder's
+// own page. Resumable like the other stages: the ladder keeps its games.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ladder/ladder.h"
+#include "run/match_configs.h"
+#include "run/run_dir.h"
+#include "util/settings.h"
+#include "view/run_records.h"
+
+namespace mushroom::run {
+
+// The reference programs of a config; throws std::invalid_argument naming a
+// malformed entry or an unknown builtin agent.
+std::vector<LadderProgram> ladder_references(const LadderStageConfig& config, const std::string& work_dir);
+
+// Places run.model(generation) on the run's ladder when the generation is
+// due, and returns its rating (nullopt when not due).
+std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& config, const RunDir& run, int generation,
+                                                  const std::function<void(const std::string&)>& log);
+
+}  // namespace mushroom::run

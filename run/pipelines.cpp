@@ -1,0 +1,17 @@
+// The registration of every pipeline, by the value of [run] model that
+// names it. A new kind of model adds its entry here and nothing else.
+#include "run/eval_pipeline.h"
+#include "run/net_pipeline.h"
+#include "run/pipeline.h"
+
+namespace mushroom::run {
+
+const std::vector<PipelineEntry>& pipelines() {
+  static const std::vector<PipelineEntry> all = {
+      {"net", net_pipeline},
+      {"eval", eval_pipeline},
+  };
+  return all;
+}
+
+}  // namespace mushroom::run

@@ -1,0 +1,42 @@
+#include "run/run_dir.h"
+
+#include <cstdio>
+
+#include "util/text.h"
+#include "view/run_records.h"
+
+namespace mushroom::run {
+
+namespace fs = std::filesystem;
+
+std::string generation_name(int g) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "gen-%04d", g);
+  return buf;
+}
+
+void RunDir::prepare(bool remove_temp_files) const {
+  fs::create_directories(root / "models");
+  fs::create_directories(root / "metrics");
+  fs::create_directories(root / "plots");
+  if (!remove_temp_files) return;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file() && e.path().filename().string().find(".tmp") != std::string::npos) fs::remove(e.path());
+}
+
+std::string best_model_of_run(const std::string& dir, const std::string& fallback, const std::string& model_extension) {
+  const RunDir run{dir, model_extension};
+  std::string best = fallback;
+  for (int g = 1; fs::exists(run.record(g)); ++g)
+    if (view::read_generation_record(run.record(g).string()).promoted) best = run.model(g).string();
+  return best;
+}
+
+void write_promoted_pointer(const RunDir& run, const std::string& model) {
+  if (model.empty()) return;
+  write_file_atomic(run.promoted_pointer().string(), fs::path(model).filename().string() + "\n");
+}
+
+std::string read_promoted_pointer(const RunDir& run) { return view::promoted_model_of_run(run.root.string()); }
+
+}  // namespace mushroom::run

@@ -1,0 +1,63 @@
+// The layout of a run directory, which is the only thing the run loop's
+// stages share: each stage reads its inputs from it and leaves its outputs
+// in it under their final names only when complete (temp file + rename).
+//   config.toml                      the config the run was last started with
+//   data/gen-NNNN/shard-*.h5         self-play shards (actor)
+//   data/gen-NNNN/games/*.log        sample game logs (actor)
+//   models/gen-NNNN.h5               candidates (learner): conv nets; a learned
+//                                    evaluation's are gen-NNNN.eval
+//   heldout/                         a learned evaluation's held-out games (gatekeeper)
+//   optimizer.pt                     the optimizer's state (learner)
+//   metrics/train-gen-NNNN.jsonl     training lines (learner)
+//   metrics/gen-NNNN.json            the generation's record; its "promoted"
+//                                    field is the promotion (gatekeeper)
+//   models/promoted.txt              the promoted model's file name, one line
+//                                    (gatekeeper): what actors self-play with
+//   stop                             when present, actors and the waiting
+//                                    learner and gatekeeper stop (run/roles.h)
+//   plots/, dashboard.html           pictures for people
+#pragma once
+#include <filesystem>
+#include <string>
+
+namespace mushroom::run {
+
+// "gen-0007" for generation 7.
+std::string generation_name(int generation);
+
+struct RunDir {
+  std::filesystem::path root;
+  std::string model_extension = ".h5";  // of the candidates (the pipeline's, run/pipeline.h)
+
+  std::filesystem::path data() const { return root / "data"; }
+  std::filesystem::path data(int g) const { return data() / generation_name(g); }
+  std::filesystem::path model(int g) const { return root / "models" / (generation_name(g) + model_extension); }
+  std::filesystem::path record(int g) const { return root / "metrics" / (generation_name(g) + ".json"); }
+  std::filesystem::path train_metrics(int g) const {
+    return root / "metrics" / ("train-" + generation_name(g) + ".jsonl");
+  }
+  std::filesystem::path optimizer() const { return root / "optimizer.pt"; }
+  std::filesystem::path config_copy() const { return root / "config.toml"; }
+  std::filesystem::path promoted_pointer() const { return root / "models" / "promoted.txt"; }
+  std::filesystem::path stop_file() const { return root / "stop"; }
+
+  // Creates the folders and, with remove_temp_files, removes temp files a
+  // killed stage left behind. Processes that share the directory with others
+  // still writing (run/roles.h) keep them: a temp file may be in flight.
+  void prepare(bool remove_temp_files = true) const;
+};
+
+// The best model of a run directory: the newest promoted candidate, else
+// `fallback` (the run's initial model, or "" for none). The generation
+// records decide; models/promoted.txt mirrors them for actors.
+std::string best_model_of_run(const std::string& dir, const std::string& fallback = "",
+                              const std::string& model_extension = ".h5");
+
+// Points models/promoted.txt at `model` (a path; its file name is stored),
+// atomically. An empty model ("" before any promotion) is not written.
+void write_promoted_pointer(const RunDir& run, const std::string& model);
+// The model models/promoted.txt names, as a path; "" when there is none.
+// Throws naming the file when it holds anything but one file name.
+std::string read_promoted_pointer(const RunDir& run);
+
+}  // namespace mushroom::run

@@ -1,0 +1,3 @@
+#pragma once
+#include "train/nnue/net.h"
+#include "train/trainer.h"

@@ -1,0 +1,139 @@
+#include "train/nnue/eval_window.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "mushroom/mushroom_evaluators.h"
+#include "mushroom/playout_positions.h"
+#include "nnue/network.h"
+#include "selfplay/shard.h"
+#include "train/training_data.h"
+#include "util/scratch_folder_test_util.h"
+
+namespace mushroom::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+class EvalWindowTest : public ::testing::Test {
+ protected:
+  ScratchFolder folder_{"eval_window_test"};
+  const fs::path& dir_ = folder_.dir();
+};
+
+selfplay::EvalLabels labels_for(int i) {
+  return {(i % 50 - 25) * 16 + i % 16, i % 21 - 10, i % 3 == 0, (i * 37) % 2001 - 1000, i % 5 == 0};
+}
+
+// A position survives packing and unpacking, labels and all, in both the
+// schema-2 shards self-play writes and the schema-1 shards of older runs.
+TEST_F(EvalWindowTest, PositionsAndLabelsSurviveBothSchemas) {
+  const std::vector<Position> positions = playout_positions(300, 7);
+  std::vector<selfplay::Sample> v2, v1;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const selfplay::EvalLabels l = labels_for(int(i));
+    v2.push_back(selfplay::eval_sample(positions[i], l));
+    selfplay::Sample old = selfplay::sample_from_position(positions[i], selfplay::mushroom_eval_v1_schema());
+    const auto& schema = selfplay::mushroom_eval_v1_schema();
+    old.set(schema.field("search_score"), 0, l.search_score);
+    old.set(schema.field("margin"), 0, l.margin);
+    old.set(schema.field("teacher"), 0, l.has_teacher ? l.teacher : 0);
+    old.set(schema.field("has_teacher"), 0, l.has_teacher);
+    v1.push_back(old);
+  }
+  selfplay::ShardMeta meta;
+  meta.game = "mushroom-eval";
+  selfplay::write_shard((dir_ / "a-old.h5").string(), meta, v1);
+  meta.game = "mushroom-eval2";
+  selfplay::write_shard((dir_ / "b-new.h5").string(), meta, v2);
+  const EvalWindow w = load_eval_window(find_shards(dir_.string()), 1'000'000, nullptr, 2);
+  ASSERT_EQ(w.size(), 2 * positions.size());
+  EXPECT_TRUE(w.skipped.empty());
+  for (size_t k = 0; k < w.size(); ++k) {
+    const size_t i = k % positions.size();
+    const Position& want = positions[i];
+    const EvalRecord& r = w.records[k];
+    Position got = position_of(r);
+    got.set_game_over(want.game_over());
+    EXPECT_TRUE(got == want) << "position " << k;
+    const selfplay::EvalLabels l = labels_of(r), expected = labels_for(int(i));
+    EXPECT_EQ(l.search_score, expected.search_score);
+    EXPECT_EQ(l.margin, expected.margin);
+    EXPECT_EQ(l.has_teacher, expected.has_teacher);
+    if (expected.has_teacher) {
+      EXPECT_EQ(l.teacher, expected.teacher);
+    }
+    EXPECT_EQ(l.exact, k >= positions.size() && expected.exact);  // schema 1 has no exact flag
+    EXPECT_EQ(r.gain, best_margin_gain(want));
+    EXPECT_EQ(r.mushrooms_left, want.mushrooms_left());
+    EXPECT_EQ(mover_moved_first(r), want.to_move() == kFirst);
+  }
+}
+
+// The window is the newest positions; a shard of another schema or a
+// corrupt one is named and skipped.
+TEST_F(EvalWindowTest, KeepsTheNewestAndNamesWhatItSkips) {
+  const std::vector<Position> positions = playout_positions(90, 11);
+  selfplay::ShardMeta meta;
+  meta.game = "mushroom-eval2";
+  for (int part = 0; part < 3; ++part) {
+    std::vector<selfplay::Sample> samples;
+    for (int i = 0; i < 30; ++i) samples.push_back(selfplay::eval_sample(positions[size_t(part * 30 + i)], labels_for(part)));
+    selfplay::write_shard((dir_ / ("shard-" + std::to_string(part) + ".h5")).string(), meta, samples);
+  }
+  std::ofstream(dir_ / "shard-3.h5") << "not an HDF5 file";
+  std::vector<selfplay::Sample> plain = {selfplay::sample_from_position(positions[0])};
+  selfplay::ShardMeta conv;
+  selfplay::write_shard((dir_ / "shard-4.h5").string(), conv, plain);
+  std::vector<std::string> warnings;
+  const EvalWindow w =
+      load_eval_window(find_shards(dir_.string()), 45, [&](const std::string& m) { warnings.push_back(m); });
+  ASSERT_EQ(w.size(), 45u);
+  EXPECT_EQ(w.used.size(), 2u);  // shards 2 and 1: the newest 45 positions
+  EXPECT_EQ(labels_of(w.records.back()).search_score, labels_for(2).search_score);
+  EXPECT_EQ(labels_of(w.records.front()).search_score, labels_for(1).search_score);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("shard-4.h5: a mushroom shard where learned-evaluation data"), std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[1].find("shard-3.h5"), std::string::npos) << warnings[1];
+}
+
+// The filters leave out what they say, and phase balance draws each band
+// about equally often.
+TEST_F(EvalWindowTest, FiltersAndPhaseBalance) {
+  EvalWindow w;
+  const std::vector<Position> positions = playout_positions(400, 13);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    selfplay::EvalLabels l;
+    l.search_score = (i % 4 == 0 ? 20 : 1) * 16;  // a quarter say "20 cells ahead"
+    l.margin = i % 8 == 0 ? -3 : 3;               // half of those lost
+    w.records.push_back(eval_record(positions[i], l));
+  }
+  int big_gains = 0, contradicting = 0;
+  for (const EvalRecord& r : w.records) {
+    big_gains += r.gain >= 6;
+    contradicting += r.gain < 6 && r.search_score >= 10 * 16 && r.margin < 0;
+  }
+  ASSERT_GT(big_gains, 0);
+  const EvalSampler sampler(w, {6, 10, false});
+  EXPECT_EQ(sampler.kept(), int64_t(w.size()) - big_gains - contradicting);
+  Rng rng(3);
+  for (int i = 0; i < 2000; ++i) {
+    const EvalRecord& r = w.records[size_t(sampler.draw(rng))];
+    ASSERT_LT(r.gain, 6);
+    ASSERT_FALSE(r.search_score >= 160 && r.margin < 0);
+  }
+  const EvalSampler balanced(w, {0, 0, true});
+  std::map<int, int> draws;
+  for (int i = 0; i < 20000; ++i)
+    ++draws[EvalSampler::phase_band(w.records[size_t(balanced.draw(rng))].mushrooms_left)];
+  ASSERT_GE(draws.size(), 2u);
+  for (const auto& [band, n] : draws) EXPECT_NEAR(n, 20000.0 / double(draws.size()), 600) << "band " << band;
+  EXPECT_THROW(EvalSampler(EvalWindow{}, {0, 0, false}), std::runtime_error);  // nothing to draw from
+}
+
+}  // namespace
+}  // namespace mushroom::train
