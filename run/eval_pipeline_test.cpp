@@ -18,16 +18,13 @@
 namespace mushroom::run {
 namespace {
 
-namespace fs = std::filesystem;
-
 // A run whose config changes the architecture between generations (runs
 // resume with an edited config) trains the next generation from fresh
 // weights of the new shape, and says so; an unchanged one goes on from the
 // previous generation's weights.
 TEST(EvalPipeline, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
-  const fs::path root = test_scratch_dir() / "eval_arch_change";
-  fs::remove_all(root);
-  const RunDir run{root, ".eval"};
+  const RunDir run{test_scratch_dir() / "eval_arch_change", ".eval"};
+  std::filesystem::remove_all(run.root);
   train::selfplay_window(run.data(1), 6);
   run.prepare();
   write_file_atomic(run.model(1).string(), nnue::serialize_network(train::lively_model(7)));  // H=32 L1=8 L2=8
@@ -48,7 +45,7 @@ TEST(EvalPipeline, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
   for (const std::string& l : lines) EXPECT_EQ(l.find("fresh weights"), std::string::npos) << l;
   EXPECT_EQ(nnue::read_network(run.model(3).string()).shape, second.shape);
   // A model the user asked to start from (--init) is never swapped for fresh weights: another shape is an error.
-  const RunDir other{root / "other", ".eval"};
+  const RunDir other{run.root / "other", ".eval"};
   other.prepare();
   try {
     eval_pipeline(config).learn(other, 1, run.model(1).string(), log);
@@ -58,7 +55,7 @@ TEST(EvalPipeline, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
               std::string::npos)
         << e.what();
   }
-  fs::remove_all(root);
+  std::filesystem::remove_all(run.root);
 }
 
 }  // namespace

@@ -12,6 +12,28 @@ namespace mushroom::run {
 
 namespace fs = std::filesystem;
 
+#define FIELD(member) [](auto& c) -> auto& { return c.member; }
+
+const SettingsTable<LadderStageConfig>& ladder_stage_settings() {
+  static const SettingsTable<LadderStageConfig> table =
+      SettingsTable<LadderStageConfig>("ladder")
+          .integer("every", FIELD(every), 0, 1'000'000,
+                   "place the candidate on the run's ladder (RUN/ladder) every this many generations (0: never)")
+          .text("programs", FIELD(programs),
+                "the reference programs, 'NAME=SPEC; NAME=SPEC' (SPEC as in `mushroom ladder`); the first is the "
+                "anchor, rated 0")
+          .integer("boards", FIELD(boards), 1, 100'000, "paired boards against each reference")
+          .text("boards_file", FIELD(boards_file),
+                "play the first `boards` boards of this boards file (relative to the working folder, e.g. "
+                "bench/balanced-boards.txt) instead of seeded ones; \"\": seeded boards")
+          .integer("time_ms", FIELD(time_ms), 1, 3'600'000, "each program's time bank per game (the contest's: 10000)")
+          .choice("clock", FIELD(clock), {"cpu", "wall"},
+                  "cpu: charge each program's CPU time, as the judge does, fair at any parallel; wall: wall time")
+          .integer("parallel", FIELD(parallel), 1, 1024, "ladder games at once");
+  return table;
+}
+
+#undef FIELD
 
 std::vector<LadderProgram> ladder_references(const LadderStageConfig& config, const std::string& work_dir) {
   std::vector<LadderProgram> programs;

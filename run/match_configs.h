@@ -43,6 +43,7 @@ struct LadderStageConfig {
   std::string clock = "cpu";
   int parallel = 2;            // games at once (the CPU clock keeps them fair)
 };
+// Defined beside the stage that reads it (run/ladder_stage.cpp).
 const SettingsTable<LadderStageConfig>& ladder_stage_settings();
 
 const SettingsTable<GateConfig>& gate_settings();
