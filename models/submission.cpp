@@ -4632,7 +4632,7 @@ void check_ranges(Network& m, const std::string& source) {
     for (float v : w)
       if (std::fabs(v) * kDenseScale > 127.0f)
         throw NetworkError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
-                               ", outside the int8 range +-" + std::to_string(127.0f / kDenseScale));
+                           ", outside the int8 range +-" + std::to_string(127.0f / kDenseScale));
   };
   dense_limit(m.l1_weight, "l1.weight");
   dense_limit(m.l2_weight, "l2.weight");
@@ -4652,8 +4652,8 @@ void check_ranges(Network& m, const std::string& source) {
     worst += 17 * 8 * largest(kColumnTripleBase, kTripleFeatures, h);
     if (worst * kFtScale > 32767.0)
       throw NetworkError(source + ": transformer unit " + std::to_string(h) + " can reach " +
-                             std::to_string(worst) + ", outside the int16 accumulator's range +-" +
-                             std::to_string(32767.0 / kFtScale));
+                         std::to_string(worst) + ", outside the int16 accumulator's range +-" +
+                         std::to_string(32767.0 / kFtScale));
   }
   if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
     throw NetworkError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
@@ -4698,7 +4698,7 @@ std::string serialize_network(const Network& network) {
 Network parse_network(const std::string& bytes, const std::string& source) {
   if (bytes.size() >= sizeof kOldMagic && std::memcmp(bytes.data(), kOldMagic, sizeof kOldMagic) == 0)
     throw NetworkError(source + ": an MSHEVAL1 evaluation (cell features only), which this build no longer "
-                                    "runs: retrain it (MSHEVAL2 adds the row and column triples)");
+                       "runs: retrain it (MSHEVAL2 adds the row and column triples)");
   const auto starts_with = [&](const char* magic) {
     return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), magic, sizeof kMagic) == 0;
   };
@@ -4723,25 +4723,24 @@ Network parse_network(const std::string& bytes, const std::string& source) {
     const uint32_t inputs = get<uint32_t>(bytes, at);
     if (inputs != uint32_t(kMobilityInputs))
       throw NetworkError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
-                             std::to_string(kMobilityInputs));
+                         std::to_string(kMobilityInputs));
     x.mobility = true;
   }
   if (x.hidden < 16 || x.hidden > 512 || x.hidden % 16 != 0 || x.l1 < 1 || x.l1 > 64 || x.l2 < 1 || x.l2 > 64)
-    throw NetworkError(source + ": architecture H=" + std::to_string(x.hidden) + " L1=" + std::to_string(x.l1) +
-                           " L2=" + std::to_string(x.l2) +
-                           " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+    throw NetworkError(source + ": architecture " + x.to_string() +
+                       " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
   if (x.phase_buckets < 1 || x.phase_buckets > kMaxPhaseBuckets || x.seat_buckets < 1 || x.seat_buckets > 2)
     throw NetworkError(source + ": " + std::to_string(x.phase_buckets) + " phase buckets and " +
-                           std::to_string(x.seat_buckets) + " seat buckets, where this build runs 1.." +
-                           std::to_string(kMaxPhaseBuckets) + " and 1..2");
+                       std::to_string(x.seat_buckets) + " seat buckets, where this build runs 1.." +
+                       std::to_string(kMaxPhaseBuckets) + " and 1..2");
   resize_for(m);
   size_t floats = 0;
   for (const auto& t : m.tensors()) floats += t.size;
   const size_t expected = header + floats * sizeof(float) + sizeof(uint64_t);
   if (bytes.size() != expected)
-    throw NetworkError(source + ": " + std::to_string(bytes.size()) + " bytes where an H=" +
-                           std::to_string(x.hidden) + " L1=" + std::to_string(x.l1) + " L2=" + std::to_string(x.l2) +
-                           " evaluation with " + std::to_string(x.stacks()) + " dense stacks has " + std::to_string(expected) + " (truncated, or another architecture)");
+    throw NetworkError(source + ": " + std::to_string(bytes.size()) + " bytes where an " + x.to_string() +
+                       " evaluation with " + std::to_string(x.stacks()) + " dense stacks has " +
+                       std::to_string(expected) + " (truncated, or another architecture)");
   for (const auto& t : m.tensors()) {
     std::memcpy(t.data, bytes.data() + at, t.size * sizeof(float));
     at += t.size * sizeof(float);
@@ -5360,9 +5359,6 @@ constexpr int64_t kSumScale = 127 * 64;
 // Rounded a / b (b > 0), halves away from zero.
 int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
 
-}  // namespace
-
-namespace {
 kernels::Isa checked_isa(kernels::Isa isa) {
   const kernels::Isa best = kernels::best_isa();
   if (int(isa) > int(best))
@@ -5435,8 +5431,8 @@ Evaluator::Evaluator(const Network& m, kernels::Isa isa, FeatureRows rows)
   hidden2_.assign(size_t(hidden2_padded_), 0);  // zeros past L2, as out's padded weights
 }
 
-void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
-                                     const int* added, int n_added) const {
+void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
+                              int n_added) const {
   if (compact_rows())
     kernels::update(isa_, from, to, ft_weight8_.data(), shape_.hidden, removed, n_removed, added, n_added);
   else

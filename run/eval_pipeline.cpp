@@ -39,8 +39,8 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
   return selfplay::run_eval_selfplay(eval_job);
 }
 
-train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
-                            const StageLog& log) {
+train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g,
+                                   const std::string& init_model, const StageLog& log) {
   if (fs::exists(run.model(g))) return {};
   const nnue::Shape& asked = config.evalnet.shape;
   nnue::Network start;
@@ -66,8 +66,8 @@ train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, i
   }
   const train::EvalTraining trained =
       train::train_eval(config.evalnet, config.train,
-                 train::find_shards_from_generation(run.data().string(), config.train.window_first_generation), start, g,
-                 trained_stats_of(run, g - 1).samples_seen, run.optimizer().string(), log);
+                        train::find_shards_from_generation(run.data().string(), config.train.window_first_generation),
+                        start, g, trained_stats_of(run, g - 1).samples_seen, run.optimizer().string(), log);
   write_file_atomic(run.train_metrics(g).string(), trained.metrics);
   // The candidate goes last: its presence marks the stage as finished.
   write_file_atomic(run.model(g).string(), nnue::serialize_network(trained.model));
@@ -139,7 +139,9 @@ class EvalJudge : public GameJudge {
       job.first_game_id = games;
       play_eval_selfplay(config_, job, "");
     }
-    held_out_ = train::load_eval_window(train::find_shards(dir.string()), int64_t(1) << 40, [](const std::string&) {}, threads_).records;
+    held_out_ = train::load_eval_window(train::find_shards(dir.string()), int64_t(1) << 40,
+                                        [](const std::string&) {}, threads_)
+                    .records;
     return held_out_;
   }
 

@@ -28,7 +28,7 @@ train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, c
                              " net but the config asks for " + nn::describe(config.net));
   const train::TrainingWindow window =
       train::load_window(train::find_shards_from_generation(run.data().string(), config.train.window_first_generation),
-                  config.train.window_samples, [&](const std::string& w) { log("train: " + w); }, config.game());
+                         config.train.window_samples, [&](const std::string& w) { log("train: " + w); }, config.game());
   log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
       " shards, " + std::to_string(config.train.steps) + " steps");
   train::Trainer trainer(config.train, start, run.optimizer().string());

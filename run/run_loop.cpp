@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-view::GenerationRecord make_record(int g, const ActorReport& actor, const train::TrainStats& trained, const GateReport& gate,
-                                   const std::optional<view::LadderRecord>& ladder) {
+view::GenerationRecord make_record(int g, const ActorReport& actor, const train::TrainStats& trained,
+                                   const GateReport& gate, const std::optional<view::LadderRecord>& ladder) {
   view::GenerationRecord r;
   r.generation = g;
   r.promoted = gate.promoted;

@@ -23,9 +23,6 @@ constexpr int64_t kSumScale = 127 * 64;
 // Rounded a / b (b > 0), halves away from zero.
 int64_t rounded_div(int64_t a, int64_t b) { return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b); }
 
-}  // namespace
-
-namespace {
 kernels::Isa checked_isa(kernels::Isa isa) {
   const kernels::Isa best = kernels::best_isa();
   if (int(isa) > int(best))
@@ -98,8 +95,8 @@ Evaluator::Evaluator(const Network& m, kernels::Isa isa, FeatureRows rows)
   hidden2_.assign(size_t(hidden2_padded_), 0);  // zeros past L2, as out's padded weights
 }
 
-void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed,
-                                     const int* added, int n_added) const {
+void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* removed, int n_removed, const int* added,
+                              int n_added) const {
   if (compact_rows())
     kernels::update(isa_, from, to, ft_weight8_.data(), shape_.hidden, removed, n_removed, added, n_added);
   else
