@@ -381,13 +381,13 @@ TEST_F(JudgeExact, TheOfficialToolsSettingIniRunsExecLinesAsWritten) {
 // whose headers include far less of each other, so a missing standard
 // include shows up there as it would under the judge's newer gcc.
 TEST_F(JudgeExact, ClangBuildsItWithoutAWarningOnBothStandardLibraries) {
-  if (run_shell("command -v clang++").exit_code != 0) GTEST_SKIP() << "clang++ is not installed (scripts/setup.sh installs it)";
+  if (run_shell("command -v clang++").exit_code != 0) GTEST_SKIP() << "clang++ is not installed (scripts/test.sh installs it)";
   const std::string flags = std::string(kJudgeFlags) + " -fsyntax-only main.cpp";
   const ShellResult libstdcxx = run_shell("cd " + quoted(dir_) + " && clang++ " + flags);
   EXPECT_EQ(libstdcxx.exit_code, 0) << libstdcxx.output;
   EXPECT_EQ(libstdcxx.output, "") << "clang++ with libstdc++ warned";
   if (!fs::exists("/usr/lib/llvm-14/include/c++/v1/vector") && !fs::exists("/usr/include/c++/v1/vector"))
-    GTEST_SKIP() << "libc++ is not installed (scripts/setup.sh installs libc++-14-dev)";
+    GTEST_SKIP() << "libc++ is not installed (scripts/test.sh installs libc++-14-dev)";
   const ShellResult libcxx = run_shell("cd " + quoted(dir_) + " && clang++ -stdlib=libc++ " + flags);
   EXPECT_EQ(libcxx.exit_code, 0) << libcxx.output;
   EXPECT_EQ(libcxx.output, "") << "clang++ with libc++ warned";
@@ -398,7 +398,7 @@ TEST_F(JudgeExact, ClangBuildsItWithoutAWarningOnBothStandardLibraries) {
 // the intrinsics' sub-headers) are covered by the public ones included.
 TEST_F(JudgeExact, IncludesEveryStandardHeaderItUses) {
   if (run_shell("command -v include-what-you-use").exit_code != 0)
-    GTEST_SKIP() << "include-what-you-use is not installed (scripts/setup.sh installs iwyu)";
+    GTEST_SKIP() << "include-what-you-use is not installed (scripts/test.sh installs iwyu)";
   const ShellResult r = run_shell("cd " + quoted(dir_) + " && include-what-you-use " + kJudgeFlags + " main.cpp");
   std::vector<std::string> missing;
   bool in_adds = false;

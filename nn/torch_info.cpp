@@ -6,10 +6,16 @@
 namespace mushroom::nn {
 
 std::string torch_build_info() {
-  std::string text = std::string("LibTorch ") + TORCH_VERSION + ", CUDA: ";
+  // Appended piece by piece: GCC 12 reports a false -Warray-bounds inside
+  // std::string's operator+ chain here once <torch/torch.h> is precompiled.
+  std::string text = "LibTorch ";
+  text += TORCH_VERSION;
+  text += ", CUDA: ";
   if (!torch::cuda::is_available()) return text + "not available";
   const size_t n = torch::cuda::device_count();
-  return text + std::to_string(n) + (n == 1 ? " device" : " devices");
+  text += std::to_string(n);
+  text += n == 1 ? " device" : " devices";
+  return text;
 }
 
 }  // namespace mushroom::nn

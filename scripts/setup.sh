@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the project needs from Debian (root, or sudo), then builds.
-# Safe to run again: it installs only what is missing and rebuilds
-# incrementally.
+# Installs what the main job needs from Debian (root, or sudo), then builds
+# only what scripts/demo.sh runs: the `mushroom` binary. scripts/test.sh
+# adds the test tools and builds the rest. Safe to run again: it installs
+# only what is missing and rebuilds incrementally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/packages.sh
 
 packages=(
   build-essential cmake pkg-config python3
-  libgtest-dev libbenchmark-dev        # tests and benchmarks
+  libgtest-dev libbenchmark-dev        # configured with the build; the suites build in test.sh
   libcxxopts-dev libtomlplusplus-dev   # CLI and configs
   nlohmann-json3-dev                   # run records (JSON)
   libfmt-dev                           # log time stamps (header-only use)
@@ -16,38 +18,18 @@ packages=(
   libtorch-dev                         # training (LibTorch 1.13, CPU)
   gnuplot-nox                          # run plots
   libjs-chart.js                       # the pages' charts (inlined at build time)
-  clang libc++-14-dev libc++abi-14-dev iwyu  # the judge-exact test: other compilers, include hygiene
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-
-# Optional: the viewer's browser test (CTest viewer_browser) drives Debian's
-# Chromium through the playwright-core npm package. Without them that one
-# test is skipped with a message; nothing else needs them.
-optional=()
-[ -x /usr/bin/chromium ] || optional+=(chromium)
-command -v npm >/dev/null || optional+=(nodejs npm)
-if ((${#optional[@]})); then
-  echo "setup: installing (optional) ${optional[*]}"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${optional[@]}"; } ||
-    echo "setup: warning: could not install ${optional[*]}; the browser test will be skipped"
-fi
-if command -v npm >/dev/null && [ ! -d view/browser_test/node_modules/playwright-core ]; then
-  npm ci --prefix view/browser_test --no-audit --no-fund --loglevel=error ||
-    echo "setup: warning: npm ci failed in view/browser_test; the browser test will be skipped"
-fi
+install_packages setup "${packages[@]}"
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${MUSHROOM_CMAKE_ARGS:-}
-cmake --build build -j"$jobs"
+mkdir -p build
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${MUSHROOM_CMAKE_ARGS:-} > build/configure.log 2>&1 || {
+  cat build/configure.log >&2
+  echo "setup: error: cmake could not configure the build (its output is above and in build/configure.log)" >&2
+  exit 1
+}
+grep -E "^-- mushroom:" build/configure.log || true
+echo "setup: building build/mushroom on $jobs cores (a fresh build takes a few minutes)"
+start=$SECONDS
+cmake --build build -j"$jobs" --target mushroom
+echo "setup: build/mushroom is ready ($((SECONDS - start)) s); scripts/test.sh builds and runs the test suite"

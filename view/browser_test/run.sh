@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CTest's viewer_browser: skips (exit 77) with the reason when Node, the
-# playwright-core package (scripts/setup.sh runs npm ci here) or Chromium is
+# playwright-core package (scripts/test.sh runs npm ci here) or Chromium is
 # missing; otherwise runs the browser test on the sample logs.
 # Usage: run.sh MUSHROOM_BIN LOG...
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,0 +1,51 @@
+# Every outside library the build uses, found here once, each beside the
+# Debian package that provides it (scripts/setup.sh installs them). A missing
+# one stops the configure with an error that names its package.
+
+macro(mushroom_missing what package)
+  message(FATAL_ERROR "${what} not found: install Debian's ${package} "
+                      "(scripts/setup.sh installs everything the build needs)")
+endmacro()
+
+find_package(Threads REQUIRED)
+
+if(MUSHROOM_BUILD_TESTS)
+  find_package(GTest QUIET)
+  if(NOT GTest_FOUND)
+    mushroom_missing("GoogleTest" libgtest-dev)
+  endif()
+endif()
+
+# Header-only libraries: a path is all they need. A path given by hand
+# (-DVAR=...) that lacks the header is refused the same way.
+function(mushroom_find_header var header package)
+  find_path(${var} ${header})
+  if(NOT ${var} OR NOT EXISTS "${${var}}/${header}")
+    mushroom_missing("${header}" ${package})
+  endif()
+endfunction()
+mushroom_find_header(CXXOPTS_INCLUDE_DIR cxxopts.hpp libcxxopts-dev)
+mushroom_find_header(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp nlohmann-json3-dev)
+mushroom_find_header(TOMLPLUSPLUS_INCLUDE_DIR toml++/toml.h libtomlplusplus-dev)
+mushroom_find_header(FMT_INCLUDE_DIR fmt/chrono.h libfmt-dev)
+
+find_package(HDF5 QUIET COMPONENTS C)
+if(NOT HDF5_FOUND)
+  mushroom_missing("HDF5" libhdf5-dev)
+endif()
+find_package(Eigen3 QUIET NO_MODULE)
+if(NOT Eigen3_FOUND)
+  mushroom_missing("Eigen" libeigen3-dev)
+endif()
+
+if(MUSHROOM_WITH_TORCH)
+  # Debian's libtorch-dev, or the LibTorch inside PyTorch's Python package
+  # (-DCMAKE_PREFIX_PATH=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')).
+  find_package(Torch QUIET)
+  if(NOT Torch_FOUND)
+    mushroom_missing("LibTorch" libtorch-dev)
+  endif()
+  # TorchConfig's flags (e.g. the C++ ABI define) apply only to LibTorch users.
+  separate_arguments(MUSHROOM_TORCH_FLAGS UNIX_COMMAND "${TORCH_CXX_FLAGS}")
+  add_compile_definitions(MUSHROOM_WITH_TORCH=1)
+endif()
