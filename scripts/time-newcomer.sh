@@ -55,12 +55,17 @@ in_clone() {
 }
 
 if [[ -n $root ]]; then
-  # The root sees this machine's /proc, /sys, /dev and name servers.
-  for fs in proc sys dev; do
-    mountpoint -q "$root/$fs" || mount --bind "/$fs" "$root/$fs"
+  # The root sees this machine's /proc, /sys, /dev (with /dev/shm) and name
+  # servers; its mounts are slaves, so that unmounting them leaves ours.
+  mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+  for fs in sys dev; do
+    if ! mountpoint -q "$root/$fs"; then
+      mount --rbind "/$fs" "$root/$fs"
+      mount --make-rslave "$root/$fs"
+    fi
   done
   cp -L /etc/resolv.conf "$root/etc/resolv.conf"
-  trap 'for fs in dev sys proc; do umount "$root/$fs" 2>/dev/null || true; done' EXIT
+  trap 'umount -R "$root/dev" "$root/sys" 2>/dev/null; umount "$root/proc" 2>/dev/null || true' EXIT
   mkdir -p "$root/newcomer"
 fi
 
