@@ -1,9 +1,10 @@
-# What keeps a fresh build short (docs/history/issue-73-build.md has the
+# What keeps a fresh build short (docs/history/issue-73-newcomer.md has the
 # measurements): LibTorch's headers precompiled once for every translation
-# unit that includes them, and ccache when Debian's ccache is installed.
+# unit that includes them, cxxopts's for the CLI, and ccache when Debian's
+# ccache is installed.
 # Neither touches the engine, the bot or the exported submission.
 
-option(MUSHROOM_PCH "Precompile LibTorch's headers once for every translation unit that includes them" ON)
+option(MUSHROOM_PCH "Precompile the outside headers that cost most (LibTorch's, cxxopts's)" ON)
 option(MUSHROOM_CCACHE "Compile through ccache when it is installed" ON)
 
 if(MUSHROOM_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
@@ -84,7 +85,7 @@ function(mushroom_use_torch_pch target)
     return()
   endif()
   get_target_property(sources ${target} SOURCES)
-  set(users 0)
+  set(any_user OFF)
   set(others)
   foreach(source IN LISTS sources)
     get_filename_component(path ${source} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
@@ -93,12 +94,12 @@ function(mushroom_use_torch_pch target)
       mushroom_includes_torch(${path} uses)
     endif()
     if(uses)
-      math(EXPR users "${users} + 1")
+      set(any_user ON)
     else()
       list(APPEND others ${source})
     endif()
   endforeach()
-  if(users EQUAL 0)
+  if(NOT any_user)
     return()
   endif()
   target_precompile_headers(${target} REUSE_FROM mushroom_torch_pch)

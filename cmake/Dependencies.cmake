@@ -7,13 +7,18 @@ macro(mushroom_missing what package)
                       "(scripts/setup.sh installs everything the build needs)")
 endmacro()
 
+# A macro, so that what find_package sets reaches the caller.
+macro(mushroom_find_package name package)
+  find_package(${name} QUIET ${ARGN})
+  if(NOT ${name}_FOUND)
+    mushroom_missing("${name}" ${package})
+  endif()
+endmacro()
+
 find_package(Threads REQUIRED)
 
 if(MUSHROOM_BUILD_TESTS)
-  find_package(GTest QUIET)
-  if(NOT GTest_FOUND)
-    mushroom_missing("GoogleTest" libgtest-dev)
-  endif()
+  mushroom_find_package(GTest libgtest-dev)
 endif()
 
 # Header-only libraries: a path is all they need. A path given by hand
@@ -29,22 +34,13 @@ mushroom_find_header(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp nlohmann-json3-
 mushroom_find_header(TOMLPLUSPLUS_INCLUDE_DIR toml++/toml.h libtomlplusplus-dev)
 mushroom_find_header(FMT_INCLUDE_DIR fmt/chrono.h libfmt-dev)
 
-find_package(HDF5 QUIET COMPONENTS C)
-if(NOT HDF5_FOUND)
-  mushroom_missing("HDF5" libhdf5-dev)
-endif()
-find_package(Eigen3 QUIET NO_MODULE)
-if(NOT Eigen3_FOUND)
-  mushroom_missing("Eigen" libeigen3-dev)
-endif()
+mushroom_find_package(HDF5 libhdf5-dev COMPONENTS C)
+mushroom_find_package(Eigen3 libeigen3-dev NO_MODULE)
 
 if(MUSHROOM_WITH_TORCH)
   # Debian's libtorch-dev, or the LibTorch inside PyTorch's Python package
   # (-DCMAKE_PREFIX_PATH=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')).
-  find_package(Torch QUIET)
-  if(NOT Torch_FOUND)
-    mushroom_missing("LibTorch" libtorch-dev)
-  endif()
+  mushroom_find_package(Torch libtorch-dev)
   # TorchConfig's flags (e.g. the C++ ABI define) apply only to LibTorch users.
   separate_arguments(MUSHROOM_TORCH_FLAGS UNIX_COMMAND "${TORCH_CXX_FLAGS}")
   add_compile_definitions(MUSHROOM_WITH_TORCH=1)

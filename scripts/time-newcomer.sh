@@ -54,6 +54,18 @@ in_clone() {
   fi
 }
 
+# time_in_clone CLONE LOG COMMAND: runs the command in the clone, its output
+# into LOG; sets `status` (ok or FAILED) and `seconds` (wall clock).
+time_in_clone() {
+  local start
+  start=$(date +%s%N)
+  if in_clone "$1" "$3" > "$2" 2>&1; then status=ok; else status=FAILED; fi
+  seconds=$(( ($(date +%s%N) - start) / 1000000000 ))
+}
+
+# "M min SS s", or "-" for a command that did not run.
+minutes() { [[ -z $1 ]] && { echo "-"; return; }; printf "%d min %02d s" $(($1 / 60)) $(($1 % 60)); }
+
 if [[ -n $root ]]; then
   # The root sees this machine's /proc, /sys, /dev (with /dev/shm) and name
   # servers; its mounts are slaves, so that unmounting them leaves ours.
@@ -79,18 +91,15 @@ for ((t = 1; t <= trials; t++)); do
   git clone -q "$repo" "$clone"
   git -C "$clone" checkout -q "$rev"
   echo "trial $t: bash scripts/setup.sh && bash scripts/demo.sh"
-  start=$(date +%s%N)
-  if in_clone "$clone" "bash scripts/setup.sh && bash scripts/demo.sh" > "$work/trial-$t-setup-demo.log" 2>&1; then first=ok; else first=FAILED; fi
-  first_s=$(( ($(date +%s%N) - start) / 1000000000 ))
+  time_in_clone "$clone" "$work/trial-$t-setup-demo.log" "bash scripts/setup.sh && bash scripts/demo.sh"
+  first=$status first_s=$seconds
   second="" second_s=""
   if ((!first_only)) && [[ $first == ok ]]; then
     echo "trial $t: bash scripts/test.sh"
-    start=$(date +%s%N)
-    if in_clone "$clone" "bash scripts/test.sh" > "$work/trial-$t-test.log" 2>&1; then second=ok; else second=FAILED; fi
-    second_s=$(( ($(date +%s%N) - start) / 1000000000 ))
+    time_in_clone "$clone" "$work/trial-$t-test.log" "bash scripts/test.sh"
+    second=$status second_s=$seconds
   fi
-  fmt() { [[ -z $1 ]] && { echo "-"; return; }; printf "%d min %02d s" $(($1 / 60)) $(($1 % 60)); }
-  row="| $t | $(fmt "$first_s") ($first) | $(fmt "$second_s")${second:+ ($second)} |"
+  row="| $t | $(minutes "$first_s") ($first) | $(minutes "$second_s")${second:+ ($second)} |"
   echo "$row"
   rows+=("$row")
 done
