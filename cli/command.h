@@ -88,6 +88,7 @@ int cmd_dashboard(int argc, char** argv);
 int cmd_bench_nn(int argc, char** argv);
 int cmd_bench_labels(int argc, char** argv);
 int cmd_selfplay(int argc, char** argv);
+int cmd_relabel(int argc, char** argv);
 int cmd_train(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_config(int argc, char** argv);

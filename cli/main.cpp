@@ -52,6 +52,7 @@ const std::vector<Command>& commands() {
       {"export-bot", "write the contest submission: one self-contained C++ file", cmd_export_bot},
 #ifdef MUSHROOM_WITH_TORCH
       {"selfplay", "play self-play games into HDF5 training shards", cmd_selfplay},
+      {"relabel", "label the learned evaluation's data again with other label settings", cmd_relabel},
       {"train", "train the network on self-play shards", cmd_train},
       {"run", "the whole resumable loop: self-play, train, gate, evaluate, plot", cmd_run},
       {"config", "print every run-config key at its default, with its range and help", cmd_config},

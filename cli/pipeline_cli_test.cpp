@@ -68,12 +68,46 @@ int count_files(const fs::path& dir, const std::string& needle) {
 }
 
 TEST(Pipeline, CommandsHaveHelp) {
-  for (const char* name : {"selfplay", "train", "run", "bench nn", "bench labels"}) {
+  for (const char* name : {"selfplay", "relabel", "train", "run", "bench nn", "bench labels"}) {
     int code = 0;
     const std::string out = run_command(std::string(name) + " --help", &code);
     EXPECT_EQ(code, 0) << name;
     EXPECT_NE(out.find(std::string("mushroom ") + name), std::string::npos) << out;
   }
+}
+
+// `relabel` labels a folder of evaluation data again with the playing
+// search, prints how far the labels moved and writes report.json; a second
+// call keeps the finished shards; bad options are refused by name.
+TEST(Pipeline, RelabelLabelsTheSamePositionsAgain) {
+  const fs::path dir = fresh_dir("pipeline_relabel");
+  int code = 0;
+  std::string out = run_command("selfplay --config testdata/configs/eval-ci.toml --games 3 --dir " +
+                                    (dir / "data").string(),
+                                &code);
+  ASSERT_EQ(code, 0) << out;
+  const std::string relabel = "relabel --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() +
+                              " --dir " + (dir / "playing").string() + " --set evalplay.label_search=playing";
+  out = run_command(relabel, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("labels: playing depth 2, mode search, evaluation hand"), std::string::npos) << out;
+  EXPECT_NE(out.find("mushrooms left | samples | proven"), std::string::npos) << out;
+  EXPECT_NE(out.find("shards written, 0 already there"), std::string::npos) << out;
+  EXPECT_EQ(count_files(dir / "playing", ".h5"), count_files(dir / "data", ".h5"));
+  EXPECT_TRUE(fs::exists(dir / "playing" / "report.json"));
+  out = run_command(relabel, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find(" 0 shards written"), std::string::npos) << out;
+
+  out = run_command(relabel + " --mushrooms 90", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("--mushrooms '90' is not LO-HI"), std::string::npos) << out;
+  out = run_command(relabel + " --set evalplay.label_search=deep", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("label_search"), std::string::npos) << out;
+  out = run_command(relabel + " --mode exact", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("needs evalplay.exact_mushrooms"), std::string::npos) << out;
 }
 
 // `bench labels` plays and times the learned evaluation's self-play as a

@@ -5,7 +5,6 @@
 
 #include "agents/local_match.h"
 #include "alphabeta/alphabeta.h"
-#include "endgame/endgame_solver.h"
 #include "mushroom/board_gen.h"
 #include "nn/cpu_net.h"
 #include "nnue/evaluator.h"
@@ -23,6 +22,12 @@ const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings() {
           .integer("label_nodes", FIELD(label_nodes), 0, 1'000'000'000,
                    "node budget of each labelled search: the deepest iteration finished within it gives the label "
                    "and the move (0: label_depth alone bounds the search)")
+          .choice("label_search", FIELD(label_search), {"plain", "playing"},
+                  "the label's search: plain (no quiescence, one-ply reductions, every label before issue 71) or "
+                  "playing (the shipped search's reductions and quiescence, alphabeta/playing_search.h)")
+          .flag("label_parity_mean", FIELD(label_parity_mean),
+                "label with the mean of the searches at label_depth and label_depth + 1 (the deeper one reuses the "
+                "shallower one's table), so neither depth's parity bias is learned alone")
           .integer("exact_mushrooms", FIELD(exact_mushrooms), 0, 170,
                    "at or below this many mushrooms left, the endgame solver is tried first: a position it proves "
                    "is labelled with the proven final margin and its move is played (0: never)")
@@ -43,14 +48,7 @@ namespace {
 class Worker {
  public:
   Worker(SelfplayCounters& counters, const EvalSelfplayJob& job, int index)
-      : counters_(counters), job_(job), index_(index) {
-    if (job.evaluation) evaluator_ = std::make_unique<nnue::Evaluator>(*job.evaluation);
-    search_ = std::make_unique<AlphaBeta>(AlphaBetaConfig{.tt_bits = 18}, evaluator_.get());
-    if (job.eval.exact_mushrooms > 0) {
-      EndgameConfig solver_config;
-      solver_config.tt_bits = 20;
-      solver_ = std::make_unique<EndgameSolver>(solver_config);
-    }
+      : counters_(counters), job_(job), index_(index), labeller_(job.eval.label_config(), job.evaluation.get()) {
     if (job.teacher) teacher_ = std::make_unique<nn::CpuNet>(*job.teacher);
   }
 
@@ -73,30 +71,13 @@ class Worker {
     }
     if (pos.game_over()) pos = random_board(seed);
     std::vector<Sample> samples;
-    const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
     bool proven = false;  // once the solver proves a position, the rest of the game is its line
     while (!pos.game_over() && pos.ply() < kMaxTurns) {
-      EvalLabels labels;
-      Move best = Move::pass();
-      if (proven || (solver_ && pos.mushrooms_left() <= job_.eval.exact_mushrooms)) {
-        if (!proven) solver_->clear();
-        EndgameSolver::Limits limits;
-        limits.nodes = uint64_t(job_.eval.exact_nodes);
-        const std::optional<EndgameProof> proof = solver_->solve(pos, limits);
-        proven = proof.has_value();
-        if (proven) {
-          labels.search_score = proof->margin * kEvalScale;
-          labels.exact = true;
-          best = proof->best;
-        }
-      }
-      if (!labels.exact) {
-        search_->clear();
-        const AlphaBetaResult r = search_->search(pos, far, job_.eval.label_depth, uint64_t(job_.eval.label_nodes));
-        counters_.nn_positions += int64_t(r.nodes);
-        labels.search_score = r.score;
-        best = r.best;
-      }
+      const Label label = labeller_.label(pos, proven);
+      proven = label.labels.exact;
+      counters_.nn_positions += int64_t(label.search_nodes);
+      EvalLabels labels = label.labels;
+      const Move best = label.best;
       if (teacher_) {
         nn::NetEval e;
         teacher_->evaluate(pos, nullptr, 0, e);
@@ -131,9 +112,7 @@ class Worker {
   SelfplayCounters& counters_;
   const EvalSelfplayJob& job_;
   int index_;
-  std::unique_ptr<nnue::Evaluator> evaluator_;
-  std::unique_ptr<AlphaBeta> search_;
-  std::unique_ptr<EndgameSolver> solver_;  // exact_mushrooms > 0: the dedicated endgame solver
+  Labeller labeller_;
   std::unique_ptr<nn::CpuNet> teacher_;
   PendingShard pending_{mushroom_eval_schema().game, {}, 0};
 };

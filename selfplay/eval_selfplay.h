@@ -5,7 +5,8 @@
 // then both sides search every position at the label depth with the
 // current evaluation (the hand one before there is a learned one), within
 // a node budget when one is set (the deepest iteration finished within it
-// counts). Every searched position is a sample labelled with the search's
+// counts), with the search label_search names (selfplay/labeller.h labels
+// every position, here and in the offline relabelling pass). Every searched position is a sample labelled with the search's
 // score; when the game ends each gets its side's final margin and outcome.
 // The random opening's positions are not samples. Once few enough
 // mushrooms are left (exact_mushrooms), each position is first given to
@@ -24,6 +25,7 @@
 
 #include "nn/model.h"
 #include "nnue/network.h"
+#include "selfplay/labeller.h"
 #include "selfplay/selfplay_runner.h"
 #include "util/settings.h"
 
@@ -32,11 +34,18 @@ namespace mushroom::selfplay {
 struct EvalSelfplayConfig {
   int label_depth = 4;              // alpha-beta depth of every labelled search
   int64_t label_nodes = 0;          // node budget of each labelled search (0: the depth alone bounds it)
+  std::string label_search = "plain";  // "plain" or "playing" (selfplay/labeller.h)
+  bool label_parity_mean = false;      // the mean of label_depth and label_depth + 1
   int exact_mushrooms = 0;          // solve exactly at or below this many mushrooms left (0: never)
   int64_t exact_nodes = 2'000'000;  // node budget of each exact solve
   double random_move_fraction = 0.1;  // moves after the opening played at random
   std::string teacher;              // conv-net model file for the teacher label ("": none)
   int heldout_games = 40;           // games kept apart to measure the evaluations' fit (eval runs)
+
+  // The settings the labeller takes (selfplay/labeller.h).
+  LabelConfig label_config() const {
+    return {label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes};
+  }
 };
 // The [evalplay] settings of a run config.
 const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings();

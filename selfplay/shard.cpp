@@ -1,5 +1,6 @@
 #include "selfplay/shard.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -202,6 +203,18 @@ ShardMeta read_shard_meta(const std::string& path, int64_t* samples) {
   } catch (const std::exception& e) {
     throw ShardError(e.what());
   }
+}
+
+std::vector<std::string> find_shards(const std::string& dir) {
+  std::vector<std::string> out;
+  if (!std::filesystem::exists(dir)) return out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".h5" && name.find(".tmp") == std::string::npos) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());  // gen-NNNN/shard-<first game id>: oldest first
+  return out;
 }
 
 Shard read_shard(const std::string& path, const std::string& game) {

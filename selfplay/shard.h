@@ -81,6 +81,9 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
 // dataset, wrong shape, out-of-range value, policy that does not sum to 1,
 // ...).
 Shard read_shard(const std::string& path, const std::string& game = "mushroom");
+// Every finished shard (*.h5, no temp files) under dir, oldest first: by
+// generation folder, then by name. None when dir does not exist.
+std::vector<std::string> find_shards(const std::string& dir);
 // Only the root attributes (cheap: for counting finished games).
 ShardMeta read_shard_meta(const std::string& path, int64_t* samples = nullptr);
 

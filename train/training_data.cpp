@@ -15,18 +15,6 @@ namespace mushroom::train {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> find_shards(const std::string& dir) {
-  std::vector<std::string> out;
-  if (!fs::exists(dir)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file()) continue;
-    const std::string name = e.path().filename().string();
-    if (e.path().extension() == ".h5" && name.find(".tmp") == std::string::npos) out.push_back(e.path().string());
-  }
-  std::sort(out.begin(), out.end());  // gen-NNNN/shard-<first game id>: oldest first
-  return out;
-}
-
 std::vector<std::string> find_shards_from_generation(const std::string& dir, int first) {
   if (first <= 1) return find_shards(dir);
   std::vector<std::string> out;

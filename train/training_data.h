@@ -12,9 +12,7 @@
 
 namespace mushroom::train {
 
-// Every finished shard (*.h5, no temp files) under dir, oldest first: by
-// generation folder, then by name.
-std::vector<std::string> find_shards(const std::string& dir);
+using selfplay::find_shards;  // selfplay/shard.h
 
 // find_shards of a run's data folder, only its gen-NNNN folders from
 // generation `first` on (first <= 1: every shard under dir, as find_shards).

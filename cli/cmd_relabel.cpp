@@ -1,0 +1,81 @@
+// `mushroom relabel`: the learned evaluation's data labelled again,
+// position for position, by other label settings (selfplay/relabel.h).
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/command.h"
+#include "nnue/network.h"
+#include "run/run_config.h"
+#include "selfplay/relabel.h"
+#include "selfplay/shard.h"
+#include "util/text.h"
+
+namespace mushroom::cli {
+
+namespace {
+
+// "LO-HI" (mushrooms left) into lo and hi; throws naming the option.
+void parse_left_range(const std::string& text, int& lo, int& hi) {
+  const size_t dash = text.find('-');
+  if (dash == std::string::npos || !parse_int(text.substr(0, dash), lo) || !parse_int(text.substr(dash + 1), hi))
+    throw std::invalid_argument("--mushrooms '" + text + "' is not LO-HI (for example 85-110)");
+}
+
+}  // namespace
+
+int cmd_relabel(int argc, char** argv) {
+  cxxopts::Options opts(
+      "mushroom relabel",
+      "Labels the learned evaluation's data again, position for position, with a run config's [evalplay] label "
+      "settings (label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes): each "
+      "shard under --data becomes one of the same name under --dir, its positions, final margins and game ids "
+      "kept. --mode exact only replaces the labels of the positions the endgame solver proves. Prints, and writes "
+      "to DIR/report.json, how far the new labels are from the old by band of mushrooms left (mean absolute "
+      "change, sign flips, proven share). Run again after a stop: finished shards are kept.");
+  opts.add_options()("data", "folder of learned-evaluation shards (searched recursively)", cxxopts::value<std::string>())(
+      "dir", "output folder for the relabelled shards and report.json", cxxopts::value<std::string>())(
+      "config", "run config (TOML) whose [evalplay] labels and [selfplay] threads are used",
+      cxxopts::value<std::string>())(
+      "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
+      cxxopts::value<std::vector<std::string>>())(
+      "eval", "learned-evaluation file the label search uses (default: the hand evaluation)",
+      cxxopts::value<std::string>())(
+      "mode", "search: every kept position gets the new label; exact: only those the solver proves",
+      cxxopts::value<std::string>()->default_value("search"))(
+      "mushrooms", "keep only positions with this many mushrooms left, LO-HI", cxxopts::value<std::string>()->default_value("0-170"))(
+      "limit", "keep at most this many positions, spread evenly over the data (0: all)",
+      cxxopts::value<int64_t>()->default_value("0"))(
+      "threads", "worker threads (default: selfplay.threads)", cxxopts::value<int>())("h,help", "show this help");
+  cxxopts::ParseResult args;
+  if (parse_or_help(opts, argc, argv, args)) return 0;
+  std::vector<std::string> overrides;
+  if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
+  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
+
+  selfplay::RelabelJob job;
+  job.data_root = required(args, "data");
+  if (!std::filesystem::is_directory(job.data_root))
+    throw std::invalid_argument("--data " + job.data_root + " is not a folder");
+  job.shards = selfplay::find_shards(job.data_root);
+  job.out_dir = required(args, "dir");
+  job.label = config.evalplay.label_config();
+  job.mode = args["mode"].as<std::string>();
+  parse_left_range(args["mushrooms"].as<std::string>(), job.min_left, job.max_left);
+  job.limit = args["limit"].as<int64_t>();
+  job.threads = args.count("threads") ? args["threads"].as<int>() : config.selfplay.workers;
+  if (args.count("eval")) job.evaluation_id = args["eval"].as<std::string>();
+  if (!job.evaluation_id.empty())
+    job.evaluation = std::make_shared<nnue::Network>(nnue::read_network(job.evaluation_id));
+  job.progress = [](const std::string& line) { print_line(line); };
+  print_line("relabel: " + std::to_string(job.shards.size()) + " shards under " + job.data_root + ", labels: " +
+             selfplay::describe(job.label) + ", mode " + job.mode + ", evaluation " +
+             (job.evaluation_id.empty() ? "hand" : job.evaluation_id) + ", " + std::to_string(job.threads) +
+             " threads");
+  const selfplay::RelabelReport report = selfplay::relabel(job);
+  std::printf("%s", selfplay::format_report(report).c_str());
+  std::printf("search nodes: %.0f a relabelled position\n",
+              double(report.search_nodes) / double(std::max<int64_t>(1, report.total.samples)));
+  return 0;
+}
+
+}  // namespace mushroom::cli

@@ -1,0 +1,91 @@
+#include "selfplay/labeller.h"
+
+#include <stdexcept>
+
+#include "alphabeta/alphabeta.h"
+#include "alphabeta/playing_search.h"
+#include "endgame/endgame_solver.h"
+#include "nnue/evaluator.h"
+
+namespace mushroom::selfplay {
+
+namespace {
+
+// The label search's settings. A worker's table is 2^18 entries (4 MiB),
+// enough for a depth-5 or depth-6 search, so that many workers fit.
+AlphaBetaConfig label_search_config(const std::string& search) {
+  AlphaBetaConfig c;
+  if (search == "playing")
+    c = playing_search_config();
+  else if (search != "plain")
+    throw std::invalid_argument("label search '" + search + "' is unknown: use \"plain\" or \"playing\"");
+  c.tt_bits = 18;
+  return c;
+}
+
+}  // namespace
+
+Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation) : config_(config) {
+  if (config.depth < 1 || config.depth > 12)
+    throw std::invalid_argument("label depth " + std::to_string(config.depth) + " is outside [1, 12]");
+  const AlphaBetaConfig search_config = label_search_config(config.search);
+  if (evaluation) evaluator_ = std::make_unique<nnue::Evaluator>(*evaluation);
+  search_ = std::make_unique<AlphaBeta>(search_config, evaluator_.get());
+  if (config.exact_mushrooms > 0) {
+    EndgameConfig solver_config;
+    solver_config.tt_bits = 20;
+    solver_ = std::make_unique<EndgameSolver>(solver_config);
+  }
+}
+
+Labeller::~Labeller() = default;
+
+std::optional<Label> Labeller::prove(const Position& pos, bool keep_proof) {
+  if (!solver_ || (!keep_proof && pos.mushrooms_left() > config_.exact_mushrooms)) return std::nullopt;
+  if (!keep_proof) solver_->clear();
+  EndgameSolver::Limits limits;
+  limits.nodes = uint64_t(config_.exact_nodes);
+  const std::optional<EndgameProof> proof = solver_->solve(pos, limits);
+  if (!proof) return std::nullopt;
+  Label out;
+  out.labels.search_score = proof->margin * kEvalScale;
+  out.labels.exact = true;
+  out.best = proof->best;
+  out.tried_exact = true;
+  return out;
+}
+
+Label Labeller::label(const Position& pos, bool keep_proof) {
+  const bool try_exact = solver_ && (keep_proof || pos.mushrooms_left() <= config_.exact_mushrooms);
+  if (try_exact)
+    if (std::optional<Label> proven = prove(pos, keep_proof)) return *proven;
+  Label out;
+  out.tried_exact = try_exact;
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
+  search_->clear();
+  const AlphaBetaResult r = search_->search(pos, far, config_.depth, uint64_t(config_.nodes));
+  out.search_nodes = r.nodes;
+  out.best = r.best;
+  out.labels.search_score = r.score;
+  if (config_.parity_mean && !r.exact) {
+    // One ply deeper on the same table: the two parities' mean. A search
+    // that reached the game's end (exact) has no parity to even out.
+    const AlphaBetaResult deeper = search_->search(pos, far, config_.depth + 1, uint64_t(config_.nodes));
+    out.search_nodes += deeper.nodes;
+    if (deeper.depth > r.depth) {
+      out.best = deeper.best;
+      out.labels.search_score = parity_mean(r.score, deeper.score);
+    }
+  }
+  return out;
+}
+
+std::string describe(const LabelConfig& config) {
+  std::string s = config.search + " depth " + std::to_string(config.depth);
+  if (config.parity_mean) s += "+" + std::to_string(config.depth + 1) + " mean";
+  if (config.nodes > 0) s += " within " + std::to_string(config.nodes) + " nodes";
+  if (config.exact_mushrooms > 0) s += ", exact at <= " + std::to_string(config.exact_mushrooms) + " left";
+  return s;
+}
+
+}  // namespace mushroom::selfplay

@@ -1,0 +1,102 @@
+#include "selfplay/labeller.h"
+
+#include <gtest/gtest.h>
+
+#include "alphabeta/alphabeta.h"
+#include "alphabeta/playing_search.h"
+#include "endgame/endgame_solver.h"
+#include "mushroom/playout_positions.h"
+
+namespace mushroom::selfplay {
+namespace {
+
+// Positions of every stage of the game that are not over.
+std::vector<Position> live_positions(int count, uint64_t seed) {
+  std::vector<Position> out;
+  for (const Position& pos : playout_positions(count, seed))
+    if (!pos.game_over()) out.push_back(pos);
+  return out;
+}
+
+AlphaBetaResult fresh_search(AlphaBetaConfig config, const Position& pos, int depth) {
+  config.tt_bits = 18;
+  return AlphaBeta(config).search(pos, AlphaBeta::Clock::now() + std::chrono::hours(1), depth);
+}
+
+// "plain" is the search every label was made with before issue 71, and
+// "playing" the shipped one: each label is that search's score, run afresh.
+TEST(Labeller, EachSearchKindLabelsWithItsOwnSearch) {
+  LabelConfig plain{.depth = 3};
+  LabelConfig playing{.depth = 3, .search = "playing"};
+  Labeller plain_labeller(plain, nullptr), playing_labeller(playing, nullptr);
+  int differ = 0;
+  for (const Position& pos : live_positions(60, 71)) {
+    const Label a = plain_labeller.label(pos), b = playing_labeller.label(pos);
+    EXPECT_EQ(a.labels.search_score, fresh_search(AlphaBetaConfig{}, pos, 3).score);
+    EXPECT_EQ(b.labels.search_score, fresh_search(playing_search_config(), pos, 3).score);
+    EXPECT_FALSE(a.labels.exact);
+    EXPECT_GT(a.search_nodes, 0u);
+    EXPECT_TRUE(pos.is_legal(a.best));
+    differ += a.labels.search_score != b.labels.search_score;
+  }
+  EXPECT_GT(differ, 0);  // quiescence and the reductions change some labels
+}
+
+// The parity mean is the mean of the two depths' scores, and its move is
+// the deeper search's; an odd sum rounds away from zero, the same for
+// either side.
+TEST(Labeller, TheParityMeanAveragesTwoDepths) {
+  Labeller mean(LabelConfig{.depth = 2, .parity_mean = true}, nullptr);
+  for (const Position& pos : live_positions(30, 72)) {
+    const AlphaBetaResult d2 = fresh_search(AlphaBetaConfig{}, pos, 2), d3 = fresh_search(AlphaBetaConfig{}, pos, 3);
+    const Label label = mean.label(pos);
+    EXPECT_EQ(label.labels.search_score, parity_mean(d2.score, d3.score));
+    EXPECT_EQ(label.best, d3.best);
+  }
+  EXPECT_EQ(parity_mean(3, 4), 4);
+  EXPECT_EQ(parity_mean(-3, -4), -4);
+  EXPECT_EQ(parity_mean(3, -4), -1);
+  EXPECT_EQ(parity_mean(-3, 4), 1);
+  EXPECT_EQ(parity_mean(6, 10), 8);
+  EXPECT_EQ(describe(LabelConfig{.depth = 5, .search = "playing", .parity_mean = true}), "playing depth 5+6 mean");
+}
+
+// Near the end the solver comes first: a proven position gets 16 times the
+// exact margin; far from the end, or without exact_mushrooms, it is not tried.
+TEST(Labeller, ProvenPositionsGetTheExactMargin) {
+  LabelConfig config{.depth = 2, .exact_mushrooms = 170, .exact_nodes = 2'000'000};
+  Labeller labeller(config, nullptr);
+  int proven = 0;
+  for (const Position& pos : endgame_positions(6, 73, 60)) {
+    const Label label = labeller.label(pos);
+    EXPECT_TRUE(label.tried_exact);
+    if (!label.labels.exact) continue;
+    ++proven;
+    EndgameSolver solver;
+    EndgameSolver::Limits limits;
+    limits.nodes = 2'000'000;
+    const std::optional<EndgameProof> proof = solver.solve(pos, limits);
+    ASSERT_TRUE(proof.has_value());
+    EXPECT_EQ(label.labels.search_score, kEvalScale * proof->margin);
+    EXPECT_EQ(label.search_nodes, 0u);
+  }
+  EXPECT_GT(proven, 0);
+  Labeller never(LabelConfig{.depth = 2}, nullptr);
+  const Position late = endgame_positions(1, 74, 60).at(0);
+  EXPECT_FALSE(never.prove(late).has_value());
+  EXPECT_FALSE(never.label(late).tried_exact);
+}
+
+TEST(Labeller, BadSettingsAreRefusedByName) {
+  try {
+    Labeller(LabelConfig{.depth = 5, .search = "quiet"}, nullptr);
+    FAIL() << "an unknown search was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'quiet'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Labeller(LabelConfig{.depth = 0}, nullptr), std::invalid_argument);
+  EXPECT_THROW(Labeller(LabelConfig{.depth = 13}, nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mushroom::selfplay

@@ -1,0 +1,303 @@
+#include "selfplay/relabel.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "mushroom/static_evaluator.h"
+#include "selfplay/shard.h"
+#include "util/text.h"
+
+namespace mushroom::selfplay {
+
+namespace fs = std::filesystem;
+
+void LabelChange::add(int old_score, int new_score, bool old_exact, bool new_exact) {
+  ++samples;
+  proven += new_exact;
+  was_exact += old_exact;
+  const bool flip = (old_score > 0 && new_score < 0) || (old_score < 0 && new_score > 0);
+  const double change = double(new_score - old_score) / kEvalScale;
+  sign_flips += flip;
+  abs_cells += std::abs(change);
+  signed_cells += change;
+  if (new_exact) {
+    proven_sign_flips += flip;
+    proven_abs_cells += std::abs(change);
+    proven_signed_cells += change;
+  }
+}
+
+void LabelChange::add(const LabelChange& o) {
+  samples += o.samples;
+  proven += o.proven;
+  was_exact += o.was_exact;
+  sign_flips += o.sign_flips;
+  abs_cells += o.abs_cells;
+  signed_cells += o.signed_cells;
+  proven_sign_flips += o.proven_sign_flips;
+  proven_abs_cells += o.proven_abs_cells;
+  proven_signed_cells += o.proven_signed_cells;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void check_job(const RelabelJob& job) {
+  if (job.mode != "search" && job.mode != "exact")
+    throw std::invalid_argument("relabel mode '" + job.mode + "' is unknown: use \"search\" or \"exact\"");
+  if (job.mode == "exact" && job.label.exact_mushrooms <= 0)
+    throw std::invalid_argument("relabel mode \"exact\" needs evalplay.exact_mushrooms above 0: it says which "
+                                "positions the endgame solver is tried on");
+  if (job.min_left < 0 || job.max_left > 170 || job.min_left > job.max_left)
+    throw std::invalid_argument("the mushrooms-left range [" + std::to_string(job.min_left) + ", " +
+                                std::to_string(job.max_left) + "] is not within [0, 170]");
+  if (job.limit < 0) throw std::invalid_argument("the sample limit must not be negative");
+  if (job.threads < 1 || job.threads > 256) throw std::invalid_argument("relabel threads must be in [1, 256]");
+  if (job.shards.empty()) throw std::invalid_argument("no shards to relabel (no *.h5 under " + job.data_root + ")");
+  if (job.out_dir.empty()) throw std::invalid_argument("no output folder given");
+  std::error_code ec;
+  if (fs::exists(job.out_dir) && fs::equivalent(job.out_dir, job.data_root, ec))
+    throw std::invalid_argument("the output folder " + job.out_dir + " is the input folder: relabelled shards "
+                                "would replace the data they are made from");
+  Labeller probe(job.label, nullptr);  // the label settings, refused by name before any shard is read
+  for (const std::string& shard : job.shards) {
+    const std::string game = read_shard_meta(shard).game;
+    if (!is_eval_schema(game))
+      throw std::invalid_argument(shard + ": a " + game + " shard; only learned-evaluation data (" +
+                                  mushroom_eval_schema().game + " or " + mushroom_eval_v1_schema().game +
+                                  ") can be relabelled");
+  }
+}
+
+// The output path of an input shard: its path below the data root, under
+// the output folder (the file name alone when it is not below the root).
+std::string output_path(const RelabelJob& job, const std::string& shard) {
+  fs::path rel = fs::path(shard).lexically_relative(job.data_root);
+  if (rel.empty() || *rel.begin() == "..") rel = fs::path(shard).filename();
+  return (fs::path(job.out_dir) / rel).string();
+}
+
+bool kept_by_range(const RelabelJob& job, const Sample& s, const SampleSchema& schema) {
+  const int left = eval_position_of(s, schema).mushrooms_left();
+  return left >= job.min_left && left <= job.max_left;
+}
+
+// With a limit: which of the `total` samples in range are kept, evenly
+// spread (the k-th in range is kept when (k + 1) * limit / total steps up).
+bool kept_by_limit(const RelabelJob& job, int64_t k, int64_t total) {
+  if (job.limit <= 0 || job.limit >= total) return true;
+  return (k + 1) * job.limit / total > k * job.limit / total;
+}
+
+nlohmann::json change_json(const LabelChange& c) {
+  const double n = double(std::max<int64_t>(c.samples, 1)), proven = double(std::max<int64_t>(c.proven, 1));
+  return {{"samples", c.samples},
+          {"proven_mean_abs_change_cells", c.proven_abs_cells / proven},
+          {"proven_mean_change_cells", c.proven_signed_cells / proven},
+          {"proven_sign_flip_rate", double(c.proven_sign_flips) / proven},
+          {"proven", c.proven},
+          {"was_exact", c.was_exact},
+          {"mean_abs_change_cells", c.abs_cells / n},
+          {"mean_change_cells", c.signed_cells / n},
+          {"sign_flips", c.sign_flips},
+          {"sign_flip_rate", double(c.sign_flips) / n}};
+}
+
+void write_report(const RelabelJob& job, const RelabelReport& r) {
+  nlohmann::json bands = nlohmann::json::array();
+  for (size_t b = 0; b < r.bands.size(); ++b) {
+    if (r.bands[b].samples == 0) continue;
+    nlohmann::json j = change_json(r.bands[b]);
+    j["mushrooms_left"] = {int(b) * RelabelReport::kBandWidth,
+                           std::min(170, int(b + 1) * RelabelReport::kBandWidth - 1)};
+    bands.push_back(j);
+  }
+  const nlohmann::json report = {{"label", describe(job.label)},
+                                 {"mode", job.mode},
+                                 {"evaluation", job.evaluation_id},
+                                 {"mushrooms_left", {job.min_left, job.max_left}},
+                                 {"limit", job.limit},
+                                 {"input_samples", r.input_samples},
+                                 {"shards_written", r.shards_written},
+                                 {"shards_skipped", r.shards_skipped},
+                                 {"search_nodes", r.search_nodes},
+                                 {"seconds", r.seconds},
+                                 {"total", change_json(r.total)},
+                                 {"bands", bands}};
+  write_file_atomic((fs::path(job.out_dir) / "report.json").string(), report.dump(2) + "\n");
+}
+
+}  // namespace
+
+RelabelReport relabel(const RelabelJob& job) {
+  check_job(job);
+  fs::create_directories(job.out_dir);
+  const auto start = Clock::now();
+  RelabelReport report;
+
+  // With a limit, count the samples in range first, so the kept ones spread over all of them.
+  int64_t in_range_total = 0;
+  if (job.limit > 0)
+    for (const std::string& path : job.shards) {
+      const std::string game = read_shard_meta(path).game;
+      for (const Sample& s : read_shard(path, game).samples) in_range_total += kept_by_range(job, s, sample_schema(game));
+    }
+
+  int64_t in_range_seen = 0, done = 0;
+  auto last_line = start;
+  std::mutex report_mutex;
+  for (const std::string& path : job.shards) {
+    const std::string out = output_path(job, path);
+    const std::string game = read_shard_meta(path).game;
+    const SampleSchema& schema = sample_schema(game);
+    const Shard in = read_shard(path, game);
+    report.input_samples += int64_t(in.samples.size());
+    std::vector<const Sample*> kept;
+    for (const Sample& s : in.samples) {
+      if (!kept_by_range(job, s, schema)) continue;
+      if (kept_by_limit(job, in_range_seen++, in_range_total)) kept.push_back(&s);
+    }
+    if (fs::exists(out)) {  // a stopped pass's finished shard: counted, not labelled again
+      const Shard there = read_shard(out, mushroom_eval_schema().game);
+      if (there.samples.size() != kept.size())
+        throw std::invalid_argument(out + " holds " + std::to_string(there.samples.size()) + " samples where this "
+                                    "pass keeps " + std::to_string(kept.size()) + " of " + path + ": it was made "
+                                    "with other settings; remove it or choose another output folder");
+      for (size_t i = 0; i < kept.size(); ++i) {
+        const EvalLabels old = eval_labels_of(*kept[i], schema), now = eval_labels_of(there.samples[i]);
+        const int left = eval_position_of(there.samples[i]).mushrooms_left();
+        const size_t band = size_t(std::min(left / RelabelReport::kBandWidth, 17));
+        report.bands[band].add(old.search_score, now.search_score, old.exact, now.exact);
+        report.total.add(old.search_score, now.search_score, old.exact, now.exact);
+      }
+      done += int64_t(kept.size());
+      ++report.shards_skipped;
+      continue;
+    }
+    std::vector<Sample> written(kept.size());
+    std::vector<LabelChange> changes(kept.size() ? report.bands.size() * size_t(job.threads) : 0);
+    std::atomic<size_t> next{0};
+    std::atomic<uint64_t> nodes{0};
+    std::atomic<int64_t> finished{0};
+    std::atomic<bool> failed{false};
+    std::function<void(int)> label_samples;
+    std::exception_ptr error;
+    auto work = [&](int t) {
+      try {
+        label_samples(t);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(report_mutex);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    };
+    label_samples = [&](int t) {
+      Labeller labeller(job.label, job.evaluation.get());
+      for (size_t i; !failed && (i = next.fetch_add(1)) < kept.size();) {
+        const Sample& s = *kept[i];
+        const Position pos = eval_position_of(s, schema);
+        EvalLabels labels = eval_labels_of(s, schema);
+        const EvalLabels old = labels;
+        if (job.mode == "exact") {
+          if (const std::optional<Label> proven = labeller.prove(pos)) {
+            labels.search_score = proven->labels.search_score;
+            labels.exact = true;
+          }
+        } else {
+          const Label label = labeller.label(pos);
+          labels.search_score = label.labels.search_score;
+          labels.exact = label.labels.exact;
+          nodes += label.search_nodes;
+        }
+        Sample fresh = eval_sample(pos, labels);
+        fresh.outcome = s.outcome;
+        fresh.weight = s.weight;
+        fresh.game_id = s.game_id;
+        fresh.search_value = float(labels.search_score) / float(kEvalScale);
+        written[i] = std::move(fresh);
+        const size_t band = size_t(std::min(pos.mushrooms_left() / RelabelReport::kBandWidth, 17));
+        changes[size_t(t) * report.bands.size() + band].add(old.search_score, labels.search_score, old.exact,
+                                                            labels.exact);
+        ++finished;
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < job.threads; ++t) threads.emplace_back(work, t);
+    // Progress from this thread while the workers label.
+    while (!failed && finished.load() < int64_t(kept.size())) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      const auto now = Clock::now();
+      if (job.progress && std::chrono::duration<double>(now - last_line).count() >= job.progress_seconds) {
+        last_line = now;
+        const double seconds = std::chrono::duration<double>(now - start).count();
+        job.progress("relabel: " + std::to_string(done + finished.load()) + " samples, " +
+                     std::to_string(int(std::lround((done + finished.load()) / std::max(seconds, 1e-9)))) +
+                     " a second, shard " + std::to_string(report.shards_written + report.shards_skipped + 1) + "/" +
+                     std::to_string(job.shards.size()));
+      }
+    }
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+    done += int64_t(kept.size());
+    report.search_nodes += nodes.load();
+    for (size_t k = 0; k < changes.size(); ++k) {
+      report.bands[k % report.bands.size()].add(changes[k]);
+      report.total.add(changes[k]);
+    }
+    ShardMeta meta = in.meta;
+    meta.game = mushroom_eval_schema().game;
+    meta.model_id = "relabel(" + describe(job.label) + ", " + job.mode + ") of " + in.meta.model_id + " by " +
+                    (job.evaluation_id.empty() ? "the hand evaluation" : job.evaluation_id);
+    fs::create_directories(fs::path(out).parent_path());
+    write_shard(out, meta, written);
+    ++report.shards_written;
+    if (job.progress)
+      job.progress("relabel: wrote " + out + " (" + std::to_string(written.size()) + " samples)");
+  }
+  report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  write_report(job, report);
+  return report;
+}
+
+std::string format_report(const RelabelReport& r) {
+  // Among the proven: the exact labels' distance from the old ones (shown when any was proven).
+  const bool any_proven = r.total.proven > 0;
+  std::string out = "mushrooms left | samples | proven | mean |change| | mean change | sign flips";
+  out += any_proven ? " | among proven: mean |change|, sign flips\n" : "\n";
+  char line[200];
+  auto row = [&](const std::string& name, const LabelChange& c) {
+    const double n = double(std::max<int64_t>(c.samples, 1)), p = double(std::max<int64_t>(c.proven, 1));
+    std::snprintf(line, sizeof line, "%14s | %7lld | %5.1f%% | %8.2f cells | %+8.2f cells | %5.1f%%", name.c_str(),
+                  (long long)c.samples, 100.0 * c.proven / n, c.abs_cells / n, c.signed_cells / n,
+                  100.0 * c.sign_flips / n);
+    out += line;
+    if (any_proven) {
+      std::snprintf(line, sizeof line, " | %8.2f cells, %5.1f%%", c.proven_abs_cells / p,
+                    100.0 * c.proven_sign_flips / p);
+      out += line;
+    }
+    out += "\n";
+  };
+  for (size_t b = 0; b < r.bands.size(); ++b)
+    if (r.bands[b].samples)
+      row(std::to_string(b * RelabelReport::kBandWidth) + "-" +
+              std::to_string(std::min<int>(170, int(b + 1) * RelabelReport::kBandWidth - 1)),
+          r.bands[b]);
+  row("all", r.total);
+  std::snprintf(line, sizeof line, "%lld samples relabelled of %lld read, %d shards written, %d already there, %.1f s\n",
+                (long long)r.total.samples, (long long)r.input_samples, r.shards_written, r.shards_skipped, r.seconds);
+  out += line;
+  return out;
+}
+
+}  // namespace mushroom::selfplay

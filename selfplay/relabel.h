@@ -1,0 +1,82 @@
+// The offline relabelling pass (issue 71): the learned evaluation's data
+// labelled again, position for position, by other label settings
+// (selfplay/labeller.h): the playing search instead of the plain one, a
+// deeper or parity-averaged search, or exact final margins where the
+// endgame solver proves them. The positions, the games' final margins and
+// everything else a sample holds stay as they were, so label kinds are
+// compared on the same positions and a slow label (the solver) need not be
+// paid for during self-play.
+//
+// Each input shard becomes one output shard of the same name under the
+// output folder (schema 2, mushroom-eval2), written to a temp name and
+// renamed when complete; a pass that stops is run again and skips the
+// output shards already there. Beside the shards, report.json and the
+// printed table say how far the new labels are from the old: by band of
+// mushrooms left, the samples, the proven share, the mean absolute and
+// the mean signed change in cells, and how often the sign of the label
+// flipped (the side ahead changed).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nnue/network.h"
+#include "selfplay/labeller.h"
+
+namespace mushroom::selfplay {
+
+struct RelabelJob {
+  std::vector<std::string> shards;  // learned-evaluation shards (either schema), in order
+  std::string data_root;            // the folder they were found under: output names keep their path below it
+  std::string out_dir;
+  LabelConfig label;
+  // "search": every kept sample gets the new label; "exact": only the
+  // samples the solver proves change (exact_mushrooms must be set), the
+  // others keep their label.
+  std::string mode = "search";
+  int min_left = 0, max_left = 170;  // samples with mushrooms left outside [min_left, max_left] are dropped
+  int64_t limit = 0;                 // keep at most this many samples, spread evenly over the input (0: all)
+  int threads = 1;
+  std::shared_ptr<const nnue::Network> evaluation;  // the label search's evaluation (null: the hand one)
+  std::string evaluation_id;                        // recorded as the output shards' model_id
+  double progress_seconds = 10;
+  std::function<void(const std::string&)> progress;  // a line every progress_seconds and at each shard's end
+};
+
+// How the new labels differ from the old, over some samples.
+struct LabelChange {
+  int64_t samples = 0;
+  int64_t proven = 0;      // the new label is exact
+  int64_t was_exact = 0;   // the old label was exact
+  int64_t sign_flips = 0;  // old and new labels on opposite sides of zero (both nonzero)
+  double abs_cells = 0;    // summed |new - old|, in cells
+  double signed_cells = 0; // summed new - old, in cells
+  // The same three over the proven samples only (the exact labels' distance from the old ones).
+  int64_t proven_sign_flips = 0;
+  double proven_abs_cells = 0, proven_signed_cells = 0;
+  void add(int old_score, int new_score, bool old_exact, bool new_exact);
+  void add(const LabelChange& other);
+};
+
+struct RelabelReport {
+  static constexpr int kBandWidth = 10;  // bands of mushrooms left: [0, 9], [10, 19], ...
+  std::array<LabelChange, 18> bands{};
+  LabelChange total;
+  int64_t input_samples = 0;
+  int shards_written = 0, shards_skipped = 0;  // skipped: already in the output folder
+  uint64_t search_nodes = 0;
+  double seconds = 0;
+};
+
+// Checks every input shard's schema and the settings before any work, so
+// that a conv-net shard, an unknown mode or a bad range is refused by name
+// (std::invalid_argument); then relabels. Writes out_dir/report.json.
+RelabelReport relabel(const RelabelJob& job);
+
+// The report as a table, one line a band with samples, then the total.
+std::string format_report(const RelabelReport& report);
+
+}  // namespace mushroom::selfplay
