@@ -8,20 +8,8 @@
 #include "run/run_config.h"
 #include "selfplay/relabel.h"
 #include "selfplay/shard.h"
-#include "util/text.h"
 
 namespace mushroom::cli {
-
-namespace {
-
-// "LO-HI" (mushrooms left) into lo and hi; throws naming the option.
-void parse_left_range(const std::string& text, int& lo, int& hi) {
-  const size_t dash = text.find('-');
-  if (dash == std::string::npos || !parse_int(text.substr(0, dash), lo) || !parse_int(text.substr(dash + 1), hi))
-    throw std::invalid_argument("--mushrooms '" + text + "' is not LO-HI (for example 85-110)");
-}
-
-}  // namespace
 
 int cmd_relabel(int argc, char** argv) {
   cxxopts::Options opts(
@@ -42,7 +30,8 @@ int cmd_relabel(int argc, char** argv) {
       cxxopts::value<std::string>())(
       "mode", "search: every kept position gets the new label; exact: only those the solver proves",
       cxxopts::value<std::string>()->default_value("search"))(
-      "mushrooms", "keep only positions with this many mushrooms left, LO-HI", cxxopts::value<std::string>()->default_value("0-170"))(
+      "min-left", "keep only positions with at least this many mushrooms left", cxxopts::value<int>()->default_value("0"))(
+      "max-left", "keep only positions with at most this many mushrooms left", cxxopts::value<int>()->default_value("170"))(
       "limit", "keep at most this many positions, spread evenly over the data (0: all)",
       cxxopts::value<int64_t>()->default_value("0"))(
       "threads", "worker threads (default: selfplay.threads)", cxxopts::value<int>())("h,help", "show this help");
@@ -60,7 +49,8 @@ int cmd_relabel(int argc, char** argv) {
   job.out_dir = required(args, "dir");
   job.label = config.evalplay.label_config();
   job.mode = args["mode"].as<std::string>();
-  parse_left_range(args["mushrooms"].as<std::string>(), job.min_left, job.max_left);
+  job.min_left = args["min-left"].as<int>();
+  job.max_left = args["max-left"].as<int>();
   job.limit = args["limit"].as<int64_t>();
   job.threads = args.count("threads") ? args["threads"].as<int>() : config.selfplay.workers;
   if (args.count("eval")) job.evaluation_id = args["eval"].as<std::string>();

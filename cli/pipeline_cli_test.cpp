@@ -99,9 +99,9 @@ TEST(Pipeline, RelabelLabelsTheSamePositionsAgain) {
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find(" 0 shards written"), std::string::npos) << out;
 
-  out = run_command(relabel + " --mushrooms 90", &code);
+  out = run_command(relabel + " --min-left 120 --max-left 80", &code);
   EXPECT_NE(code, 0);
-  EXPECT_NE(out.find("--mushrooms '90' is not LO-HI"), std::string::npos) << out;
+  EXPECT_NE(out.find("the mushrooms-left range [120, 80] is not within [0, 170]"), std::string::npos) << out;
   out = run_command(relabel + " --set evalplay.label_search=deep", &code);
   EXPECT_NE(code, 0);
   EXPECT_NE(out.find("label_search"), std::string::npos) << out;

@@ -4,10 +4,9 @@
 #include <filesystem>
 
 #include "agents/local_match.h"
-#include "alphabeta/alphabeta.h"
 #include "mushroom/board_gen.h"
+#include "mushroom/static_evaluator.h"
 #include "nn/cpu_net.h"
-#include "nnue/evaluator.h"
 #include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
 

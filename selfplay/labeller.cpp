@@ -11,23 +11,26 @@ namespace mushroom::selfplay {
 
 namespace {
 
-// The label search's settings. A worker's table is 2^18 entries (4 MiB),
-// enough for a depth-5 or depth-6 search, so that many workers fit.
+// The label search's settings (check_label_config has passed). A worker's
+// table is 2^18 entries (4 MiB), enough for a depth-5 or depth-6 search,
+// so that many workers fit.
 AlphaBetaConfig label_search_config(const std::string& search) {
-  AlphaBetaConfig c;
-  if (search == "playing")
-    c = playing_search_config();
-  else if (search != "plain")
-    throw std::invalid_argument("label search '" + search + "' is unknown: use \"plain\" or \"playing\"");
+  AlphaBetaConfig c = search == "playing" ? playing_search_config() : AlphaBetaConfig{};
   c.tt_bits = 18;
   return c;
 }
 
 }  // namespace
 
-Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation) : config_(config) {
+void check_label_config(const LabelConfig& config) {
+  if (config.search != "plain" && config.search != "playing")
+    throw std::invalid_argument("label search '" + config.search + "' is unknown: use \"plain\" or \"playing\"");
   if (config.depth < 1 || config.depth > 12)
     throw std::invalid_argument("label depth " + std::to_string(config.depth) + " is outside [1, 12]");
+}
+
+Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation) : config_(config) {
+  check_label_config(config);
   const AlphaBetaConfig search_config = label_search_config(config.search);
   if (evaluation) evaluator_ = std::make_unique<nnue::Evaluator>(*evaluation);
   search_ = std::make_unique<AlphaBeta>(search_config, evaluator_.get());
@@ -40,8 +43,12 @@ Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation) :
 
 Labeller::~Labeller() = default;
 
+bool Labeller::tries_exact(const Position& pos, bool keep_proof) const {
+  return solver_ && (keep_proof || pos.mushrooms_left() <= config_.exact_mushrooms);
+}
+
 std::optional<Label> Labeller::prove(const Position& pos, bool keep_proof) {
-  if (!solver_ || (!keep_proof && pos.mushrooms_left() > config_.exact_mushrooms)) return std::nullopt;
+  if (!tries_exact(pos, keep_proof)) return std::nullopt;
   if (!keep_proof) solver_->clear();
   EndgameSolver::Limits limits;
   limits.nodes = uint64_t(config_.exact_nodes);
@@ -56,11 +63,9 @@ std::optional<Label> Labeller::prove(const Position& pos, bool keep_proof) {
 }
 
 Label Labeller::label(const Position& pos, bool keep_proof) {
-  const bool try_exact = solver_ && (keep_proof || pos.mushrooms_left() <= config_.exact_mushrooms);
-  if (try_exact)
-    if (std::optional<Label> proven = prove(pos, keep_proof)) return *proven;
+  if (std::optional<Label> proven = prove(pos, keep_proof)) return *proven;
   Label out;
-  out.tried_exact = try_exact;
+  out.tried_exact = tries_exact(pos, keep_proof);
   const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
   search_->clear();
   const AlphaBetaResult r = search_->search(pos, far, config_.depth, uint64_t(config_.nodes));

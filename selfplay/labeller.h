@@ -49,11 +49,15 @@ struct Label {
   bool tried_exact = false;    // the solver was tried (proven or not)
 };
 
+// Throws std::invalid_argument naming the first bad setting (a search
+// name other than "plain" or "playing", a depth outside [1, 12]); the
+// labeller checks its settings so, and a job can before any work.
+void check_label_config(const LabelConfig& config);
+
 class Labeller {
  public:
   // evaluation: the label search's static evaluation (null: the hand
-  // one); it must outlive the labeller. Throws std::invalid_argument for a
-  // search name other than "plain" or "playing".
+  // one); it must outlive the labeller. Throws as check_label_config.
   Labeller(const LabelConfig& config, const nnue::Network* evaluation);
   ~Labeller();
 
@@ -68,6 +72,9 @@ class Labeller {
   const LabelConfig& config() const { return config_; }
 
  private:
+  // Whether the solver is tried on pos (exact_mushrooms, or a proof going on).
+  bool tries_exact(const Position& pos, bool keep_proof) const;
+
   LabelConfig config_;
   std::unique_ptr<nnue::Evaluator> evaluator_;
   std::unique_ptr<AlphaBeta> search_;

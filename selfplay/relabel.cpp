@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <functional>
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -69,7 +68,7 @@ void check_job(const RelabelJob& job) {
   if (fs::exists(job.out_dir) && fs::equivalent(job.out_dir, job.data_root, ec))
     throw std::invalid_argument("the output folder " + job.out_dir + " is the input folder: relabelled shards "
                                 "would replace the data they are made from");
-  Labeller probe(job.label, nullptr);  // the label settings, refused by name before any shard is read
+  check_label_config(job.label);
   for (const std::string& shard : job.shards) {
     const std::string game = read_shard_meta(shard).game;
     if (!is_eval_schema(game))
@@ -118,8 +117,7 @@ void write_report(const RelabelJob& job, const RelabelReport& r) {
   for (size_t b = 0; b < r.bands.size(); ++b) {
     if (r.bands[b].samples == 0) continue;
     nlohmann::json j = change_json(r.bands[b]);
-    j["mushrooms_left"] = {int(b) * RelabelReport::kBandWidth,
-                           std::min(170, int(b + 1) * RelabelReport::kBandWidth - 1)};
+    j["mushrooms_left"] = {RelabelReport::band_first(b), RelabelReport::band_last(b)};
     bands.push_back(j);
   }
   const nlohmann::json report = {{"label", describe(job.label)},
@@ -155,7 +153,6 @@ RelabelReport relabel(const RelabelJob& job) {
 
   int64_t in_range_seen = 0, done = 0;
   auto last_line = start;
-  std::mutex report_mutex;
   for (const std::string& path : job.shards) {
     const std::string out = output_path(job, path);
     const std::string game = read_shard_meta(path).game;
@@ -175,8 +172,7 @@ RelabelReport relabel(const RelabelJob& job) {
                                     "with other settings; remove it or choose another output folder");
       for (size_t i = 0; i < kept.size(); ++i) {
         const EvalLabels old = eval_labels_of(*kept[i], schema), now = eval_labels_of(there.samples[i]);
-        const int left = eval_position_of(there.samples[i]).mushrooms_left();
-        const size_t band = size_t(std::min(left / RelabelReport::kBandWidth, 17));
+        const size_t band = RelabelReport::band_of(eval_position_of(there.samples[i]).mushrooms_left());
         report.bands[band].add(old.search_score, now.search_score, old.exact, now.exact);
         report.total.add(old.search_score, now.search_score, old.exact, now.exact);
       }
@@ -185,50 +181,46 @@ RelabelReport relabel(const RelabelJob& job) {
       continue;
     }
     std::vector<Sample> written(kept.size());
-    std::vector<LabelChange> changes(kept.size() ? report.bands.size() * size_t(job.threads) : 0);
+    std::vector<LabelChange> changes(report.bands.size() * size_t(job.threads));  // each thread's bands
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> nodes{0};
     std::atomic<int64_t> finished{0};
     std::atomic<bool> failed{false};
-    std::function<void(int)> label_samples;
-    std::exception_ptr error;
+    std::mutex error_mutex;
+    std::exception_ptr error;  // the first worker's error, rethrown once all have stopped
     auto work = [&](int t) {
       try {
-        label_samples(t);
+        Labeller labeller(job.label, job.evaluation.get());
+        for (size_t i; !failed && (i = next.fetch_add(1)) < kept.size();) {
+          const Sample& s = *kept[i];
+          const Position pos = eval_position_of(s, schema);
+          const EvalLabels old = eval_labels_of(s, schema);
+          EvalLabels labels = old;
+          if (job.mode == "exact") {
+            if (const std::optional<Label> proven = labeller.prove(pos)) {
+              labels.search_score = proven->labels.search_score;
+              labels.exact = true;
+            }
+          } else {
+            const Label label = labeller.label(pos);
+            labels.search_score = label.labels.search_score;
+            labels.exact = label.labels.exact;
+            nodes += label.search_nodes;
+          }
+          Sample fresh = eval_sample(pos, labels);
+          fresh.outcome = s.outcome;
+          fresh.weight = s.weight;
+          fresh.game_id = s.game_id;
+          fresh.search_value = float(labels.search_score) / float(kEvalScale);
+          written[i] = std::move(fresh);
+          changes[size_t(t) * report.bands.size() + RelabelReport::band_of(pos.mushrooms_left())].add(
+              old.search_score, labels.search_score, old.exact, labels.exact);
+          ++finished;
+        }
       } catch (...) {
-        std::lock_guard<std::mutex> lock(report_mutex);
+        std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
         failed = true;
-      }
-    };
-    label_samples = [&](int t) {
-      Labeller labeller(job.label, job.evaluation.get());
-      for (size_t i; !failed && (i = next.fetch_add(1)) < kept.size();) {
-        const Sample& s = *kept[i];
-        const Position pos = eval_position_of(s, schema);
-        EvalLabels labels = eval_labels_of(s, schema);
-        const EvalLabels old = labels;
-        if (job.mode == "exact") {
-          if (const std::optional<Label> proven = labeller.prove(pos)) {
-            labels.search_score = proven->labels.search_score;
-            labels.exact = true;
-          }
-        } else {
-          const Label label = labeller.label(pos);
-          labels.search_score = label.labels.search_score;
-          labels.exact = label.labels.exact;
-          nodes += label.search_nodes;
-        }
-        Sample fresh = eval_sample(pos, labels);
-        fresh.outcome = s.outcome;
-        fresh.weight = s.weight;
-        fresh.game_id = s.game_id;
-        fresh.search_value = float(labels.search_score) / float(kEvalScale);
-        written[i] = std::move(fresh);
-        const size_t band = size_t(std::min(pos.mushrooms_left() / RelabelReport::kBandWidth, 17));
-        changes[size_t(t) * report.bands.size() + band].add(old.search_score, labels.search_score, old.exact,
-                                                            labels.exact);
-        ++finished;
       }
     };
     std::vector<std::thread> threads;
@@ -290,9 +282,7 @@ std::string format_report(const RelabelReport& r) {
   };
   for (size_t b = 0; b < r.bands.size(); ++b)
     if (r.bands[b].samples)
-      row(std::to_string(b * RelabelReport::kBandWidth) + "-" +
-              std::to_string(std::min<int>(170, int(b + 1) * RelabelReport::kBandWidth - 1)),
-          r.bands[b]);
+      row(std::to_string(RelabelReport::band_first(b)) + "-" + std::to_string(RelabelReport::band_last(b)), r.bands[b]);
   row("all", r.total);
   std::snprintf(line, sizeof line, "%lld samples relabelled of %lld read, %d shards written, %d already there, %.1f s\n",
                 (long long)r.total.samples, (long long)r.input_samples, r.shards_written, r.shards_skipped, r.seconds);

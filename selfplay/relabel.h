@@ -16,6 +16,7 @@
 // the mean signed change in cells, and how often the sign of the label
 // flipped (the side ahead changed).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -62,8 +63,13 @@ struct LabelChange {
 };
 
 struct RelabelReport {
-  static constexpr int kBandWidth = 10;  // bands of mushrooms left: [0, 9], [10, 19], ...
+  static constexpr int kBandWidth = 10;  // bands of mushrooms left: [0, 9], [10, 19], ..., [170, 170]
   std::array<LabelChange, 18> bands{};
+  // The band of a position with this many mushrooms left, and a band's
+  // first and last count.
+  static size_t band_of(int mushrooms_left) { return size_t(mushrooms_left / kBandWidth); }
+  static int band_first(size_t band) { return int(band) * kBandWidth; }
+  static int band_last(size_t band) { return std::min(170, int(band + 1) * kBandWidth - 1); }
   LabelChange total;
   int64_t input_samples = 0;
   int shards_written = 0, shards_skipped = 0;  // skipped: already in the output folder
