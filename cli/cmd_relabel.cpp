@@ -8,6 +8,7 @@
 #include "run/run_config.h"
 #include "selfplay/relabel.h"
 #include "selfplay/shard.h"
+#include "util/text.h"
 
 namespace mushroom::cli {
 
@@ -17,7 +18,10 @@ int cmd_relabel(int argc, char** argv) {
       "Labels the learned evaluation's data again, position for position, with a run config's [evalplay] label "
       "settings (label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes): each "
       "shard under --data becomes one of the same name under --dir, its positions, final margins and game ids "
-      "kept. --mode exact only replaces the labels of the positions the endgame solver proves. Prints, and writes "
+      "kept. --mode exact only replaces the labels of the positions the endgame solver proves. --mode horizon "
+      "searches nothing: each label is mixed with the next positions' of its game, (1 - lambda) * label(t) - "
+      "lambda * target(t + 1), where the move from t followed the search (mushroom-eval3 data, which marks the "
+      "random moves). Prints, and writes "
       "to DIR/report.json, how far the new labels are from the old by band of mushrooms left (mean absolute "
       "change, sign flips, proven share). Run again after a stop: finished shards are kept.");
   opts.add_options()("data", "folder of learned-evaluation shards (searched recursively)", cxxopts::value<std::string>())(
@@ -28,8 +32,11 @@ int cmd_relabel(int argc, char** argv) {
       cxxopts::value<std::vector<std::string>>())(
       "eval", "learned-evaluation file the label search uses (default: the hand evaluation)",
       cxxopts::value<std::string>())(
-      "mode", "search: every kept position gets the new label; exact: only those the solver proves",
+      "mode", "search: every kept position gets the new label; exact: only those the solver proves; horizon: "
+              "the short-horizon target (no search)",
       cxxopts::value<std::string>()->default_value("search"))(
+      "lambda", "--mode horizon: the next positions' share of each label, in (0, 1]",
+      cxxopts::value<double>()->default_value("0.5"))(
       "min-left", "keep only positions with at least this many mushrooms left", cxxopts::value<int>()->default_value("0"))(
       "max-left", "keep only positions with at most this many mushrooms left", cxxopts::value<int>()->default_value("170"))(
       "limit", "keep at most this many positions, spread evenly over the data (0: all)",
@@ -49,6 +56,9 @@ int cmd_relabel(int argc, char** argv) {
   job.out_dir = required(args, "dir");
   job.label = config.evalplay.label_config();
   job.mode = args["mode"].as<std::string>();
+  job.horizon_lambda = args["lambda"].as<double>();
+  if (args.count("lambda") && job.mode != "horizon")
+    throw std::invalid_argument("--lambda is for --mode horizon only");
   job.min_left = args["min-left"].as<int>();
   job.max_left = args["max-left"].as<int>();
   job.limit = args["limit"].as<int64_t>();
@@ -58,7 +68,9 @@ int cmd_relabel(int argc, char** argv) {
     job.evaluation = std::make_shared<nnue::Network>(nnue::read_network(job.evaluation_id));
   job.progress = [](const std::string& line) { print_line(line); };
   print_line("relabel: " + std::to_string(job.shards.size()) + " shards under " + job.data_root + ", labels: " +
-             selfplay::describe(job.label) + ", mode " + job.mode + ", evaluation " +
+             selfplay::describe(job.label) + ", mode " + job.mode +
+             (job.mode == "horizon" ? " (lambda " + format_fixed(job.horizon_lambda, 3) + ")" : std::string()) +
+             ", evaluation " +
              (job.evaluation_id.empty() ? "hand" : job.evaluation_id) + ", " + std::to_string(job.threads) +
              " threads");
   const selfplay::RelabelReport report = selfplay::relabel(job);

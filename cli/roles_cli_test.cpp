@@ -50,7 +50,7 @@ bool log_has(const fs::path& log, const std::string& words) {
 }
 
 // Every shard reads back whole, and no game id is in two shards.
-void expect_whole_shards_and_unique_games(const fs::path& data, const char* schema = "mushroom-eval2") {
+void expect_whole_shards_and_unique_games(const fs::path& data, const char* schema = "mushroom-eval3") {
   std::map<int64_t, std::string> owner;
   for (const fs::path& path : shards_in(data)) {
     const selfplay::Shard shard = selfplay::read_shard(path.string(), schema);  // throws if partial

@@ -90,7 +90,10 @@ class Worker {
       Move move = best;
       if (!labels.exact && rng.uniform_double() < job_.eval.random_move_fraction) {
         const int n = generate_moves(pos, list);
-        if (n > 0) move = list[rng.uniform(uint32_t(n))];
+        if (n > 0) {
+          move = list[rng.uniform(uint32_t(n))];
+          samples.back().set(mushroom_eval_schema().field("random_move"), 0, 1);
+        }
       }
       pos.apply(move);
     }

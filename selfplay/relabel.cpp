@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -52,8 +53,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void check_job(const RelabelJob& job) {
-  if (job.mode != "search" && job.mode != "exact")
-    throw std::invalid_argument("relabel mode '" + job.mode + "' is unknown: use \"search\" or \"exact\"");
+  if (job.mode != "search" && job.mode != "exact" && job.mode != "horizon")
+    throw std::invalid_argument("relabel mode '" + job.mode + "' is unknown: use \"search\", \"exact\" or \"horizon\"");
+  if (job.mode == "horizon" && !(job.horizon_lambda > 0 && job.horizon_lambda <= 1))
+    throw std::invalid_argument("relabel mode \"horizon\" needs a lambda in (0, 1], not " +
+                                format_fixed(job.horizon_lambda, 3));
   if (job.mode == "exact" && job.label.exact_mushrooms <= 0)
     throw std::invalid_argument("relabel mode \"exact\" needs evalplay.exact_mushrooms above 0: it says which "
                                 "positions the endgame solver is tried on");
@@ -73,8 +77,10 @@ void check_job(const RelabelJob& job) {
     const std::string game = read_shard_meta(shard).game;
     if (!is_eval_schema(game))
       throw std::invalid_argument(shard + ": a " + game + " shard; only learned-evaluation data (" +
-                                  mushroom_eval_schema().game + " or " + mushroom_eval_v1_schema().game +
-                                  ") can be relabelled");
+                                  eval_schema_names() + ") can be relabelled");
+    if (job.mode == "horizon" && game != mushroom_eval_schema().game)
+      throw std::invalid_argument(shard + ": a " + game + " shard; relabel mode \"horizon\" needs " +
+                                  mushroom_eval_schema().game + " data, which says which moves were random");
   }
 }
 
@@ -122,6 +128,7 @@ void write_report(const RelabelJob& job, const RelabelReport& r) {
   }
   const nlohmann::json report = {{"label", describe(job.label)},
                                  {"mode", job.mode},
+                                 {"horizon_lambda", job.mode == "horizon" ? nlohmann::json(job.horizon_lambda) : nlohmann::json()},
                                  {"evaluation", job.evaluation_id},
                                  {"mushrooms_left", {job.min_left, job.max_left}},
                                  {"limit", job.limit},
@@ -136,6 +143,29 @@ void write_report(const RelabelJob& job, const RelabelReport& r) {
 }
 
 }  // namespace
+
+std::vector<int> horizon_scores(const std::vector<Sample>& samples, const SampleSchema& schema, double lambda) {
+  std::vector<int> scores(samples.size());
+  std::vector<EvalLabels> labels(samples.size());
+  std::map<int64_t, std::vector<size_t>> games;  // each game's samples
+  for (size_t i = 0; i < samples.size(); ++i) {
+    labels[i] = eval_labels_of(samples[i], schema);
+    games[samples[i].game_id].push_back(i);
+  }
+  for (auto& [id, order] : games) {
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return samples[a].ply < samples[b].ply; });
+    double next_target = 0;  // of the sample after the current one, in its side's view
+    for (size_t k = order.size(); k-- > 0;) {
+      const size_t i = order[k];
+      const bool follows = k + 1 < order.size() && samples[order[k + 1]].ply == samples[i].ply + 1;
+      double target = labels[i].search_score;
+      if (follows && !labels[i].exact && !labels[i].random_move) target = (1 - lambda) * target - lambda * next_target;
+      scores[i] = int(std::lround(target));
+      next_target = target;
+    }
+  }
+  return scores;
+}
 
 RelabelReport relabel(const RelabelJob& job) {
   check_job(job);
@@ -181,6 +211,12 @@ RelabelReport relabel(const RelabelJob& job) {
       continue;
     }
     std::vector<Sample> written(kept.size());
+    std::vector<int> horizon;  // "horizon": the new label of each sample of the shard
+    std::vector<size_t> kept_index(kept.size());  // each kept sample's index in the shard
+    if (job.mode == "horizon") {
+      horizon = horizon_scores(in.samples, schema, job.horizon_lambda);
+      for (size_t i = 0; i < kept.size(); ++i) kept_index[i] = size_t(kept[i] - in.samples.data());
+    }
     std::vector<LabelChange> changes(report.bands.size() * size_t(job.threads));  // each thread's bands
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> nodes{0};
@@ -196,7 +232,9 @@ RelabelReport relabel(const RelabelJob& job) {
           const Position pos = eval_position_of(s, schema);
           const EvalLabels old = eval_labels_of(s, schema);
           EvalLabels labels = old;
-          if (job.mode == "exact") {
+          if (job.mode == "horizon") {
+            labels.search_score = horizon[kept_index[i]];
+          } else if (job.mode == "exact") {
             if (const std::optional<Label> proven = labeller.prove(pos)) {
               labels.search_score = proven->labels.search_score;
               labels.exact = true;
@@ -248,7 +286,9 @@ RelabelReport relabel(const RelabelJob& job) {
     }
     ShardMeta meta = in.meta;
     meta.game = mushroom_eval_schema().game;
-    meta.model_id = "relabel(" + describe(job.label) + ", " + job.mode + ") of " + in.meta.model_id + " by " +
+    const std::string mode =
+        job.mode == "horizon" ? "horizon lambda " + format_fixed(job.horizon_lambda, 3) : job.mode;
+    meta.model_id = "relabel(" + describe(job.label) + ", " + mode + ") of " + in.meta.model_id + " by " +
                     (job.evaluation_id.empty() ? "the hand evaluation" : job.evaluation_id);
     fs::create_directories(fs::path(out).parent_path());
     write_shard(out, meta, written);

@@ -8,7 +8,7 @@
 // paid for during self-play.
 //
 // Each input shard becomes one output shard of the same name under the
-// output folder (schema 2, mushroom-eval2), written to a temp name and
+// output folder (schema 3, mushroom-eval3), written to a temp name and
 // renamed when complete; a pass that stops is run again and skips the
 // output shards already there. Beside the shards, report.json and the
 // printed table say how far the new labels are from the old: by band of
@@ -36,8 +36,16 @@ struct RelabelJob {
   LabelConfig label;
   // "search": every kept sample gets the new label; "exact": only the
   // samples the solver proves change (exact_mushrooms must be set), the
-  // others keep their label.
+  // others keep their label; "horizon": no search, each label is mixed
+  // with the next positions' of its game (the short-horizon target, as
+  // KataGo mixes future values into its value targets):
+  //   target(t) = (1 - lambda) * label(t) - lambda * target(t + 1),
+  // the next position's target seen from this side, where the move from t
+  // followed the search (not random, schema 3 only) and t + 1 is the next
+  // ply of the same game; otherwise, and for exact labels, target(t) =
+  // label(t).
   std::string mode = "search";
+  double horizon_lambda = 0.5;  // "horizon": the next positions' share, in (0, 1]
   int min_left = 0, max_left = 170;  // samples with mushrooms left outside [min_left, max_left] are dropped
   int64_t limit = 0;                 // keep at most this many samples, spread evenly over the input (0: all)
   int threads = 1;
@@ -76,6 +84,10 @@ struct RelabelReport {
   uint64_t search_nodes = 0;
   double seconds = 0;
 };
+
+// The "horizon" mode's labels (1/16 cells) for every sample of one shard,
+// in order (RelabelJob::mode).
+std::vector<int> horizon_scores(const std::vector<Sample>& samples, const SampleSchema& schema, double lambda);
 
 // Checks every input shard's schema and the settings before any work, so
 // that a conv-net shard, an unknown mode or a bad range is refused by name

@@ -158,6 +158,47 @@ TEST(Relabel, ARepeatedPassKeepsFinishedShards) {
   }
 }
 
+// The horizon mode searches nothing: with lambda 1 each label is the next
+// position's target seen from the other side, along each game's run of
+// searched moves; a random move, an exact label and a game's last position
+// keep their own. Self-play marks the random moves.
+TEST(Relabel, TheHorizonModeMixesEachLabelWithTheNextPositions) {
+  const std::vector<Sample> before = all_samples(data_dir());
+  int random_moves = 0;
+  for (const Sample& s : before) random_moves += eval_labels_of(s).random_move;
+  EXPECT_GT(random_moves, 0) << "self-play marks its random moves";
+  for (const double lambda : {1.0, 0.25}) {
+    RelabelJob job = job_into("relabel_horizon", LabelConfig{.depth = 2});
+    job.mode = "horizon";
+    job.horizon_lambda = lambda;
+    const RelabelReport report = relabel(job);
+    EXPECT_EQ(report.search_nodes, 0u);
+    const std::vector<Sample> after = all_samples(job.out_dir);
+    ASSERT_EQ(after.size(), before.size());
+    std::map<std::pair<int64_t, int>, size_t> at;  // (game, ply) -> index
+    for (size_t i = 0; i < after.size(); ++i) at[{after[i].game_id, after[i].ply}] = i;
+    int mixed = 0, kept = 0;
+    for (size_t i = 0; i < after.size(); ++i) {
+      const EvalLabels old = eval_labels_of(before[i]), now = eval_labels_of(after[i]);
+      EXPECT_EQ(now.random_move, old.random_move);
+      EXPECT_EQ(now.exact, old.exact);
+      EXPECT_EQ(now.margin, old.margin);
+      const auto next = at.find({before[i].game_id, before[i].ply + 1});
+      if (next == at.end() || old.exact || old.random_move) {
+        EXPECT_EQ(now.search_score, old.search_score);
+        ++kept;
+        continue;
+      }
+      const int next_target = eval_labels_of(after[next->second]).search_score;
+      const double expected = (1 - lambda) * old.search_score - lambda * next_target;
+      EXPECT_NEAR(now.search_score, expected, lambda < 1 ? 1.0 : 0.0) << i;
+      ++mixed;
+    }
+    EXPECT_GT(mixed, 20);
+    EXPECT_GT(kept, 5);
+  }
+}
+
 TEST(Relabel, BadInputIsRefusedByNameBeforeAnyWork) {
   auto refused = [](const RelabelJob& job, const std::string& words) {
     try {
@@ -182,6 +223,26 @@ TEST(Relabel, BadInputIsRefusedByNameBeforeAnyWork) {
   RelabelJob bad_search = job;
   bad_search.label.search = "quiet";
   refused(bad_search, "'quiet'");
+  RelabelJob bad_lambda = job;
+  bad_lambda.mode = "horizon";
+  bad_lambda.horizon_lambda = 0;
+  refused(bad_lambda, "lambda in (0, 1]");
+
+  // The horizon mode needs schema 3, which marks the random moves.
+  const std::string old_schema = (test_scratch_dir() / "relabel_v2").string();
+  fs::remove_all(old_schema);
+  fs::create_directories(old_schema);
+  const SampleSchema& v2 = mushroom_eval_v2_schema();
+  Sample two = empty_sample(v2);
+  two.set(v2.field("cells"), 0, 5);
+  ShardMeta v2_meta;
+  v2_meta.game = v2.game;
+  write_shard((fs::path(old_schema) / "old.h5").string(), v2_meta, {two});
+  RelabelJob horizon_on_v2 = job;
+  horizon_on_v2.mode = "horizon";
+  horizon_on_v2.data_root = old_schema;
+  horizon_on_v2.shards = find_shards(old_schema);
+  refused(horizon_on_v2, "old.h5: a mushroom-eval2 shard; relabel mode \"horizon\" needs mushroom-eval3");
 
   // A conv-net shard among the inputs is named.
   const std::string mixed = (test_scratch_dir() / "relabel_mixed").string();

@@ -161,7 +161,7 @@ const SampleSchema& mushroom_eval_v1_schema() {
   return schema;
 }
 
-const SampleSchema& mushroom_eval_schema() {
+const SampleSchema& mushroom_eval_v2_schema() {
   static const SampleSchema schema("mushroom-eval2",
                                    {{"cells", FieldType::kU8, kCells, 0, 11},
                                     {"last_pass", FieldType::kU8, 1, 0, 1},
@@ -174,8 +174,27 @@ const SampleSchema& mushroom_eval_schema() {
   return schema;
 }
 
+const SampleSchema& mushroom_eval_schema() {
+  static const SampleSchema schema("mushroom-eval3",
+                                   {{"cells", FieldType::kU8, kCells, 0, 11},
+                                    {"last_pass", FieldType::kU8, 1, 0, 1},
+                                    {"search_score", FieldType::kI16, 1, -32000, 32000},
+                                    {"exact", FieldType::kU8, 1, 0, 1},
+                                    {"random_move", FieldType::kU8, 1, 0, 1},
+                                    {"margin", FieldType::kI16, 1, -kCells, kCells},
+                                    {"teacher", FieldType::kI16, 1, -1000, 1000},
+                                    {"has_teacher", FieldType::kU8, 1, 0, 1}},
+                                   0, true);
+  return schema;
+}
+
 bool is_eval_schema(const std::string& game) {
-  return game == mushroom_eval_schema().game || game == mushroom_eval_v1_schema().game;
+  return game == mushroom_eval_schema().game || game == mushroom_eval_v2_schema().game ||
+         game == mushroom_eval_v1_schema().game;
+}
+
+std::string eval_schema_names() {
+  return mushroom_eval_schema().game + ", " + mushroom_eval_v2_schema().game + " or " + mushroom_eval_v1_schema().game;
 }
 
 namespace {
@@ -186,6 +205,7 @@ struct EvalFields {
   const SampleField& last_pass = mushroom_eval_schema().field("last_pass");
   const SampleField& search_score = mushroom_eval_schema().field("search_score");
   const SampleField& exact = mushroom_eval_schema().field("exact");
+  const SampleField& random_move = mushroom_eval_schema().field("random_move");
   const SampleField& margin = mushroom_eval_schema().field("margin");
   const SampleField& teacher = mushroom_eval_schema().field("teacher");
   const SampleField& has_teacher = mushroom_eval_schema().field("has_teacher");
@@ -196,8 +216,9 @@ const EvalFields& eval_fields() {
 }
 
 bool is_v1(const SampleSchema& schema) { return &schema == &mushroom_eval_v1_schema(); }
+bool is_v2(const SampleSchema& schema) { return &schema == &mushroom_eval_v2_schema(); }
 void check_eval_schema(const SampleSchema& schema) {
-  if (&schema != &mushroom_eval_schema() && !is_v1(schema))
+  if (&schema != &mushroom_eval_schema() && !is_v1(schema) && !is_v2(schema))
     throw std::invalid_argument("a " + schema.game + " sample is not a learned-evaluation sample");
 }
 }  // namespace
@@ -225,6 +246,7 @@ Sample eval_sample(const Position& pos, const EvalLabels& labels) {
   s.ply = int16_t(pos.ply());
   s.set(f.search_score, 0, std::clamp(labels.search_score, -32000, 32000));
   s.set(f.exact, 0, labels.exact ? 1 : 0);
+  s.set(f.random_move, 0, labels.random_move ? 1 : 0);
   s.set(f.margin, 0, labels.margin);
   s.set(f.teacher, 0, labels.has_teacher ? std::clamp(labels.teacher, -1000, 1000) : 0);
   s.set(f.has_teacher, 0, labels.has_teacher ? 1 : 0);
@@ -233,22 +255,25 @@ Sample eval_sample(const Position& pos, const EvalLabels& labels) {
 
 EvalLabels eval_labels_of(const Sample& s, const SampleSchema& schema) {
   check_eval_schema(schema);
-  if (is_v1(schema))
+  if (is_v1(schema) || is_v2(schema))
     return {s.get(schema.field("search_score")), s.get(schema.field("margin")),
-            s.get(schema.field("has_teacher")) != 0, s.get(schema.field("teacher")), false};
+            s.get(schema.field("has_teacher")) != 0, s.get(schema.field("teacher")),
+            is_v2(schema) && s.get(schema.field("exact")) != 0, false};
   const EvalFields& f = eval_fields();
-  return {s.get(f.search_score), s.get(f.margin), s.get(f.has_teacher) != 0, s.get(f.teacher), s.get(f.exact) != 0};
+  return {s.get(f.search_score), s.get(f.margin),         s.get(f.has_teacher) != 0,
+          s.get(f.teacher),      s.get(f.exact) != 0,     s.get(f.random_move) != 0};
 }
 
 Position eval_position_of(const Sample& s, const SampleSchema& schema) {
   check_eval_schema(schema);
   if (is_v1(schema)) return position_of(s, schema);
-  const EvalFields& f = eval_fields();
+  const SampleField& cells = is_v2(schema) ? schema.field("cells") : eval_fields().cells;
+  const SampleField& last_pass = is_v2(schema) ? schema.field("last_pass") : eval_fields().last_pass;
   Position p;
   for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kCols; ++c) set_eval_cell(p, r, c, s.get(f.cells, r * kCols + c));
+    for (int c = 0; c < kCols; ++c) set_eval_cell(p, r, c, s.get(cells, r * kCols + c));
   p.set_to_move(Player(s.to_move));
-  p.set_last_pass(s.get(f.last_pass) != 0);
+  p.set_last_pass(s.get(last_pass) != 0);
   p.set_ply(s.ply);
   return p;
 }
@@ -276,6 +301,7 @@ const SampleSchema& sample_schema(const std::string& game) {
   static const SampleSchema* const schemas[] = {
       &mushroom_schema(),
       &mushroom_eval_schema(),
+      &mushroom_eval_v2_schema(),
       &mushroom_eval_v1_schema(),
       &learnable_schema<blockgame::BlockGame>("blockgame", /*draws=*/false),
       &learnable_schema<tictactoe::TicTacToe>("tictactoe", /*draws=*/true),

@@ -79,31 +79,38 @@ void set_final_result(Sample& s, int margin, const int8_t* ownership);
 // The learned alpha-beta evaluation's samples (selfplay/shard.h documents
 // the fields): positions of alpha-beta self-play with the search's score,
 // the final margin and optionally a teacher net's value; no policy.
-// Self-play writes schema 2, "mushroom-eval2": each cell in one byte (its
-// digit, or who owns it), 170 bytes a position before compression, and an
-// exact flag for positions the endgame solver labelled. Schema 1,
-// "mushroom-eval" (digits and owners apart, no exact flag), is still read.
-const SampleSchema& mushroom_eval_schema();     // schema 2: what self-play writes
+// Self-play writes schema 3, "mushroom-eval3": each cell in one byte (its
+// digit, or who owns it), 170 bytes a position before compression, an
+// exact flag for positions the endgame solver labelled, and a random_move
+// flag: the move played from the position was a random one (self-play's
+// random_move_fraction), so the next position does not follow from its
+// search. Schema 2, "mushroom-eval2" (no random_move flag), and schema 1,
+// "mushroom-eval" (digits and owners apart, no flags), are still read.
+const SampleSchema& mushroom_eval_schema();     // schema 3: what self-play writes
+const SampleSchema& mushroom_eval_v2_schema();  // schema 2: read only
 const SampleSchema& mushroom_eval_v1_schema();  // schema 1: read only
-// Whether `schema` is one of the two (by name).
+// Whether `schema` is one of the three (by name).
 bool is_eval_schema(const std::string& game);
+// "mushroom-eval3, mushroom-eval2 or mushroom-eval", for messages.
+std::string eval_schema_names();
 struct EvalLabels {
   int search_score = 0;  // 1/16 cells, side to move
   int margin = 0;        // final, side to move (set when the game ends)
   bool has_teacher = false;
   int teacher = 0;       // value * 1000
   bool exact = false;    // search_score is the proven final margin (times 16) under best play
+  bool random_move = false;  // the move played from the position was random (schema 3; false before)
 };
 // A cell's code in schema 2's cells field: 1..9 its digit, 10 the first
 // player's, 11 the second player's, 0 empty and nobody's.
 int eval_cell_code(const Position& pos, int r, int c);
 // Sets cell (r, c) of a position being built from its code (the inverse).
 void set_eval_cell(Position& pos, int r, int c, int code);
-Sample eval_sample(const Position& pos, const EvalLabels& labels);  // schema 2
+Sample eval_sample(const Position& pos, const EvalLabels& labels);  // schema 3
 // Of a sample of either schema.
 EvalLabels eval_labels_of(const Sample& s, const SampleSchema& schema = mushroom_eval_schema());
 Position eval_position_of(const Sample& s, const SampleSchema& schema = mushroom_eval_schema());
-void set_eval_margin(Sample& s, int margin);  // schema 2
+void set_eval_margin(Sample& s, int margin);  // schema 3
 
 // A learnable game (search/game.h): its state fields, each stored in the
 // narrowest type its range fits; no targets beyond the common ones.

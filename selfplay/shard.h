@@ -20,22 +20,28 @@
 //              nobody, 1 first player, 2 second), /last_pass uint8 [N],
 //              /margin int16 [N] (final score margin), /ownership int8 [N, 170]
 //              (final owner: +1 the side to move, -1 the opponent, 0 nobody)
-//   mushroom-eval2 (the learned alpha-beta evaluation's data, what
+//   mushroom-eval3 (the learned alpha-beta evaluation's data, what
 //              self-play writes; no policy entries, P = 0):
 //              /cells uint8 [N, 170] (deflated; a cell's digit 1..9, or 10
 //              the first player's, 11 the second's, 0 empty and nobody's),
 //              /last_pass uint8 [N], /search_score int16 [N] (alpha-beta's
 //              score at the label depth or node budget, 1/16 cells; with
 //              /exact, 16 times the proven final margin), /exact uint8 [N]
-//              (1: the endgame solver proved it), /margin int16 [N] (final
+//              (1: the endgame solver proved it), /random_move uint8 [N]
+//              (1: the move played from the position was a random one, so
+//              the next position does not follow from its search),
+//              /margin int16 [N] (final
 //              score margin), /teacher int16 [N] (the conv net's value
 //              P(win) - P(loss), times 1000), /has_teacher uint8 [N] (0: no
 //              teacher; /teacher is 0). About 47 bytes a position on disk.
+//   mushroom-eval2 (schema 2, read but no longer written): mushroom-eval3
+//              without /random_move.
 //   mushroom-eval (schema 1, read but no longer written): /digits and
 //              /owners as mushroom instead of /cells, no /exact; the rest
 //              as mushroom-eval2. The learned evaluation's loader
-//              (train/nnue/eval_window.h) reads both; anything else that expects
-//              one schema refuses the other by name.
+//              (train/nnue/eval_window.h) and relabel read all three;
+//              anything else that expects one schema refuses the others by
+//              name.
 //   blockgame: /filled int32 [N] (filled cells, bit r * 5 + c); no draws
 //   tictactoe: /marks int16 [N, 2] (the first and the second player's cells)
 // Root attributes: game ("mushroom" when absent: older shards), model_id,

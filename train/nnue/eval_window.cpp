@@ -74,8 +74,7 @@ EvalWindow load_eval_window(const std::vector<std::string>& shards, int64_t wind
       const std::string game = selfplay::read_shard_meta(*it).game;
       if (!selfplay::is_eval_schema(game))
         throw selfplay::ShardError(*it + ": a " + game + " shard where learned-evaluation data (" +
-                                   selfplay::mushroom_eval_schema().game + " or " +
-                                   selfplay::mushroom_eval_v1_schema().game + ") was expected");
+                                   selfplay::eval_schema_names() + ") was expected");
       const selfplay::Shard shard = selfplay::read_shard(*it, game);
       std::vector<EvalRecord> part;
       part.reserve(shard.samples.size());

@@ -2,8 +2,8 @@
 // positions held in memory at 96 bytes each (the conv net's Sample costs
 // about five times that). Positions are kept as their cells, and the
 // features are computed from them batch by batch (train/nnue/eval_net.h).
-// Shards of schema 2 ("mushroom-eval2") and of schema 1 ("mushroom-eval")
-// are both read; a shard of anything else is named and skipped.
+// Shards of schema 3 ("mushroom-eval3"), 2 ("mushroom-eval2") and 1
+// ("mushroom-eval") are read; a shard of anything else is named and skipped.
 #pragma once
 #include <cstdint>
 #include <functional>

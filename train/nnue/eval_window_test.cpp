@@ -25,17 +25,27 @@ class EvalWindowTest : public ::testing::Test {
 };
 
 selfplay::EvalLabels labels_for(int i) {
-  return {(i % 50 - 25) * 16 + i % 16, i % 21 - 10, i % 3 == 0, (i * 37) % 2001 - 1000, i % 5 == 0};
+  return {(i % 50 - 25) * 16 + i % 16, i % 21 - 10, i % 3 == 0, (i * 37) % 2001 - 1000, i % 5 == 0, i % 7 == 0};
 }
 
-// A position survives packing and unpacking, labels and all, in both the
-// schema-2 shards self-play writes and the schema-1 shards of older runs.
-TEST_F(EvalWindowTest, PositionsAndLabelsSurviveBothSchemas) {
+// A position survives packing and unpacking, labels and all, in the
+// schema-3 shards self-play writes and the schema-2 and schema-1 shards of
+// older runs.
+TEST_F(EvalWindowTest, PositionsAndLabelsSurviveEverySchema) {
   const std::vector<Position> positions = playout_positions(300, 7);
-  std::vector<selfplay::Sample> v2, v1;
+  std::vector<selfplay::Sample> v3, v2, v1;
   for (size_t i = 0; i < positions.size(); ++i) {
     const selfplay::EvalLabels l = labels_for(int(i));
-    v2.push_back(selfplay::eval_sample(positions[i], l));
+    v3.push_back(selfplay::eval_sample(positions[i], l));
+    const auto& schema2 = selfplay::mushroom_eval_v2_schema();
+    selfplay::Sample two = selfplay::empty_sample(schema2);
+    const selfplay::Sample& three = v3.back();
+    for (const std::string name : {"cells", "last_pass", "search_score", "exact", "margin", "teacher", "has_teacher"})
+      for (int k = 0; k < schema2.field(name).width; ++k)
+        two.set(schema2.field(name), k, three.get(selfplay::mushroom_eval_schema().field(name), k));
+    two.to_move = three.to_move;
+    two.ply = three.ply;
+    v2.push_back(two);
     selfplay::Sample old = selfplay::sample_from_position(positions[i], selfplay::mushroom_eval_v1_schema());
     const auto& schema = selfplay::mushroom_eval_v1_schema();
     old.set(schema.field("search_score"), 0, l.search_score);
@@ -48,9 +58,11 @@ TEST_F(EvalWindowTest, PositionsAndLabelsSurviveBothSchemas) {
   meta.game = "mushroom-eval";
   selfplay::write_shard((dir_ / "a-old.h5").string(), meta, v1);
   meta.game = "mushroom-eval2";
-  selfplay::write_shard((dir_ / "b-new.h5").string(), meta, v2);
+  selfplay::write_shard((dir_ / "b-v2.h5").string(), meta, v2);
+  meta.game = "mushroom-eval3";
+  selfplay::write_shard((dir_ / "c-new.h5").string(), meta, v3);
   const EvalWindow w = load_eval_window(find_shards(dir_.string()), 1'000'000, nullptr, 2);
-  ASSERT_EQ(w.size(), 2 * positions.size());
+  ASSERT_EQ(w.size(), 3 * positions.size());
   EXPECT_TRUE(w.skipped.empty());
   for (size_t k = 0; k < w.size(); ++k) {
     const size_t i = k % positions.size();
@@ -67,6 +79,12 @@ TEST_F(EvalWindowTest, PositionsAndLabelsSurviveBothSchemas) {
       EXPECT_EQ(l.teacher, expected.teacher);
     }
     EXPECT_EQ(l.exact, k >= positions.size() && expected.exact);  // schema 1 has no exact flag
+    // Only schema 3 says which moves were random; the sample keeps it.
+    if (k >= 2 * positions.size()) {
+      EXPECT_EQ(selfplay::eval_labels_of(v3[i]).random_move, expected.random_move);
+    } else if (k >= positions.size()) {
+      EXPECT_FALSE(selfplay::eval_labels_of(v2[i], selfplay::mushroom_eval_v2_schema()).random_move);
+    }
     EXPECT_EQ(r.gain, best_margin_gain(want));
     EXPECT_EQ(r.mushrooms_left, want.mushrooms_left());
     EXPECT_EQ(mover_moved_first(r), want.to_move() == kFirst);
@@ -78,7 +96,7 @@ TEST_F(EvalWindowTest, PositionsAndLabelsSurviveBothSchemas) {
 TEST_F(EvalWindowTest, KeepsTheNewestAndNamesWhatItSkips) {
   const std::vector<Position> positions = playout_positions(90, 11);
   selfplay::ShardMeta meta;
-  meta.game = "mushroom-eval2";
+  meta.game = "mushroom-eval3";
   for (int part = 0; part < 3; ++part) {
     std::vector<selfplay::Sample> samples;
     for (int i = 0; i < 30; ++i) samples.push_back(selfplay::eval_sample(positions[size_t(part * 30 + i)], labels_for(part)));
