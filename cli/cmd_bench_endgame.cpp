@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -7,7 +9,11 @@
 #include "cli/command.h"
 #include "agents/agent.h"
 #include "agents/agent_spec.h"
+#include "alphabeta/playing_search.h"
+#include "alphabeta/probcut.h"
 #include "endgame/exact_solvers.h"
+#include "nnue/evaluator.h"
+#include "nnue/network.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/position_io.h"
 #include "util/shipped_file.h"
@@ -61,6 +67,51 @@ Run run_solver(ExactSolverKind kind, const std::vector<Position>& positions, dou
       std::fprintf(stderr, "bench endgame (%s): %zu/%zu positions\n", exact_solver_name(kind), i + 1, positions.size());
   }
   return run;
+}
+
+// The dedicated solver's selective mode over every position, as run_solver
+// runs the exact one: each from an empty table under the limit. Its
+// answers are estimates; its table's "proved" column counts answers.
+Run run_selective(const std::vector<Position>& positions, double limit_ms, int tt_bits, bool wdl,
+                  const EndgameConfig& endgame, const SelectiveEndgame& selective, EndgameSearchStats& totals) {
+  EndgameConfig config = endgame;
+  config.tt_bits = tt_bits;
+  EndgameSolver solver(config);
+  Run run;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    solver.set_selective(selective);  // empties the table
+    selective.shallow->clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    const EndgameSolver::Limits limits{0, t0 + std::chrono::microseconds(int64_t(limit_ms * 1000))};
+    const std::optional<EndgameProof> answer = wdl ? solver.solve_wdl(positions[i], limits) : solver.solve(positions[i], limits);
+    totals.selective_cuts += solver.stats().selective_cuts;
+    totals.shallow_nodes += solver.stats().shallow_nodes;
+    run.values.push_back(answer ? std::optional<int>(answer->margin) : std::nullopt);
+    run.ms.push_back(answer ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
+                            : limit_ms);
+    if ((i + 1) % 25 == 0 || i + 1 == positions.size())
+      std::fprintf(stderr, "bench endgame (selective): %zu/%zu positions\n", i + 1, positions.size());
+  }
+  return run;
+}
+
+// How the selective answers compare with the exact ones where both came:
+// the same value, the mean absolute difference, and a different result
+// (win, draw or loss) for the side to move.
+void print_agreement(const Run& exact, const Run& selective) {
+  int both = 0, same = 0, result_differs = 0;
+  double abs_sum = 0;
+  const auto sign = [](int v) { return (v > 0) - (v < 0); };
+  for (size_t i = 0; i < exact.values.size(); ++i) {
+    if (!exact.values[i] || !selective.values[i]) continue;
+    ++both;
+    same += *exact.values[i] == *selective.values[i];
+    abs_sum += std::abs(*exact.values[i] - *selective.values[i]);
+    result_differs += sign(*exact.values[i]) != sign(*selective.values[i]);
+  }
+  std::printf("selective against exact, on the %d positions both answered: the same value %d, mean |difference| %.3f "
+              "cells, another result (win/draw/loss) %d\n",
+              both, same, both ? abs_sum / both : 0.0, result_differs);
 }
 
 // The table by bucket; returns the fraction proved in each bucket.
@@ -162,7 +213,15 @@ int cmd_bench_endgame(int argc, char** argv) {
       cxxopts::value<std::string>())(
       "regret-ms", "--regret's search time a move", cxxopts::value<double>()->default_value("300"))(
       "reference", "also time alpha-beta's exact mode in the same run, print its table first, and check that the "
-                   "two agree on every position both prove (a mismatch is printed, and the exit status is 1)")("h,help", "show this help");
+                   "two agree on every position both prove (a mismatch is printed, and the exit status is 1)")(
+      "selective", "also run the dedicated solver's selective mode with this ProbCut fit (its `exact` pairs, "
+                   "`mushroom probcut-fit --exact-max-left`): its reach, and how often its answer differs from the "
+                   "exact one", cxxopts::value<std::string>())(
+      "eval", "--selective's evaluation, the one the fit was made with", cxxopts::value<std::string>())(
+      "sigmas", "--selective cuts when the prediction lies this many spreads beyond the window",
+      cxxopts::value<double>()->default_value(format_fixed(SelectiveEndgame{}.sigmas, 2)))(
+      "selective-min-left", "--selective tries nodes with at least this many mushrooms left",
+      cxxopts::value<int>()->default_value(std::to_string(SelectiveEndgame{}.min_left)))("h,help", "show this help");
   opts.parse_positional({"positions"});
   opts.positional_help("[FILE...]");
   cxxopts::ParseResult args;
@@ -213,6 +272,29 @@ int cmd_bench_endgame(int argc, char** argv) {
     regret_options.values["move_ms"] = std::to_string(regret_ms);
     make_agent(regret_spec.name, regret_options);  // names a bad agent or option, or one that takes no move_ms
   }
+  // --selective's fit, evaluation and settings are checked before any solving.
+  const bool selective = args.count("selective") > 0;
+  std::unique_ptr<ProbCutFit> fit;
+  std::unique_ptr<nnue::Evaluator> shallow_eval;
+  std::unique_ptr<AlphaBeta> shallow;
+  SelectiveEndgame selective_settings;
+  if (selective) {
+    if (kind != ExactSolverKind::kEndgame) throw std::invalid_argument("--selective is a mode of --solver endgame");
+    const std::string fit_path = args["selective"].as<std::string>();
+    const std::string eval = args.count("eval") ? args["eval"].as<std::string>() : default_eval_path();
+    fit = std::make_unique<ProbCutFit>(read_probcut_fit(fit_path));
+    check_probcut_evaluation(*fit, probcut_evaluation_name(eval), fit_path);
+    bool has_exact = false;
+    for (const auto& [band, pair] : fit->entries()) has_exact |= pair.depth == ProbCutFit::kExactDepth;
+    if (!has_exact)
+      throw std::invalid_argument("--selective " + fit_path + " has no `exact` pairs (fit it with --exact-max-left)");
+    shallow_eval = std::make_unique<nnue::Evaluator>(nnue::read_network(eval));
+    AlphaBetaConfig shallow_config = playing_search_config();
+    shallow_config.tt_bits = 18;
+    shallow = std::make_unique<AlphaBeta>(shallow_config, shallow_eval.get());
+    selective_settings = {fit.get(), shallow.get(), args["sigmas"].as<double>(), args["selective-min-left"].as<int>()};
+    EndgameSolver(EndgameConfig{.tt_bits = 10}).set_selective(selective_settings);  // names a setting out of range
+  }
   const Run run = run_solver(kind, positions, ms, tt_bits, wdl, endgame);
   int mismatches = 0;
   if (reference) {
@@ -233,6 +315,17 @@ int cmd_bench_endgame(int argc, char** argv) {
   if (regret) {
     ExactSolver solver(kind, tt_bits, endgame);
     print_regret(agent, regret_spec.name, regret_options, regret_ms, positions, run, solver, ms);
+    std::printf("\n");
+  }
+  if (selective) {
+    EndgameSearchStats totals;
+    const Run estimates = run_selective(positions, ms, tt_bits, wdl, endgame, selective_settings, totals);
+    print_table(("selective endgame (sigmas " + format_fixed(selective_settings.sigmas, 2) + ", from " +
+                 std::to_string(selective_settings.min_left) + " left; answered, not proved)").c_str(),
+                positions, estimates);
+    std::printf("selective cuts %llu, shallow-search nodes %llu\n", static_cast<unsigned long long>(totals.selective_cuts),
+                static_cast<unsigned long long>(totals.shallow_nodes));
+    print_agreement(run, estimates);
     std::printf("\n");
   }
   const std::vector<double> fractions = print_table((std::string(exact_solver_name(kind)) + " (" + mode + ")").c_str(), positions, run);

@@ -78,6 +78,7 @@ int cmd_ladder(int argc, char** argv);
 int cmd_balanced_boards(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
+int cmd_probcut_fit(int argc, char** argv);
 int cmd_solve_endgame(int argc, char** argv);
 int cmd_tonga(int argc, char** argv);
 int cmd_export_bot(int argc, char** argv);

@@ -48,6 +48,7 @@ const std::vector<Command>& commands() {
       {"dashboard", "write a run directory's dashboard.html", cmd_dashboard},
       {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
       {"solve-endgame", "prove a mushroom position's exact margin: the line, nodes and time", cmd_solve_endgame},
+      {"probcut-fit", "fit Multi-ProbCut's shallow-to-deep prediction for an evaluation", cmd_probcut_fit},
       {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},
       {"export-bot", "write the contest submission: one self-contained C++ file", cmd_export_bot},
 #ifdef MUSHROOM_WITH_TORCH

@@ -2431,6 +2431,97 @@ class MovePicker {
 
 }  // namespace mushroom
 
+// ---- engine/alphabeta/probcut.h ----
+// Multi-ProbCut (Buro's, as Logistello, Edax and Egaroucid prune with it):
+// at a null-window node with `depth` plies left, a search `shallow` plies
+// deep (the same parity) predicts the deep one's value,
+//     deep ~ slope * shallow_value + offset,  residual spread sigma,
+// fitted per band of mushrooms left and per depth on self-play positions
+// (`mushroom probcut fit`, agents/probcut_fitting.h). When the prediction
+// lies `sigmas` spreads above beta (or below alpha), the node is cut
+// without its deep search: a null-window shallow search around the bound
+// that the prediction must clear decides it.
+//
+// The fit is a text file, one line per fact, '#' starting a comment:
+//   evaluation HASH        the evaluation it was fitted with: the FNV-1a of
+//                          the evaluation file's bytes, or `hand`
+//   pair LO HI DEPTH SHALLOW SLOPE OFFSET SPREAD SAMPLES CORRELATION
+//                          one band's (LO..HI mushrooms left) fitted pair;
+//                          DEPTH `exact`: the exact final margin (times 16,
+//                          the search's units) predicted from a shallow
+//                          search, the endgame solver's selective mode
+// An unknown key, a malformed or out-of-range value, a band that is not
+// one of kBandWidth's or a repeated band and depth is refused by line.
+#include <algorithm>
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mushroom {
+
+struct ProbCutPair {
+  int depth = 0, shallow = 0;  // plies; shallow < depth, same parity; depth kExactDepth: the exact margin
+  double slope = 1, offset = 0, spread = 0;  // the search's units (1/16 cells)
+  int samples = 0;
+  double correlation = 0;  // of the shallow and deep values, as fitted
+};
+
+class ProbCutFit {
+ public:
+  static constexpr int kBandWidth = 20;  // mushrooms left per band: 0-19, 20-39, ..., 160-170
+  static constexpr int kBands = 170 / kBandWidth + 1;
+  static constexpr int kMaxDepth = 32;
+  static constexpr int kExactDepth = kMaxDepth + 1;  // "the exact margin", written `exact`
+  static int band_of(int mushrooms_left) { return std::min(mushrooms_left, 170) / kBandWidth; }
+  static int band_first(int band) { return band * kBandWidth; }
+  static int band_last(int band) { return std::min(170, (band + 1) * kBandWidth - 1); }
+
+  std::string evaluation = "hand";  // "hand", or the evaluation file's FNV-1a (16 hex digits)
+
+  // Throws std::invalid_argument naming the problem (depth out of range,
+  // shallow not below it or of another parity, slope or spread not above 0).
+  void set(int band, const ProbCutPair& pair);
+  // The pair for a node of the heuristic search, null when none was fitted there.
+  const ProbCutPair* at(int mushrooms_left, int depth) const {
+    return depth < 0 || depth > kMaxDepth ? nullptr : fitted(mushrooms_left, depth);
+  }
+  // The pair predicting the exact margin, null when none was fitted there.
+  const ProbCutPair* exact_at(int mushrooms_left) const { return fitted(mushrooms_left, kExactDepth); }
+  // Every fitted (band, pair), by band then depth.
+  std::vector<std::pair<int, ProbCutPair>> entries() const;
+  bool empty() const { return entries().empty(); }
+
+ private:
+  const ProbCutPair* fitted(int mushrooms_left, int depth) const {
+    const ProbCutPair& p = pairs_[band_of(mushrooms_left)][depth];
+    return p.depth ? &p : nullptr;
+  }
+  std::array<std::array<ProbCutPair, kExactDepth + 1>, kBands> pairs_{};
+};
+
+// The evaluation name a fit records: "hand" for "" (the hand evaluation),
+// else the FNV-1a of the file's bytes. Throws std::runtime_error naming an
+// unreadable file.
+std::string probcut_evaluation_name(const std::string& eval_path);
+
+// Throws ParseError (util/parse_error.h) naming `source` and the line.
+ProbCutFit parse_probcut_fit(const std::string& text, const std::string& source);
+ProbCutFit read_probcut_fit(const std::string& path);
+// The file's text, with a header comment and a column legend.
+std::string format_probcut_fit(const ProbCutFit& fit, const std::string& header_comment = "");
+
+// Throws std::invalid_argument when the fit was made with another
+// evaluation, naming both.
+void check_probcut_evaluation(const ProbCutFit& fit, const std::string& evaluation, const std::string& source);
+
+// Least squares of deep on shallow values: slope, offset, the residuals'
+// standard deviation and the correlation. Fewer than 3 samples, or shallow
+// values that do not vary, give samples = 0 (no fit).
+ProbCutPair fit_probcut_pair(int depth, int shallow, const std::vector<std::pair<double, double>>& shallow_deep);
+
+}  // namespace mushroom
+
 // ---- engine/alphabeta/alphabeta.h ----
 // Alpha-beta for the mushroom game: negamax with iterative deepening, a
 // transposition table keyed by the Zobrist hash (side to move, pass state
@@ -2482,6 +2573,17 @@ struct AlphaBetaConfig {
   // later moves that steal nothing (the ordering puts them last, smallest
   // gain last) are not searched at all. The pass is always searched. 0: off.
   int late_move_count = 0;
+  // Multi-ProbCut (alphabeta/probcut.h), only with a fit given
+  // (set_probcut): a null-window node with at least probcut_depth plies
+  // left, where the fit has a pair, is cut when its shallow search predicts
+  // a value probcut_sigmas spreads beyond the window.
+  double probcut_sigmas = 1.5;
+  int probcut_depth = 4;
+  // Heuristic mode, nodes with at least this many plies left: quiet moves
+  // (no steal) are ordered by their gain less the opponent's best reply
+  // gain after them, fewer replies first, as the endgame solver orders its
+  // moves; still below every steal and the killers. 0: off (by gain alone).
+  int reply_order_depth = 0;
 };
 
 struct AlphaBetaResult {
@@ -2533,6 +2635,9 @@ class AlphaBeta {
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.
   void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
+  // Multi-ProbCut's fit for the heuristic mode; null (the default): off. It
+  // must outlive the searches and be made with this search's evaluation.
+  void set_probcut(const ProbCutFit* fit) { probcut_ = fit; }
 
  private:
   // What a transposition-table score says about the true value.
@@ -2581,6 +2686,11 @@ class AlphaBeta {
     return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // Multi-ProbCut at a null-window node: beta when the shallow search
+  // predicts a fail high with the configured confidence, alpha when it
+  // predicts a fail low, else kNoCut.
+  static constexpr int kNoCut = 1 << 20;
+  int probcut(Position& pos, const ProbCutPair& pair, int alpha, int beta, int ply);
   // A finished game's score for the side to move: its margin, in heuristic
   // units outside the exact mode.
   int finished_score(const Position& pos) const {
@@ -2591,11 +2701,14 @@ class AlphaBeta {
   // The key of each move of the list and of the pass after them (higher
   // first; tt_move, when given, above all) and its steals, for a
   // MovePicker; returns their number, list.size + 1.
-  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
                 KeyedMove* keyed) const;
   static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
   // A move's key without the table's move or the orderer's advice.
   int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // A quiet move's key by the opponent's best reply after it
+  // (reply_order_depth); scratch is the node's position, left as it was.
+  int reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const;
   // The moves the keys would put first, known without generating: the
   // table's move and the killers that are legal here, in the keys' order,
   // into first[0..3); returns their number (0 where the order could differ).
@@ -2610,6 +2723,7 @@ class AlphaBeta {
   AlphaBetaConfig config_;
   StaticEvaluator* evaluator_;
   MoveOrderer* orderer_ = nullptr;
+  const ProbCutFit* probcut_ = nullptr;
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;
@@ -2737,6 +2851,20 @@ struct EndgameSearchStats {
   uint64_t every_move_nodes = 0;    // nodes that searched every rectangle, none reaching beta
   uint64_t table_cutoffs = 0;       // nodes ended by their own table entry
   uint64_t etc_cutoffs = 0;         // nodes ended by a child's entry (enhanced transposition cutoffs)
+  uint64_t selective_cuts = 0;      // selective mode: nodes cut by the shallow search's prediction
+  uint64_t shallow_nodes = 0;       // selective mode: the shallow searches' nodes (not in the solver's count)
+};
+
+// The solver's selective mode: Multi-ProbCut against exact values. At a
+// null-window node with at least min_left mushrooms left, a shallow
+// heuristic search predicts the exact margin (the fit's `exact` pair for
+// the band); a prediction `sigmas` spreads beyond the window cuts the node.
+// Its answers are then estimates, not proofs.
+struct SelectiveEndgame {
+  const ProbCutFit* fit = nullptr;  // with `exact` pairs; null: exact mode
+  AlphaBeta* shallow = nullptr;     // the heuristic search, with the fit's evaluation
+  double sigmas = 1.5;
+  int min_left = 80;
 };
 
 class EndgameSolver {
@@ -2766,6 +2894,12 @@ class EndgameSolver {
   const EndgameSearchStats& stats() const { return stats_; }
   // Empties the table (the proofs of earlier positions are otherwise kept).
   void clear();
+  // Switches the selective mode on (fit and shallow set) or off; the table
+  // is emptied either way, so estimates and proofs never share it. Throws
+  // std::invalid_argument when only one of fit and shallow is set, or a
+  // setting is out of range.
+  void set_selective(const SelectiveEndgame& selective);
+  bool selective() const { return selective_.fit != nullptr; }
 
  private:
   struct Entry {
@@ -2776,6 +2910,9 @@ class EndgameSolver {
   static_assert(sizeof(Entry) == 16);
 
   int search(Position& pos, int alpha, int beta, int ply);
+  // The selective mode's cut at a null-window node: beta or alpha when the
+  // shallow search predicts the margin beyond the window, else nothing.
+  std::optional<int> selective_cut(const Position& pos, const ProbCutPair& pair, int alpha, int beta);
   // One search from root under the limits start() set (nodes count on).
   std::optional<int> probe(const Position& root, int alpha, int beta, Move* best);
   // The ordered moves of a node (the pass not among them); returns their
@@ -2796,6 +2933,7 @@ class EndgameSolver {
   bool stopped_ = false;
   Move root_best_;
   EndgameSearchStats stats_;
+  SelectiveEndgame selective_;
 };
 
 }  // namespace mushroom
@@ -2942,11 +3080,15 @@ struct AlphaBetaAgentConfig {
   std::string eval;  // a learned-evaluation file (nnue/network.h); "": the hand evaluation
   std::shared_ptr<const nnue::Network> eval_model;  // weights already read (the exported bot); before `eval`
   std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)
+  // A Multi-ProbCut fit file (alphabeta/probcut.h) made with `eval`; "": off.
+  std::string probcut;
+  std::shared_ptr<const ProbCutFit> probcut_fit;  // a fit already read (checked by whoever read it); before `probcut`
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
-// killers, qdepth, qmoves, late_moves, eval, and the time options
+// killers, qdepth, qmoves, late_moves, eval, probcut, probcut_sigmas,
+// probcut_depth, reply_order, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
@@ -2954,7 +3096,9 @@ AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
 
 class AlphaBetaAgent : public Agent {
  public:
-  // Throws nnue::NetworkError naming the file when config.eval cannot be used.
+  // Throws nnue::NetworkError naming the file when config.eval cannot be
+  // used, ParseError or std::invalid_argument when config.probcut cannot
+  // (unreadable, malformed, or fitted with another evaluation).
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
@@ -2970,6 +3114,7 @@ class AlphaBetaAgent : public Agent {
   AlphaBetaAgentConfig config_;
   uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
+  std::shared_ptr<const ProbCutFit> probcut_;   // null: off
   AlphaBeta search_;
   ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
   std::optional<SearchReport> report_;
@@ -5629,6 +5774,157 @@ MoveBudget plan_move_time(double bank_ms, const Position& pos, int legal_rectang
 
 }  // namespace mushroom
 
+// ---- engine/alphabeta/probcut.cpp ----
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+
+namespace mushroom {
+
+void ProbCutFit::set(int band, const ProbCutPair& p) {
+  if (band < 0 || band >= kBands) throw std::invalid_argument("band " + std::to_string(band) + " is not one of 0.." + std::to_string(kBands - 1));
+  if (p.depth == kExactDepth) {
+    if (p.shallow < 1 || p.shallow > kMaxDepth)
+      throw std::invalid_argument("shallow depth " + std::to_string(p.shallow) + " is outside 1.." + std::to_string(kMaxDepth));
+  } else {
+    if (p.depth < 2 || p.depth > kMaxDepth)
+      throw std::invalid_argument("depth " + std::to_string(p.depth) + " is outside 2.." + std::to_string(kMaxDepth));
+    if (p.shallow < 1 || p.shallow >= p.depth || (p.depth - p.shallow) % 2)
+      throw std::invalid_argument("shallow depth " + std::to_string(p.shallow) + " must be at least 1, below depth " +
+                                  std::to_string(p.depth) + " and of its parity");
+  }
+  if (!(p.slope > 0) || !std::isfinite(p.slope)) throw std::invalid_argument("slope must be above 0");
+  if (!(p.spread > 0) || !std::isfinite(p.spread)) throw std::invalid_argument("spread must be above 0");
+  if (!std::isfinite(p.offset)) throw std::invalid_argument("offset must be finite");
+  if (p.samples < 1) throw std::invalid_argument("samples must be at least 1");
+  pairs_[band][p.depth] = p;
+}
+
+std::vector<std::pair<int, ProbCutPair>> ProbCutFit::entries() const {
+  std::vector<std::pair<int, ProbCutPair>> out;
+  for (int band = 0; band < kBands; ++band)
+    for (const ProbCutPair& p : pairs_[band])
+      if (p.depth) out.emplace_back(band, p);
+  return out;
+}
+
+std::string probcut_evaluation_name(const std::string& eval_path) {
+  if (eval_path.empty()) return "hand";
+  const std::string bytes = read_file(eval_path);
+  return fnv1a64_hex(bytes.data(), bytes.size());
+}
+
+ProbCutFit parse_probcut_fit(const std::string& text, const std::string& source) {
+  ProbCutFit fit;
+  bool named = false;
+  int line_number = 0;
+  for (const std::string& raw : split_lines(text)) {
+    ++line_number;
+    std::string_view line = raw;
+    if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    const std::vector<std::string_view> words = split_words(line);
+    if (words.empty()) continue;
+    const auto fail = [&](const std::string& problem) -> ParseError {
+      return ParseError(source + ":" + std::to_string(line_number) + ": " + problem);
+    };
+    if (words[0] == "evaluation") {
+      if (words.size() != 2) throw fail("`evaluation` takes one value (hand, or 16 hex digits)");
+      const std::string name(words[1]);
+      const bool hex = name.size() == 16 && name.find_first_not_of("0123456789abcdef") == std::string::npos;
+      if (name != "hand" && !hex) throw fail("evaluation '" + name + "' is neither `hand` nor 16 lowercase hex digits");
+      if (named) throw fail("`evaluation` is given twice");
+      fit.evaluation = name;
+      named = true;
+    } else if (words[0] == "pair") {
+      if (words.size() != 10)
+        throw fail("`pair` takes 9 values: LO HI DEPTH SHALLOW SLOPE OFFSET SPREAD SAMPLES CORRELATION");
+      int lo, hi;
+      ProbCutPair p;
+      const bool exact = words[3] == "exact";
+      if (exact) p.depth = ProbCutFit::kExactDepth;
+      if (!parse_int(words[1], lo) || !parse_int(words[2], hi) || (!exact && !parse_int(words[3], p.depth)) ||
+          !parse_int(words[4], p.shallow) || !parse_double(words[5], p.slope) || !parse_double(words[6], p.offset) ||
+          !parse_double(words[7], p.spread) || !parse_int(words[8], p.samples) ||
+          !parse_double(words[9], p.correlation))
+        throw fail("`pair` has a value that is not a number");
+      const int band = ProbCutFit::band_of(std::max(lo, 0));
+      if (lo < 0 || lo != ProbCutFit::band_first(band) || hi != ProbCutFit::band_last(band))
+        throw fail("mushrooms " + std::to_string(lo) + "-" + std::to_string(hi) + " is not a band of " +
+                   std::to_string(ProbCutFit::kBandWidth) + " (0-19, 20-39, ..., 160-170)");
+      if (exact ? fit.exact_at(lo) : fit.at(lo, p.depth)) throw fail("band " + std::to_string(lo) + "-" + std::to_string(hi) + " at depth " +
+                                          std::string(words[3]) + " is given twice");
+      try {
+        fit.set(band, p);
+      } catch (const std::invalid_argument& e) {
+        throw fail(e.what());
+      }
+    } else {
+      throw fail("unknown key '" + std::string(words[0]) + "' (the keys: evaluation, pair)");
+    }
+  }
+  if (!named) throw ParseError(source + ": no `evaluation` line (which evaluation the fit was made with)");
+  return fit;
+}
+
+ProbCutFit read_probcut_fit(const std::string& path) { return parse_probcut_fit(read_file(path), path); }
+
+std::string format_probcut_fit(const ProbCutFit& fit, const std::string& header_comment) {
+  std::string out;
+  for (const std::string& line : split_lines(header_comment)) out += "# " + line + "\n";
+  out += "# Multi-ProbCut fit (engine/alphabeta/probcut.h): deep = slope * shallow + offset, residual spread,\n";
+  out += "# in 1/16 cells, per band of mushrooms left.\n";
+  out += "evaluation " + fit.evaluation + "\n";
+  out += "#    lo  hi depth shallow    slope    offset   spread samples correlation\n";
+  for (const auto& [band, p] : fit.entries()) {
+    char line[200];
+    const std::string depth = p.depth == ProbCutFit::kExactDepth ? "exact" : std::to_string(p.depth);
+    std::snprintf(line, sizeof line, "pair %3d %3d %5s %7d %8.5f %9.3f %8.3f %7d %11.5f\n", ProbCutFit::band_first(band),
+                  ProbCutFit::band_last(band), depth.c_str(), p.shallow, p.slope, p.offset, p.spread, p.samples,
+                  p.correlation);
+    out += line;
+  }
+  return out;
+}
+
+void check_probcut_evaluation(const ProbCutFit& fit, const std::string& evaluation, const std::string& source) {
+  if (fit.evaluation != evaluation)
+    throw std::invalid_argument("ProbCut fit " + source + " was made with evaluation " + fit.evaluation +
+                                ", not with this one (" + evaluation + "): fit it again (mushroom probcut fit)");
+}
+
+ProbCutPair fit_probcut_pair(int depth, int shallow, const std::vector<std::pair<double, double>>& shallow_deep) {
+  ProbCutPair p;
+  p.depth = depth;
+  p.shallow = shallow;
+  const double n = double(shallow_deep.size());
+  if (shallow_deep.size() < 3) return p;
+  double mx = 0, my = 0;
+  for (const auto& [x, y] : shallow_deep) mx += x, my += y;
+  mx /= n, my /= n;
+  double sxx = 0, sxy = 0, syy = 0;
+  for (const auto& [x, y] : shallow_deep) {
+    sxx += (x - mx) * (x - mx);
+    sxy += (x - mx) * (y - my);
+    syy += (y - my) * (y - my);
+  }
+  if (sxx <= 0) return p;
+  p.slope = sxy / sxx;
+  p.offset = my - p.slope * mx;
+  double residuals = 0;
+  for (const auto& [x, y] : shallow_deep) {
+    const double r = y - (p.slope * x + p.offset);
+    residuals += r * r;
+  }
+  p.spread = std::sqrt(residuals / std::max(1.0, n - 2));  // two parameters fitted
+  p.correlation = syy > 0 ? sxy / std::sqrt(sxx * syy) : 0;
+  p.samples = int(shallow_deep.size());
+  return p;
+}
+
+}  // namespace mushroom
+
 // ---- engine/alphabeta/alphabeta.cpp ----
 
 #include <algorithm>
@@ -5676,7 +5972,7 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
                          KeyedMove* keyed) const {
   const int n = list.size + 1;  // the generated moves, then the pass
   const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
@@ -5692,12 +5988,16 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
     for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
     advised = orderer_->score(pos, all.at, n, advice);
   }
+  const bool by_reply = !advised && !exact_ && config_.reply_order_depth > 0 && depth >= config_.reply_order_depth;
+  std::optional<Position> scratch;
+  if (by_reply) scratch = pos;
   for (int i = 0; i < n; ++i) {
     const Move m = move_at(i);
     const RectangleTake take = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = kTableMoveKey;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
+    else if (by_reply && take.stolen == 0 && !m.is_pass()) key = reply_key(*scratch, m, take, ply);
     else key = plain_key(m, take, ply);
     keyed[i] = {key, i, take.stolen, m};
   }
@@ -5707,6 +6007,20 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
 int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
   if (m.is_pass()) return -1;  // searched last
   int key = take.stolen * 4096 + take.gain * 16;
+  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
+  return key;
+}
+
+int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const {
+  Undo undo;
+  scratch.apply(m, &undo);
+  int replies = 0;
+  const int reply_gain = best_rectangle_gain(scratch, &replies);
+  scratch.undo(undo);
+  // Between the pass (-1) and the smallest steal (4096): 2048 plus 16 per
+  // cell of net gain, less up to 15 for the replies left.
+  static_assert(2048 + 16 * 2 * kCells < kKillerKey, "a reply key must stay below the killers");
+  int key = std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095);
   if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
   return key;
 }
@@ -5870,6 +6184,15 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (alpha >= beta) return s;
     }
   }
+  if (probcut_ && !exact_ && ply > 0 && beta - alpha == 1 && depth >= config_.probcut_depth) {
+    if (const ProbCutPair* pair = probcut_->at(pos.mushrooms_left(), depth)) {
+      const int cut = probcut(pos, *pair, alpha, beta, ply);
+      if (stopped_) return 0;
+      if (cut != kNoCut) return cut;
+      // The shallow searches stored their best move here: it leads.
+      if (entry->bound != Bound::kNone && entry->key == key) tt_move = entry->move;
+    }
+  }
   const int move_limit = exact_ || beta - alpha != 1 ? kInf : late_move_limit(depth);
   Node node{depth, ply, alpha, beta, -kInf, Move()};
 
@@ -5891,7 +6214,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   MoveList list;
   generate_moves(pos, list);
   KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  const int n = key_moves(pos, list, tt_move, depth, ply, keyed.at);
   MovePicker picker(keyed.at, n);
   for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
   for (int i = n_first; i < n; ++i) {
@@ -5903,6 +6226,21 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   }
   store(entry, key, node.best, want_depth, alpha_start, beta, node.best_move);
   return node.best;
+}
+
+int AlphaBeta::probcut(Position& pos, const ProbCutPair& pair, int alpha, int beta, int ply) {
+  // Scores past this are out of any search's reach (170 cells of margin
+  // are 2,720): a bound beyond it is not tried.
+  constexpr int kReach = 4000;
+  const double margin = config_.probcut_sigmas * pair.spread;
+  // The deep value is predicted at least beta when slope * v + offset -
+  // margin >= beta, that is when v >= high.
+  const int high = int(std::ceil((beta + margin - pair.offset) / pair.slope));
+  if (high < kReach && negamax(pos, pair.shallow, high - 1, high, ply) >= high) return beta;
+  if (stopped_) return kNoCut;
+  const int low = int(std::floor((alpha - margin - pair.offset) / pair.slope));
+  if (low > -kReach && negamax(pos, pair.shallow, low, low + 1, ply) <= low) return alpha;
+  return kNoCut;
 }
 
 int AlphaBeta::late_move_limit(int depth) const {
@@ -5974,6 +6312,7 @@ std::optional<int> AlphaBeta::solve_window(const Position& root, int alpha, int 
 // ---- engine/endgame/endgame_solver.cpp ----
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace mushroom {
 
@@ -5991,6 +6330,33 @@ EndgameSolver::EndgameSolver(EndgameConfig config) : config_(config) {
 }
 
 void EndgameSolver::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+
+void EndgameSolver::set_selective(const SelectiveEndgame& selective) {
+  if ((selective.fit == nullptr) != (selective.shallow == nullptr))
+    throw std::invalid_argument("the selective endgame needs both a fit and a shallow search");
+  if (!(selective.sigmas >= 0 && selective.sigmas <= 8)) throw std::invalid_argument("selective sigmas must be in [0, 8]");
+  if (selective.min_left < 0 || selective.min_left > 170)
+    throw std::invalid_argument("selective min_left must be in [0, 170]");
+  selective_ = selective;
+  clear();
+}
+
+std::optional<int> EndgameSolver::selective_cut(const Position& pos, const ProbCutPair& pair, int alpha, int beta) {
+  const AlphaBetaResult r = selective_.shallow->search(pos, Clock::now() + std::chrono::hours(1), pair.shallow);
+  stats_.shallow_nodes += r.nodes;
+  // The fit is in the search's units (16 per cell) on both sides.
+  const double predicted = (pair.slope * r.score + pair.offset) / kEvalScale;
+  const double margin = selective_.sigmas * pair.spread / kEvalScale;
+  if (predicted - margin >= beta) {
+    ++stats_.selective_cuts;
+    return beta;
+  }
+  if (predicted + margin <= alpha) {
+    ++stats_.selective_cuts;
+    return alpha;
+  }
+  return std::nullopt;
+}
 
 void EndgameSolver::start(const Limits& limits) {
   nodes_ = 0;
@@ -6101,6 +6467,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       alpha = std::max(alpha, int(e->lower));
       beta = std::min(beta, int(e->upper));
     }
+  }
+  if (selective_.fit && ply > 0 && beta - alpha == 1 && pos.mushrooms_left() >= selective_.min_left) {
+    if (const ProbCutPair* pair = selective_.fit->exact_at(pos.mushrooms_left()))
+      if (const std::optional<int> cut = selective_cut(pos, *pair, alpha, beta)) return *cut;
   }
   const uint64_t nodes_before = nodes_;
   const int alpha_start = alpha;
@@ -6444,14 +6814,24 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
   if (config.eval.empty()) return nullptr;
   return std::make_unique<nnue::Evaluator>(nnue::read_network(config.eval));
 }
+
+std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config) {
+  if (config.probcut_fit) return config.probcut_fit;
+  if (config.probcut.empty()) return nullptr;
+  auto fit = std::make_shared<ProbCutFit>(read_probcut_fit(config.probcut));
+  check_probcut_evaluation(*fit, probcut_evaluation_name(config.eval), config.probcut);
+  return fit;
+}
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
     : config_(config),
       evaluator_(evaluator_from(config)),
+      probcut_(probcut_from(config)),
       search_(config.search, evaluator_.get()),
       root_solver_(make_root_solver(config.root_solver, &search_)) {
   search_.set_move_orderer(config_.orderer.get());
+  search_.set_probcut(probcut_.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

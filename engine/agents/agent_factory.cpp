@@ -97,7 +97,16 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .integer("late_moves", FIELD(search.late_move_count), 0, 200,
                  "null-window nodes 1-3 plies from the leaves skip quiet moves after this * (depth^2 + 1) / 2 "
                  "(0: off)")
-        .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)");
+        .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)")
+        .text("probcut", FIELD(probcut),
+              "Multi-ProbCut fit made with this eval (`mushroom probcut fit`; empty: no ProbCut)")
+        .real("probcut_sigmas", FIELD(search.probcut_sigmas), 0, 8,
+              "ProbCut cuts when the shallow search predicts this many spreads beyond the window")
+        .integer("probcut_depth", FIELD(search.probcut_depth), 2, 32,
+                 "ProbCut tries nodes with at least this many plies left (and a fitted pair)")
+        .integer("reply_order", FIELD(search.reply_order_depth), 0, 64,
+                 "nodes with at least this many plies left order quiet moves by gain less the opponent's best "
+                 "reply (0: off)");
     add_time_settings(t);
     return t;
   }();

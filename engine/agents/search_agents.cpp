@@ -135,14 +135,24 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
   if (config.eval.empty()) return nullptr;
   return std::make_unique<nnue::Evaluator>(nnue::read_network(config.eval));
 }
+
+std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config) {
+  if (config.probcut_fit) return config.probcut_fit;
+  if (config.probcut.empty()) return nullptr;
+  auto fit = std::make_shared<ProbCutFit>(read_probcut_fit(config.probcut));
+  check_probcut_evaluation(*fit, probcut_evaluation_name(config.eval), config.probcut);
+  return fit;
+}
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
     : config_(config),
       evaluator_(evaluator_from(config)),
+      probcut_(probcut_from(config)),
       search_(config.search, evaluator_.get()),
       root_solver_(make_root_solver(config.root_solver, &search_)) {
   search_.set_move_orderer(config_.orderer.get());
+  search_.set_probcut(probcut_.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
 }
 

@@ -10,6 +10,7 @@
 #include "agents/agent.h"
 #include "alphabeta/alphabeta.h"
 #include "alphabeta/playing_search.h"
+#include "alphabeta/probcut.h"
 #include "alphabeta/time_manager.h"
 #include "endgame/exact_solvers.h"
 #include "mushroom/mushroom_game.h"
@@ -98,11 +99,15 @@ struct AlphaBetaAgentConfig {
   std::string eval;  // a learned-evaluation file (nnue/network.h); "": the hand evaluation
   std::shared_ptr<const nnue::Network> eval_model;  // weights already read (the exported bot); before `eval`
   std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)
+  // A Multi-ProbCut fit file (alphabeta/probcut.h) made with `eval`; "": off.
+  std::string probcut;
+  std::shared_ptr<const ProbCutFit> probcut_fit;  // a fit already read (checked by whoever read it); before `probcut`
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
-// killers, qdepth, qmoves, late_moves, eval, and the time options
+// killers, qdepth, qmoves, late_moves, eval, probcut, probcut_sigmas,
+// probcut_depth, reply_order, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
@@ -110,7 +115,9 @@ AlphaBetaAgentConfig read_alphabeta_options(OptionSource& opts);
 
 class AlphaBetaAgent : public Agent {
  public:
-  // Throws nnue::NetworkError naming the file when config.eval cannot be used.
+  // Throws nnue::NetworkError naming the file when config.eval cannot be
+  // used, ParseError or std::invalid_argument when config.probcut cannot
+  // (unreadable, malformed, or fitted with another evaluation).
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
@@ -126,6 +133,7 @@ class AlphaBetaAgent : public Agent {
   AlphaBetaAgentConfig config_;
   uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
+  std::shared_ptr<const ProbCutFit> probcut_;   // null: off
   AlphaBeta search_;
   ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
   std::optional<SearchReport> report_;

@@ -47,7 +47,7 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
                          KeyedMove* keyed) const {
   const int n = list.size + 1;  // the generated moves, then the pass
   const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
@@ -63,12 +63,16 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
     for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
     advised = orderer_->score(pos, all.at, n, advice);
   }
+  const bool by_reply = !advised && !exact_ && config_.reply_order_depth > 0 && depth >= config_.reply_order_depth;
+  std::optional<Position> scratch;
+  if (by_reply) scratch = pos;
   for (int i = 0; i < n; ++i) {
     const Move m = move_at(i);
     const RectangleTake take = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = kTableMoveKey;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
+    else if (by_reply && take.stolen == 0 && !m.is_pass()) key = reply_key(*scratch, m, take, ply);
     else key = plain_key(m, take, ply);
     keyed[i] = {key, i, take.stolen, m};
   }
@@ -78,6 +82,20 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
 int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
   if (m.is_pass()) return -1;  // searched last
   int key = take.stolen * 4096 + take.gain * 16;
+  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
+  return key;
+}
+
+int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const {
+  Undo undo;
+  scratch.apply(m, &undo);
+  int replies = 0;
+  const int reply_gain = best_rectangle_gain(scratch, &replies);
+  scratch.undo(undo);
+  // Between the pass (-1) and the smallest steal (4096): 2048 plus 16 per
+  // cell of net gain, less up to 15 for the replies left.
+  static_assert(2048 + 16 * 2 * kCells < kKillerKey, "a reply key must stay below the killers");
+  int key = std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095);
   if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
   return key;
 }
@@ -241,6 +259,15 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (alpha >= beta) return s;
     }
   }
+  if (probcut_ && !exact_ && ply > 0 && beta - alpha == 1 && depth >= config_.probcut_depth) {
+    if (const ProbCutPair* pair = probcut_->at(pos.mushrooms_left(), depth)) {
+      const int cut = probcut(pos, *pair, alpha, beta, ply);
+      if (stopped_) return 0;
+      if (cut != kNoCut) return cut;
+      // The shallow searches stored their best move here: it leads.
+      if (entry->bound != Bound::kNone && entry->key == key) tt_move = entry->move;
+    }
+  }
   const int move_limit = exact_ || beta - alpha != 1 ? kInf : late_move_limit(depth);
   Node node{depth, ply, alpha, beta, -kInf, Move()};
 
@@ -262,7 +289,7 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   MoveList list;
   generate_moves(pos, list);
   KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
+  const int n = key_moves(pos, list, tt_move, depth, ply, keyed.at);
   MovePicker picker(keyed.at, n);
   for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
   for (int i = n_first; i < n; ++i) {
@@ -274,6 +301,21 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   }
   store(entry, key, node.best, want_depth, alpha_start, beta, node.best_move);
   return node.best;
+}
+
+int AlphaBeta::probcut(Position& pos, const ProbCutPair& pair, int alpha, int beta, int ply) {
+  // Scores past this are out of any search's reach (170 cells of margin
+  // are 2,720): a bound beyond it is not tried.
+  constexpr int kReach = 4000;
+  const double margin = config_.probcut_sigmas * pair.spread;
+  // The deep value is predicted at least beta when slope * v + offset -
+  // margin >= beta, that is when v >= high.
+  const int high = int(std::ceil((beta + margin - pair.offset) / pair.slope));
+  if (high < kReach && negamax(pos, pair.shallow, high - 1, high, ply) >= high) return beta;
+  if (stopped_) return kNoCut;
+  const int low = int(std::floor((alpha - margin - pair.offset) / pair.slope));
+  if (low > -kReach && negamax(pos, pair.shallow, low, low + 1, ply) <= low) return alpha;
+  return kNoCut;
 }
 
 int AlphaBeta::late_move_limit(int depth) const {

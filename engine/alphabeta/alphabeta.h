@@ -20,6 +20,7 @@
 
 #include "alphabeta/move_orderer.h"
 #include "alphabeta/move_picker.h"
+#include "alphabeta/probcut.h"
 #include "mushroom/movegen.h"
 #include "mushroom/static_evaluator.h"
 
@@ -53,6 +54,17 @@ struct AlphaBetaConfig {
   // later moves that steal nothing (the ordering puts them last, smallest
   // gain last) are not searched at all. The pass is always searched. 0: off.
   int late_move_count = 0;
+  // Multi-ProbCut (alphabeta/probcut.h), only with a fit given
+  // (set_probcut): a null-window node with at least probcut_depth plies
+  // left, where the fit has a pair, is cut when its shallow search predicts
+  // a value probcut_sigmas spreads beyond the window.
+  double probcut_sigmas = 1.5;
+  int probcut_depth = 4;
+  // Heuristic mode, nodes with at least this many plies left: quiet moves
+  // (no steal) are ordered by their gain less the opponent's best reply
+  // gain after them, fewer replies first, as the endgame solver orders its
+  // moves; still below every steal and the killers. 0: off (by gain alone).
+  int reply_order_depth = 0;
 };
 
 struct AlphaBetaResult {
@@ -104,6 +116,9 @@ class AlphaBeta {
   // Ordering advice for the first config.orderer_plies plies of the
   // heuristic mode; null to drop it. It must outlive the searches.
   void set_move_orderer(MoveOrderer* orderer) { orderer_ = orderer; }
+  // Multi-ProbCut's fit for the heuristic mode; null (the default): off. It
+  // must outlive the searches and be made with this search's evaluation.
+  void set_probcut(const ProbCutFit* fit) { probcut_ = fit; }
 
  private:
   // What a transposition-table score says about the true value.
@@ -152,6 +167,11 @@ class AlphaBeta {
     return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
+  // Multi-ProbCut at a null-window node: beta when the shallow search
+  // predicts a fail high with the configured confidence, alpha when it
+  // predicts a fail low, else kNoCut.
+  static constexpr int kNoCut = 1 << 20;
+  int probcut(Position& pos, const ProbCutPair& pair, int alpha, int beta, int ply);
   // A finished game's score for the side to move: its margin, in heuristic
   // units outside the exact mode.
   int finished_score(const Position& pos) const {
@@ -162,11 +182,14 @@ class AlphaBeta {
   // The key of each move of the list and of the pass after them (higher
   // first; tt_move, when given, above all) and its steals, for a
   // MovePicker; returns their number, list.size + 1.
-  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
                 KeyedMove* keyed) const;
   static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
   // A move's key without the table's move or the orderer's advice.
   int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // A quiet move's key by the opponent's best reply after it
+  // (reply_order_depth); scratch is the node's position, left as it was.
+  int reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const;
   // The moves the keys would put first, known without generating: the
   // table's move and the killers that are legal here, in the keys' order,
   // into first[0..3); returns their number (0 where the order could differ).
@@ -181,6 +204,7 @@ class AlphaBeta {
   AlphaBetaConfig config_;
   StaticEvaluator* evaluator_;
   MoveOrderer* orderer_ = nullptr;
+  const ProbCutFit* probcut_ = nullptr;
   std::vector<Entry> table_;
   uint64_t mask_;
   bool exact_ = false;

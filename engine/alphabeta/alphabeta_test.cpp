@@ -340,6 +340,26 @@ TEST(AlphaBeta, LateMovePruningSearchesFewerNodes) {
   EXPECT_LT(n.with, n.without * 3 / 4) << n.with << " against " << n.without;
 }
 
+// Ordering quiet moves by the opponent's best reply reorders the tree only:
+// without reductions the fixed-depth value is the same, while the tree
+// searched differs.
+TEST(AlphaBeta, ReplyOrderingReordersWithoutChangingTheValue) {
+  int differ = 0, searched = 0;
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  for (const Position& p : playout_positions(8, 63)) {
+    if (p.game_over()) continue;
+    AlphaBetaConfig plain{.tt_bits = 18, .lmr = false}, by_reply = plain;
+    by_reply.reply_order_depth = 2;
+    const AlphaBetaResult a = AlphaBeta(plain).search(p, far, 4), b = AlphaBeta(by_reply).search(p, far, 4);
+    EXPECT_EQ(a.score, b.score);
+    EXPECT_TRUE(b.best.is_pass() || p.is_legal(b.best));
+    differ += a.nodes != b.nodes;
+    ++searched;
+  }
+  EXPECT_GE(searched, 6);
+  EXPECT_GE(differ, 1);
+}
+
 // A StaticEvaluator that replays every move it is told of on its own copy of
 // the position, and checks at each evaluation that its copy is the search's
 // position: the proof that the seam reports every move made and taken back.

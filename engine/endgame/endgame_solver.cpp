@@ -1,6 +1,7 @@
 #include "endgame/endgame_solver.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace mushroom {
 
@@ -18,6 +19,33 @@ EndgameSolver::EndgameSolver(EndgameConfig config) : config_(config) {
 }
 
 void EndgameSolver::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+
+void EndgameSolver::set_selective(const SelectiveEndgame& selective) {
+  if ((selective.fit == nullptr) != (selective.shallow == nullptr))
+    throw std::invalid_argument("the selective endgame needs both a fit and a shallow search");
+  if (!(selective.sigmas >= 0 && selective.sigmas <= 8)) throw std::invalid_argument("selective sigmas must be in [0, 8]");
+  if (selective.min_left < 0 || selective.min_left > 170)
+    throw std::invalid_argument("selective min_left must be in [0, 170]");
+  selective_ = selective;
+  clear();
+}
+
+std::optional<int> EndgameSolver::selective_cut(const Position& pos, const ProbCutPair& pair, int alpha, int beta) {
+  const AlphaBetaResult r = selective_.shallow->search(pos, Clock::now() + std::chrono::hours(1), pair.shallow);
+  stats_.shallow_nodes += r.nodes;
+  // The fit is in the search's units (16 per cell) on both sides.
+  const double predicted = (pair.slope * r.score + pair.offset) / kEvalScale;
+  const double margin = selective_.sigmas * pair.spread / kEvalScale;
+  if (predicted - margin >= beta) {
+    ++stats_.selective_cuts;
+    return beta;
+  }
+  if (predicted + margin <= alpha) {
+    ++stats_.selective_cuts;
+    return alpha;
+  }
+  return std::nullopt;
+}
 
 void EndgameSolver::start(const Limits& limits) {
   nodes_ = 0;
@@ -128,6 +156,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       alpha = std::max(alpha, int(e->lower));
       beta = std::min(beta, int(e->upper));
     }
+  }
+  if (selective_.fit && ply > 0 && beta - alpha == 1 && pos.mushrooms_left() >= selective_.min_left) {
+    if (const ProbCutPair* pair = selective_.fit->exact_at(pos.mushrooms_left()))
+      if (const std::optional<int> cut = selective_cut(pos, *pair, alpha, beta)) return *cut;
   }
   const uint64_t nodes_before = nodes_;
   const int alpha_start = alpha;

@@ -23,6 +23,8 @@
 #include <optional>
 #include <vector>
 
+#include "alphabeta/alphabeta.h"
+#include "alphabeta/probcut.h"
 #include "mushroom/movegen.h"
 #include "mushroom/position.h"
 
@@ -53,6 +55,20 @@ struct EndgameSearchStats {
   uint64_t every_move_nodes = 0;    // nodes that searched every rectangle, none reaching beta
   uint64_t table_cutoffs = 0;       // nodes ended by their own table entry
   uint64_t etc_cutoffs = 0;         // nodes ended by a child's entry (enhanced transposition cutoffs)
+  uint64_t selective_cuts = 0;      // selective mode: nodes cut by the shallow search's prediction
+  uint64_t shallow_nodes = 0;       // selective mode: the shallow searches' nodes (not in the solver's count)
+};
+
+// The solver's selective mode: Multi-ProbCut against exact values. At a
+// null-window node with at least min_left mushrooms left, a shallow
+// heuristic search predicts the exact margin (the fit's `exact` pair for
+// the band); a prediction `sigmas` spreads beyond the window cuts the node.
+// Its answers are then estimates, not proofs.
+struct SelectiveEndgame {
+  const ProbCutFit* fit = nullptr;  // with `exact` pairs; null: exact mode
+  AlphaBeta* shallow = nullptr;     // the heuristic search, with the fit's evaluation
+  double sigmas = 1.5;
+  int min_left = 80;
 };
 
 class EndgameSolver {
@@ -82,6 +98,12 @@ class EndgameSolver {
   const EndgameSearchStats& stats() const { return stats_; }
   // Empties the table (the proofs of earlier positions are otherwise kept).
   void clear();
+  // Switches the selective mode on (fit and shallow set) or off; the table
+  // is emptied either way, so estimates and proofs never share it. Throws
+  // std::invalid_argument when only one of fit and shallow is set, or a
+  // setting is out of range.
+  void set_selective(const SelectiveEndgame& selective);
+  bool selective() const { return selective_.fit != nullptr; }
 
  private:
   struct Entry {
@@ -92,6 +114,9 @@ class EndgameSolver {
   static_assert(sizeof(Entry) == 16);
 
   int search(Position& pos, int alpha, int beta, int ply);
+  // The selective mode's cut at a null-window node: beta or alpha when the
+  // shallow search predicts the margin beyond the window, else nothing.
+  std::optional<int> selective_cut(const Position& pos, const ProbCutPair& pair, int alpha, int beta);
   // One search from root under the limits start() set (nodes count on).
   std::optional<int> probe(const Position& root, int alpha, int beta, Move* best);
   // The ordered moves of a node (the pass not among them); returns their
@@ -112,6 +137,7 @@ class EndgameSolver {
   bool stopped_ = false;
   Move root_best_;
   EndgameSearchStats stats_;
+  SelectiveEndgame selective_;
 };
 
 }  // namespace mushroom

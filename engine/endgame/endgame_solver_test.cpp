@@ -148,5 +148,62 @@ TEST(EndgameSolver, WithNoRectangleLeftTheMarginStands) {
   EXPECT_EQ(stuck, 40);
 }
 
+// The selective mode (Multi-ProbCut against exact values) needs a fit and a
+// shallow search together; a fit whose spread no prediction can clear cuts
+// nothing and answers with the exact margin, after shallow searches; a
+// tight one cuts, answers with fewer nodes, and switching it off leaves the
+// exact solver as it was.
+ProbCutFit exact_fit(double spread) {
+  ProbCutFit fit;
+  for (int band = 0; band < ProbCutFit::kBands; ++band) {
+    ProbCutPair p;
+    p.depth = ProbCutFit::kExactDepth;
+    p.shallow = 2;
+    p.spread = spread;
+    p.samples = 50;
+    fit.set(band, p);
+  }
+  return fit;
+}
+
+TEST(EndgameSolver, SelectiveModeCutsOnlyWhereItsFitAllows) {
+  AlphaBeta shallow(AlphaBetaConfig{.tt_bits = 14});
+  const ProbCutFit wide = exact_fit(1e6), tight = exact_fit(8);
+  EndgameSolver solver(EndgameConfig{.tt_bits = 18});
+  EXPECT_THROW(solver.set_selective({&wide, nullptr}), std::invalid_argument);
+  EXPECT_THROW(solver.set_selective({nullptr, &shallow}), std::invalid_argument);
+  EXPECT_THROW(solver.set_selective({&wide, &shallow, -1.0}), std::invalid_argument);
+  EXPECT_THROW(solver.set_selective({&wide, &shallow, 1.5, 171}), std::invalid_argument);
+  AlphaBeta reference;
+  uint64_t shallow_nodes = 0;
+  for (const Position& pos : endgame_positions(12, 465, 60)) {
+    const int expected = reference_margin(reference, pos);
+    solver.set_selective({&wide, &shallow, 1.5, 0});
+    const auto unchanged = solver.solve(pos, {});
+    ASSERT_TRUE(unchanged.has_value());
+    EXPECT_EQ(unchanged->margin, expected);
+    EXPECT_EQ(solver.stats().selective_cuts, 0u);
+    shallow_nodes += solver.stats().shallow_nodes;
+  }
+  EXPECT_GT(shallow_nodes, 0u);
+  // Larger endgames, where a cut saves a subtree.
+  uint64_t exact_nodes = 0, tight_nodes = 0, cuts = 0;
+  for (const Position& pos : endgame_positions(6, 466, 80)) {
+    solver.set_selective({&tight, &shallow, 0.5, 0});
+    const auto estimate = solver.solve(pos, {});
+    ASSERT_TRUE(estimate.has_value());
+    tight_nodes += estimate->nodes;
+    cuts += solver.stats().selective_cuts;
+    solver.set_selective({});
+    EXPECT_FALSE(solver.selective());
+    const auto proof = solver.solve(pos, {});
+    ASSERT_TRUE(proof.has_value());
+    EXPECT_EQ(proof->margin, AlphaBeta().solve_exact(pos, 0).value_or(1000));
+    exact_nodes += proof->nodes;
+  }
+  EXPECT_GT(cuts, 0u);
+  EXPECT_LT(tight_nodes, exact_nodes);
+}
+
 }  // namespace
 }  // namespace mushroom
