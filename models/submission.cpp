@@ -2504,6 +2504,8 @@ class ProbCutFit {
 // else the FNV-1a of the file's bytes. Throws std::runtime_error naming an
 // unreadable file.
 std::string probcut_evaluation_name(const std::string& eval_path);
+// The same name from the file's bytes already read.
+std::string probcut_evaluation_of_bytes(const std::string& eval_bytes);
 
 // Throws ParseError (util/parse_error.h) naming `source` and the line.
 ProbCutFit parse_probcut_fit(const std::string& text, const std::string& source);
@@ -2706,6 +2708,10 @@ class AlphaBeta {
   static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
   // A move's key without the table's move or the orderer's advice.
   int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // What a killer move adds to its key at this ply (0 for any other move).
+  int killer_bonus(const Move& m, int ply) const {
+    return config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1]) ? kKillerKey : 0;
+  }
   // A quiet move's key by the opponent's best reply after it
   // (reply_order_depth); scratch is the node's position, left as it was.
   int reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const;
@@ -5811,9 +5817,11 @@ std::vector<std::pair<int, ProbCutPair>> ProbCutFit::entries() const {
 }
 
 std::string probcut_evaluation_name(const std::string& eval_path) {
-  if (eval_path.empty()) return "hand";
-  const std::string bytes = read_file(eval_path);
-  return fnv1a64_hex(bytes.data(), bytes.size());
+  return eval_path.empty() ? "hand" : probcut_evaluation_of_bytes(read_file(eval_path));
+}
+
+std::string probcut_evaluation_of_bytes(const std::string& eval_bytes) {
+  return fnv1a64_hex(eval_bytes.data(), eval_bytes.size());
 }
 
 ProbCutFit parse_probcut_fit(const std::string& text, const std::string& source) {
@@ -6006,9 +6014,7 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
 
 int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
   if (m.is_pass()) return -1;  // searched last
-  int key = take.stolen * 4096 + take.gain * 16;
-  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
-  return key;
+  return take.stolen * 4096 + take.gain * 16 + killer_bonus(m, ply);
 }
 
 int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const {
@@ -6020,9 +6026,7 @@ int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& 
   // Between the pass (-1) and the smallest steal (4096): 2048 plus 16 per
   // cell of net gain, less up to 15 for the replies left.
   static_assert(2048 + 16 * 2 * kCells < kKillerKey, "a reply key must stay below the killers");
-  int key = std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095);
-  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
-  return key;
+  return std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095) + killer_bonus(m, ply);
 }
 
 int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
@@ -6468,8 +6472,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       beta = std::min(beta, int(e->upper));
     }
   }
-  if (selective_.fit && ply > 0 && beta - alpha == 1 && pos.mushrooms_left() >= selective_.min_left) {
-    if (const ProbCutPair* pair = selective_.fit->exact_at(pos.mushrooms_left()))
+  if (selective_.fit && ply > 0 && beta - alpha == 1) {
+    const int left = pos.mushrooms_left();
+    const ProbCutPair* pair = left >= selective_.min_left ? selective_.fit->exact_at(left) : nullptr;
+    if (pair)
       if (const std::optional<int> cut = selective_cut(pos, *pair, alpha, beta)) return *cut;
   }
   const uint64_t nodes_before = nodes_;

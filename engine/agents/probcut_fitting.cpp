@@ -140,26 +140,30 @@ ProbCutFit fit_from_samples(const std::vector<ProbCutSample>& samples, const std
                             int min_samples, const std::string& evaluation, int exact_shallow) {
   ProbCutFit fit;
   fit.evaluation = evaluation;
+  // One band's regression of `deep` on the value at depth `shallow`, over
+  // the samples that have both. A pair that does not predict (too few
+  // samples, no spread left, or values that fall as the shallow ones rise)
+  // is not a test the search can use.
+  const auto fit_band = [&](int band, int depth, int shallow, auto&& deep_of) {
+    std::vector<std::pair<double, double>> xy;
+    for (const ProbCutSample& s : samples)
+      if (ProbCutFit::band_of(s.mushrooms_left) == band && int(s.values.size()) >= shallow)
+        if (const std::optional<double> deep = deep_of(s)) xy.emplace_back(s.values[size_t(shallow - 1)], *deep);
+    if (int(xy.size()) < min_samples) return;
+    const ProbCutPair p = fit_probcut_pair(depth, shallow, xy);
+    if (p.samples > 0 && p.slope > 0 && p.spread > 0) fit.set(band, p);
+  };
   for (int band = 0; band < ProbCutFit::kBands; ++band) {
-    if (exact_shallow > 0) {
-      std::vector<std::pair<double, double>> xy;
-      for (const ProbCutSample& s : samples)
-        if (ProbCutFit::band_of(s.mushrooms_left) == band && s.exact && int(s.values.size()) >= exact_shallow)
-          xy.emplace_back(s.values[size_t(exact_shallow - 1)], double(kEvalScale * *s.exact));
-      const ProbCutPair p = fit_probcut_pair(ProbCutFit::kExactDepth, exact_shallow, xy);
-      if (int(xy.size()) >= min_samples && p.samples > 0 && p.slope > 0 && p.spread > 0) fit.set(band, p);
-    }
-    for (const auto& [depth, shallow] : pairs) {
-      std::vector<std::pair<double, double>> xy;
-      for (const ProbCutSample& s : samples)
-        if (ProbCutFit::band_of(s.mushrooms_left) == band && int(s.values.size()) >= depth)
-          xy.emplace_back(s.values[size_t(shallow - 1)], s.values[size_t(depth - 1)]);
-      if (int(xy.size()) < min_samples) continue;
-      const ProbCutPair p = fit_probcut_pair(depth, shallow, xy);
-      // A pair that does not predict (no spread left, or values that fall
-      // as the shallow ones rise) is not a test the search can use.
-      if (p.samples > 0 && p.slope > 0 && p.spread > 0) fit.set(band, p);
-    }
+    if (exact_shallow > 0)
+      fit_band(band, ProbCutFit::kExactDepth, exact_shallow, [](const ProbCutSample& s) -> std::optional<double> {
+        if (!s.exact) return std::nullopt;
+        return double(kEvalScale * *s.exact);
+      });
+    for (const auto& [depth, shallow] : pairs)
+      fit_band(band, depth, shallow, [depth = depth](const ProbCutSample& s) -> std::optional<double> {
+        if (int(s.values.size()) < depth) return std::nullopt;
+        return double(s.values[size_t(depth - 1)]);
+      });
   }
   return fit;
 }
@@ -167,9 +171,14 @@ ProbCutFit fit_from_samples(const std::vector<ProbCutSample>& samples, const std
 ProbCutFitResult run_probcut_fit(const ProbCutFitJob& job, const std::function<void(const std::string&)>& progress) {
   check_probcut_fit_job(job);
   const auto start = std::chrono::steady_clock::now();
+  // The file is read once: its bytes make the network and name it in the fit.
   std::unique_ptr<nnue::Network> network;
-  if (!job.eval.empty()) network = std::make_unique<nnue::Network>(nnue::read_network(job.eval));
-  const std::string evaluation = probcut_evaluation_name(job.eval);
+  std::string evaluation = "hand";
+  if (!job.eval.empty()) {
+    const std::string bytes = read_file(job.eval);
+    network = std::make_unique<nnue::Network>(nnue::parse_network(bytes, job.eval));
+    evaluation = probcut_evaluation_of_bytes(bytes);
+  }
 
   AlphaBetaConfig play_config = playing_search_config();
   play_config.tt_bits = std::min(job.tt_bits, 18);

@@ -81,9 +81,7 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
 
 int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
   if (m.is_pass()) return -1;  // searched last
-  int key = take.stolen * 4096 + take.gain * 16;
-  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
-  return key;
+  return take.stolen * 4096 + take.gain * 16 + killer_bonus(m, ply);
 }
 
 int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const {
@@ -95,9 +93,7 @@ int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& 
   // Between the pass (-1) and the smallest steal (4096): 2048 plus 16 per
   // cell of net gain, less up to 15 for the replies left.
   static_assert(2048 + 16 * 2 * kCells < kKillerKey, "a reply key must stay below the killers");
-  int key = std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095);
-  if (config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1])) key += kKillerKey;
-  return key;
+  return std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095) + killer_bonus(m, ply);
 }
 
 int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,

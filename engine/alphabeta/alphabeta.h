@@ -187,6 +187,10 @@ class AlphaBeta {
   static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
   // A move's key without the table's move or the orderer's advice.
   int plain_key(const Move& m, const RectangleTake& take, int ply) const;
+  // What a killer move adds to its key at this ply (0 for any other move).
+  int killer_bonus(const Move& m, int ply) const {
+    return config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1]) ? kKillerKey : 0;
+  }
   // A quiet move's key by the opponent's best reply after it
   // (reply_order_depth); scratch is the node's position, left as it was.
   int reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const;

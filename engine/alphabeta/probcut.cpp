@@ -38,9 +38,11 @@ std::vector<std::pair<int, ProbCutPair>> ProbCutFit::entries() const {
 }
 
 std::string probcut_evaluation_name(const std::string& eval_path) {
-  if (eval_path.empty()) return "hand";
-  const std::string bytes = read_file(eval_path);
-  return fnv1a64_hex(bytes.data(), bytes.size());
+  return eval_path.empty() ? "hand" : probcut_evaluation_of_bytes(read_file(eval_path));
+}
+
+std::string probcut_evaluation_of_bytes(const std::string& eval_bytes) {
+  return fnv1a64_hex(eval_bytes.data(), eval_bytes.size());
 }
 
 ProbCutFit parse_probcut_fit(const std::string& text, const std::string& source) {

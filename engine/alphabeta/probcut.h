@@ -71,6 +71,8 @@ class ProbCutFit {
 // else the FNV-1a of the file's bytes. Throws std::runtime_error naming an
 // unreadable file.
 std::string probcut_evaluation_name(const std::string& eval_path);
+// The same name from the file's bytes already read.
+std::string probcut_evaluation_of_bytes(const std::string& eval_bytes);
 
 // Throws ParseError (util/parse_error.h) naming `source` and the line.
 ProbCutFit parse_probcut_fit(const std::string& text, const std::string& source);

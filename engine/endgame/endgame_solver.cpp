@@ -157,8 +157,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
       beta = std::min(beta, int(e->upper));
     }
   }
-  if (selective_.fit && ply > 0 && beta - alpha == 1 && pos.mushrooms_left() >= selective_.min_left) {
-    if (const ProbCutPair* pair = selective_.fit->exact_at(pos.mushrooms_left()))
+  if (selective_.fit && ply > 0 && beta - alpha == 1) {
+    const int left = pos.mushrooms_left();
+    const ProbCutPair* pair = left >= selective_.min_left ? selective_.fit->exact_at(left) : nullptr;
+    if (pair)
       if (const std::optional<int> cut = selective_cut(pos, *pair, alpha, beta)) return *cut;
   }
   const uint64_t nodes_before = nodes_;
