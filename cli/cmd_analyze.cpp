@@ -4,7 +4,6 @@
 #include "cli/command.h"
 #include "mushroom/position_io.h"
 #include "protocol/game_analysis.h"
-#include "util/shipped_file.h"
 #include "util/text.h"
 #include "view/game_viewer.h"
 
@@ -36,7 +35,7 @@ int cmd_analyze(int argc, char** argv) {
   opts.add_options()("input", "game log or position file", cxxopts::value<std::string>())(
       "ms", "search time per position in ms, at most (the bot's move_ms option)", cxxopts::value<double>()->default_value("1000"))(
       "agent", "the bot, NAME[:key=value,...] as for `mushroom bot` (default: the contest bot, "
-      "alphabeta:eval=models/eval.bin); an agent that keeps a search report (alphabeta)",
+      "alphabeta:eval=models/eval.bin,probcut=models/eval.probcut); an agent that keeps a search report (alphabeta)",
       cxxopts::value<std::string>())(
 
       "marks", "how many of the costliest moves to mark", cxxopts::value<int>()->default_value("3"))(
@@ -79,7 +78,7 @@ int cmd_analyze(int argc, char** argv) {
     throw std::invalid_argument("--to-move must be FIRST or SECOND, not '" + to_move + "'");
 
   const AgentSpec spec = args.count("agent") ? parse_agent_spec(args["agent"].as<std::string>())
-                                             : AgentSpec{"alphabeta", {{"eval", default_eval_path()}}};
+                                             : contest_bot_spec();
   AgentOptions agent_options;
   agent_options.values = spec.options;
   if (agent_options.values.count("move_ms"))

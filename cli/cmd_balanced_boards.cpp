@@ -3,7 +3,6 @@
 #include "arena/balanced_boards.h"
 #include "arena/boards_file.h"
 #include "cli/command.h"
-#include "util/shipped_file.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -21,7 +20,7 @@ int cmd_balanced_boards(int argc, char** argv) {
       "How the committed bench/balanced-boards.txt was made and measured: bench/README.md.");
   opts.add_options()("out", "the boards file to write", cxxopts::value<std::string>())(
       "count", "balanced boards to write", cxxopts::value<int>()->default_value("1000"))(
-      "agent", "the self-play agent, NAME[:key=value,...] [default: alphabeta:eval=models/eval.bin, the contest bot]",
+      "agent", "the self-play agent, NAME[:key=value,...] [default: the contest bot, alphabeta:eval=models/eval.bin,probcut=models/eval.probcut]",
       cxxopts::value<std::string>())(
       "time-ms", "each side's time bank in the self-play game", cxxopts::value<int>()->default_value("1000"))(
       "max-margin", "keep a board when the first seat's cells minus the second's is at most this",
@@ -37,7 +36,7 @@ int cmd_balanced_boards(int argc, char** argv) {
   BalancedBoardsConfig config;
   config.agent = args.count("agent")
                      ? parse_agent_spec(args["agent"].as<std::string>())
-                     : AgentSpec{"alphabeta", {{"eval", default_eval_path()}}};
+                     : contest_bot_spec();
   config.time_ms = args["time-ms"].as<int>();
   config.count = args["count"].as<int>();
   config.max_margin = args["max-margin"].as<int>();

@@ -209,7 +209,7 @@ int cmd_bench_endgame(int argc, char** argv) {
       "seed", "random endgames: their seed", cxxopts::value<uint64_t>()->default_value("1"))(
       "regret", "also play the bot's own search (--agent) at --regret-ms a move on every position proved, and "
                 "print by bucket the cells its move gives away against the proven margin")(
-      "agent", "--regret's bot, NAME[:key=value,...] (default: the contest bot, alphabeta:eval=models/eval.bin)",
+      "agent", "--regret's bot, NAME[:key=value,...] (default: the contest bot, alphabeta:eval=models/eval.bin,probcut=models/eval.probcut)",
       cxxopts::value<std::string>())(
       "regret-ms", "--regret's search time a move", cxxopts::value<double>()->default_value("300"))(
       "reference", "also time alpha-beta's exact mode in the same run, print its table first, and check that the "
@@ -261,7 +261,7 @@ int cmd_bench_endgame(int argc, char** argv) {
   // --regret's options are checked before any solving.
   const bool regret = args.count("regret") > 0;
   const double regret_ms = args["regret-ms"].as<double>();
-  const std::string agent = args.count("agent") ? args["agent"].as<std::string>() : "alphabeta:eval=" + default_eval_path();
+  const std::string agent = args.count("agent") ? args["agent"].as<std::string>() : format_agent_spec(contest_bot_spec());
   AgentSpec regret_spec;
   AgentOptions regret_options;
   if (regret) {

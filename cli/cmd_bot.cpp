@@ -2,7 +2,6 @@
 
 #include "cli/command.h"
 #include "protocol/bot_session.h"
-#include "util/shipped_file.h"
 
 namespace mushroom::cli {
 
@@ -11,8 +10,10 @@ int cmd_bot(int argc, char** argv) {
                         "Play one game over the contest protocol on stdin/stdout (READY, INIT, TIME, OPP, "
                         "FINISH). Only OK and moves are printed on stdout; warnings go to stderr. With no --agent it plays "
                         "the contest bot, the strongest by measurement (BENCHMARKS.md): alphabeta with the learned "
-                        "evaluation models/eval.bin ($MUSHROOM_EVAL overrides), iterative deepening on the 10 s "
-                        "CPU-time bank; that is --agent alphabeta:eval=models/eval.bin. --agent alphabeta alone is the "
+                        "evaluation models/eval.bin ($MUSHROOM_EVAL overrides) and its Multi-ProbCut fit models/eval.probcut "
+                        "($MUSHROOM_PROBCUT overrides, none turns it off; with $MUSHROOM_EVAL alone it is off, since a "
+                        "fit belongs to one evaluation), iterative deepening on the 10 s CPU-time bank; that is --agent "
+                        "alphabeta:eval=models/eval.bin,probcut=models/eval.probcut. --agent alphabeta alone is the "
                         "hand evaluation.\n\nAn agent is NAME[:key=value,...] (e.g. alphabeta:depth=4,eval=FILE), as "
                         "everywhere in mushroom. Each agent's options, with default, range and help:\n" +
                             agent_options_help());
@@ -39,7 +40,7 @@ int cmd_bot(int argc, char** argv) {
   for (const std::string& arg : args.unmatched())
     if (arg != "NYPC") std::cerr << "bot: argument '" << arg << "' is not an option of mushroom bot; ignored" << std::endl;
   // --model alone still means the nn agent with that model.
-  AgentSpec fallback{"alphabeta", {{"eval", default_eval_path()}}};
+  AgentSpec fallback = contest_bot_spec();
   if (args.count("model")) {
     if (args.count("agent")) throw std::invalid_argument("give the model inside --agent (nn:model=FILE), not as --model");
     fallback = AgentSpec{"nn", {{"model", args["model"].as<std::string>()}}};

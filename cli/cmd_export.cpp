@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "alphabeta/probcut.h"
 #include "export/exporter.h"
 #include "nn/model_file.h"
 #include "nnue/network.h"
@@ -29,6 +30,9 @@ int cmd_export_bot(int argc, char** argv) {
                      "model (models/promoted.txt)", cxxopts::value<std::string>())(
       "eval", "learned-evaluation file, e.g. models/eval.bin, or a run directory (runs/NAME): its promoted evaluation "
       "(models/promoted.txt)", cxxopts::value<std::string>())(
+      "probcut", "with --eval: the evaluation's Multi-ProbCut fit (`mushroom probcut-fit`), e.g. models/eval.probcut, "
+      "embedded in the source for the bot's search; a fit made with another evaluation is refused. Without it the "
+      "bot searches without ProbCut", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(
       "max-bytes", "largest source file to write (the judge's limit is 1 MiB)",
       cxxopts::value<size_t>()->default_value(std::to_string(exporter::kMaxSourceBytes)))(
@@ -75,6 +79,8 @@ int cmd_export_bot(int argc, char** argv) {
     std::printf("exporting %s (promoted by the run in %s)\n", promoted.c_str(), given.c_str());
     return promoted;
   };
+  if (args.count("model") && args.count("probcut"))
+    throw std::invalid_argument("export-bot: --probcut goes with --eval (a fit of a learned evaluation), not with --model");
   if (args.count("model")) {
     const std::string model_path = weights_path(args["model"].as<std::string>());
     const auto model = std::make_shared<nn::Model>(nn::load_model(model_path));
@@ -85,6 +91,14 @@ int cmd_export_bot(int argc, char** argv) {
     const auto bytes = std::make_shared<std::string>(read_file(eval_path));
     options.model_label = eval_path.substr(eval_path.find_last_of('/') + 1);
     nnue::parse_network(*bytes, eval_path);  // names the file when it is not usable
+    if (args.count("probcut")) {
+      const std::string fit_path = args["probcut"].as<std::string>();
+      options.probcut_fit = read_file(fit_path);
+      // Names the file and line of a malformed fit, or both evaluations' hashes.
+      check_probcut_evaluation(parse_probcut_fit(options.probcut_fit, fit_path), probcut_evaluation_of_bytes(*bytes),
+                               fit_path);
+      options.probcut_label = fit_path.substr(fit_path.find_last_of('/') + 1);
+    }
     make = [bytes, &options] { return exporter::export_eval_bot(*bytes, options); };
   }
   exporter::ExportedBot bot = make();

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "agents/greedy_agent.h"
+#include "alphabeta/probcut.h"
 #include "arena/arena.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/movegen.h"
@@ -37,6 +38,7 @@ const char* const kStudentPath = "models/student.h5";
 // The committed submission: alpha-beta with this learned evaluation, its
 // weights in data.bin beside the source (too big to embed).
 const char* const kEvalPath = "models/eval.bin";
+const char* const kProbCutPath = "models/eval.probcut";  // its Multi-ProbCut fit, embedded in the source
 const char* const kSubmissionPath = "models/submission.cpp";
 const char* const kDataBinPath = "models/data.bin";
 
@@ -262,6 +264,17 @@ std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buck
   return nnue::serialize_network(m);
 }
 
+// A Multi-ProbCut fit made (so it says) with `eval_bytes`: one pair a band,
+// wide enough that the bot's search runs through it.
+std::string fit_file_for(const std::string& eval_bytes) {
+  ProbCutFit fit;
+  fit.evaluation = probcut_evaluation_of_bytes(eval_bytes);
+  for (int band = 0; band < ProbCutFit::kBands; ++band)
+    fit.set(band, ProbCutPair{.depth = 4, .shallow = 2, .slope = 1, .offset = 0, .spread = 40, .samples = 100,
+                              .correlation = 0.9});
+  return format_probcut_fit(fit, "made by a test");
+}
+
 // The alpha-beta bot with a learned evaluation in data.bin: its evaluation
 // gives the engine's integers exactly; without data.bin, or with a corrupt
 // one, it says so on stderr and plays on with the hand evaluation, legal
@@ -273,9 +286,13 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
   ExportOptions options;
   options.data_bin = true;
   options.model_label = "test.eval";
+  options.probcut_fit = fit_file_for(weights);
+  options.probcut_label = "test.probcut";
   const ExportedBot bot = export_eval_bot(weights, options);
   EXPECT_EQ(std::string(bot.data_bin.begin(), bot.data_bin.end()), weights);
   EXPECT_NE(bot.source.find("kLearnedEvalBot = true"), std::string::npos);
+  EXPECT_NE(bot.source.find("// Multi-ProbCut fit: test.probcut, embedded below."), std::string::npos);
+  EXPECT_NE(bot.source.find("kProbCutFit[] = R\"fit(" + options.probcut_fit + ")fit\";"), std::string::npos);
   write_file_atomic((d / "submission.cpp").string(), bot.source);
   const ShellResult build =
       run_shell("g++ -std=c++17 -O1 -Wall -Wextra -Werror " + (d / "submission.cpp").string() + " -o " + (d / "bot").string());
@@ -317,6 +334,18 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
   EXPECT_NE(corrupt_game.output.find("checksum mismatch"), std::string::npos) << corrupt_game.output;
   EXPECT_NE(corrupt_game.output.find("playing with the hand evaluation"), std::string::npos) << corrupt_game.output;
 
+  // Other weights that load: played with, but not with the fit made for the exported ones.
+  write_file_atomic((d / "data.bin").string(), bucketed);
+  const ShellResult other = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_NE(other.output.find("holds other weights than this source was exported with"), std::string::npos)
+      << other.output;
+  EXPECT_NE(other.output.find("without the Multi-ProbCut fit made for the exported ones"), std::string::npos)
+      << other.output;
+  write_file_atomic((d / "data.bin").string(), weights);
+  const ArenaReport with_fit = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
+  ASSERT_EQ(with_fit.games.size(), 2u);
+  for (const ArenaGame& g : with_fit.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
+
   fs::remove(d / "data.bin");
   const ShellResult missing = run_shell("cd " + d.string() + " && ./bot < input.txt");
   EXPECT_NE(missing.output.find("cannot find data.bin"), std::string::npos) << missing.output;
@@ -332,6 +361,8 @@ TEST(ExportedEvalBot, EmbeddedWeightsAreBase64InTheSource) {
   const std::string weights = random_eval_file(4);
   const ExportedBot embedded = export_eval_bot(weights, ExportOptions{});
   EXPECT_TRUE(embedded.data_bin.empty());
+  EXPECT_NE(embedded.source.find("// Multi-ProbCut fit: none."), std::string::npos);
+  EXPECT_NE(embedded.source.find("kProbCutFit[] = R\"fit()fit\";"), std::string::npos);
   EXPECT_NE(embedded.source.find(nn::base64_encode(std::vector<uint8_t>(weights.begin(), weights.end())).substr(0, 120)),
             std::string::npos);
   EXPECT_THROW(export_eval_bot(weights.substr(0, weights.size() - 8), ExportOptions{}), nnue::NetworkError);
@@ -366,6 +397,34 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
                               (d / "nodir").string() + " does not exist"),
             std::string::npos)
       << nodir.output;
+
+  // --probcut: a fit made with another evaluation, or a malformed one, is
+  // refused by name before anything is written; the right one is embedded.
+  const std::string other = random_eval_file(6);
+  write_file_atomic((d / "other.probcut").string(), fit_file_for(other));
+  const ShellResult foreign = run_shell("'" + bin + "' export-bot --eval " + (d / "good.eval").string() + " --probcut " +
+                                        (d / "other.probcut").string() + " --out " + (d / "p.cpp").string());
+  EXPECT_NE(foreign.exit_code, 0);
+  EXPECT_NE(foreign.output.find((d / "other.probcut").string()), std::string::npos) << foreign.output;
+  EXPECT_NE(foreign.output.find(probcut_evaluation_of_bytes(other)), std::string::npos) << foreign.output;
+  EXPECT_NE(foreign.output.find(probcut_evaluation_of_bytes(weights)), std::string::npos) << foreign.output;
+  EXPECT_FALSE(fs::exists(d / "p.cpp"));
+  write_file_atomic((d / "bad.probcut").string(), "evaluation " + probcut_evaluation_of_bytes(weights) +
+                                                       "\npair 0 19 4 2 1.0 0.0 -3 100 0.9\n");
+  const ShellResult malformed = run_shell("'" + bin + "' export-bot --eval " + (d / "good.eval").string() +
+                                          " --probcut " + (d / "bad.probcut").string() + " --out " + (d / "p.cpp").string());
+  EXPECT_NE(malformed.exit_code, 0);
+  EXPECT_NE(malformed.output.find((d / "bad.probcut").string() + ":2"), std::string::npos) << malformed.output;
+  EXPECT_FALSE(fs::exists(d / "p.cpp"));
+  const ShellResult with_model = run_shell("'" + bin + "' export-bot --model " + kStudentPath + " --probcut " +
+                                           (d / "bad.probcut").string() + " --out " + (d / "p.cpp").string());
+  EXPECT_NE(with_model.exit_code, 0);
+  EXPECT_NE(with_model.output.find("--probcut goes with --eval"), std::string::npos) << with_model.output;
+  write_file_atomic((d / "good.probcut").string(), fit_file_for(weights));
+  const ShellResult fitted = run_shell("'" + bin + "' export-bot --eval " + (d / "good.eval").string() + " --probcut " +
+                                       (d / "good.probcut").string() + " --out " + (d / "p.cpp").string());
+  EXPECT_EQ(fitted.exit_code, 0) << fitted.output;
+  EXPECT_NE(read_file((d / "p.cpp").string()).find(read_file((d / "good.probcut").string())), std::string::npos);
 
   // A run directory stands for its promoted model (models/promoted.txt).
   fs::create_directories(d / "run" / "models");
@@ -403,9 +462,11 @@ TEST(Export, CommittedSubmissionIsUpToDate) {
   ExportOptions options;
   options.model_label = "eval.bin";
   options.data_bin = true;
+  options.probcut_fit = read_file(kProbCutPath);
+  options.probcut_label = "eval.probcut";
   const ExportedBot bot = export_eval_bot(weights, options);
   const std::string regenerate = std::string("; regenerate it with:\n  build/mushroom export-bot --eval ") + kEvalPath +
-                                 " --out " + kSubmissionPath;
+                                 " --probcut " + kProbCutPath + " --out " + kSubmissionPath;
   EXPECT_TRUE(read_file(kSubmissionPath) == bot.source)
       << kSubmissionPath << " is stale (the engine or the evaluation changed)" << regenerate;
   EXPECT_TRUE(read_file(kDataBinPath) == weights) << kDataBinPath << " is not " << kEvalPath << regenerate;

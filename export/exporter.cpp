@@ -48,6 +48,15 @@ std::string weights_literal(const std::string& base64) {
   return out;
 }
 
+// The Multi-ProbCut fit's text as a raw string literal ("" for none); its
+// delimiter is one the text cannot end early.
+std::string probcut_literal(const std::string& fit_text) {
+  std::string delimiter = "fit";
+  while (fit_text.find(")" + delimiter + "\"") != std::string::npos) delimiter += "x";
+  return "// The learned evaluation's Multi-ProbCut fit (alphabeta/probcut.h), made with these weights; \"\": none.\n"
+         "static const char kProbCutFit[] = R\"" + delimiter + "(" + fit_text + ")" + delimiter + "\";\n";
+}
+
 }  // namespace
 
 std::string model_label(const nn::Model& model, const std::string& path) {
@@ -74,6 +83,7 @@ ExportedBot assemble(const std::vector<uint8_t>& weights, bool learned_eval_bot,
           << "static const unsigned long long kWeightsHash = 0x" << fnv1a64_hex(weights.data(), weights.size()) << "ull;\n"
           << "static const unsigned long long kWeightsBytes = " << weights.size() << "ull;\n"
           << weights_literal(options.data_bin ? std::string() : nn::base64_encode(weights))
+          << probcut_literal(learned_eval_bot ? options.probcut_fit : std::string())
           << "}  // namespace mushroom::exported\n";
     }
     src << "\n// ---- " << file.path << " ----\n" << strip_local_includes(file.text);
@@ -111,6 +121,11 @@ ExportedBot export_eval_bot(const std::string& eval_file_bytes, const ExportOpti
          << "// Evaluation: " << (options.model_label.empty() ? "(unnamed)" : options.model_label)
          << ", learned (" << eval.shape.to_string() << "), "
          << eval_file_bytes.size() << " bytes " << (options.data_bin ? "in data.bin" : "embedded below") << ".\n"
+         << "// Multi-ProbCut fit: "
+         << (options.probcut_fit.empty() ? std::string("none")
+                                          : (options.probcut_label.empty() ? "(unnamed)" : options.probcut_label) +
+                                                ", embedded below")
+         << ".\n"
          << kBuildLine
          << "// Plays the contest protocol on stdin/stdout: alpha-beta with the learned evaluation (the hand one\n"
          << "// if its weights do not load), exact endgames, moves planned from the 10 s CPU-time bank.\n";

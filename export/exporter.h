@@ -17,6 +17,11 @@ namespace mushroom::exporter {
 struct ExportOptions {
   bool data_bin = false;      // weights in data.bin instead of the source
   std::string model_label;    // written in the file's header comment
+  // The learned evaluation's Multi-ProbCut fit (alphabeta/probcut.h), its
+  // text embedded in the source for the bot's search; "" for none. The
+  // caller checks that it was made with the exported evaluation.
+  std::string probcut_fit;
+  std::string probcut_label;  // the fit's file name, for the header comment
 };
 
 struct ExportedBot {

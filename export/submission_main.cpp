@@ -109,11 +109,23 @@ LoadedWeights load_weights(const char* argv0) {
   return w;
 }
 
-// The engine's `alphabeta` agent with its defaults and the learned
-// evaluation; the hand evaluation when the weights did not load.
+// The Multi-ProbCut fit embedded with the weights (kProbCutFit), read once;
+// null when there is none, or when the bot plays without the weights it was
+// exported with (the hand evaluation, or another data.bin): a fit belongs
+// to one evaluation.
+std::shared_ptr<const ProbCutFit> embedded_probcut_fit(const LoadedWeights& w) {
+  if (kProbCutFit[0] == '\0' || !w.evaluation || !w.mismatch.empty()) return nullptr;
+  static const auto fit = std::make_shared<const ProbCutFit>(
+      parse_probcut_fit(kProbCutFit, "the Multi-ProbCut fit embedded in the source"));
+  return fit;
+}
+
+// The engine's `alphabeta` agent with its defaults, the learned evaluation
+// and its Multi-ProbCut fit; the hand evaluation when the weights did not load.
 std::unique_ptr<Agent> make_alphabeta_agent(const LoadedWeights& w) {
   AlphaBetaAgentConfig c;  // the declared defaults, as `alphabeta` without options
   c.eval_model = w.evaluation;  // shared, read once
+  c.probcut_fit = embedded_probcut_fit(w);
   return std::make_unique<AlphaBetaAgent>(c);
 }
 
@@ -253,7 +265,8 @@ int main(int argc, char** argv) {
                 << " (weights required: --require-weights or $MUSHROOM_REQUIRE_WEIGHTS)" << std::endl;
       return 2;
     }
-    std::cerr << "bot: warning: " << weights.mismatch << "; playing with them" << std::endl;
+    std::cerr << "bot: warning: " << weights.mismatch << "; playing with them"
+              << (kProbCutFit[0] ? ", without the Multi-ProbCut fit made for the exported ones" : "") << std::endl;
   } else if (weights.ok()) {
     std::cerr << "bot: weights: " << weights.source << std::endl;
   } else if (args.require_weights || args.eval_positions) {

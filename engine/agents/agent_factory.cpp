@@ -99,7 +99,7 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
                  "(0: off)")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)")
         .text("probcut", FIELD(probcut),
-              "Multi-ProbCut fit made with this eval (`mushroom probcut fit`; empty: no ProbCut)")
+              "Multi-ProbCut fit made with this eval (`mushroom probcut-fit`; empty: no ProbCut)")
         .real("probcut_sigmas", FIELD(search.probcut_sigmas), 0, 8,
               "ProbCut cuts when the shallow search predicts this many spreads beyond the window")
         .integer("probcut_depth", FIELD(search.probcut_depth), 2, 32,

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "util/shipped_file.h"
+
 namespace mushroom {
 
 AgentSpec parse_agent_spec(const std::string& spec) {
@@ -33,6 +35,12 @@ std::string format_agent_spec(const AgentSpec& spec) {
     sep = ',';
   }
   return out;
+}
+
+AgentSpec contest_bot_spec() {
+  AgentSpec spec{"alphabeta", {{"eval", default_eval_path()}}};
+  if (const std::string fit = default_probcut_path(); !fit.empty()) spec.options["probcut"] = fit;
+  return spec;
 }
 
 }  // namespace mushroom

@@ -22,4 +22,11 @@ AgentSpec parse_agent_spec(const std::string& spec);
 // The spec text back, options in key order.
 std::string format_agent_spec(const AgentSpec& spec);
 
+// The contest bot, what `mushroom bot` plays when no agent is named:
+// alphabeta with the shipped learned evaluation (util/shipped_file.h,
+// default_eval_path) and its Multi-ProbCut fit (default_probcut_path) when
+// there is one. Throws std::runtime_error naming the places searched when
+// a shipped file is missing.
+AgentSpec contest_bot_spec();
+
 }  // namespace mushroom

@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 
 #include "agents/agent_spec.h"
 #include "agents/greedy_agent.h"
@@ -50,6 +53,68 @@ TEST(AgentSpec, MalformedSpecsAreNamed) {
       ADD_FAILURE() << "accepted '" << c.spec << "'";
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << c.spec << ": " << e.what();
+    }
+  }
+}
+
+// Sets an environment variable for one scope, and puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// The contest bot plays the shipped evaluation with its shipped fit; a fit
+// belongs to one evaluation, so another evaluation named alone plays
+// without one, and MUSHROOM_PROBCUT names a fit or turns it off.
+TEST(ContestBot, TheShippedFitGoesOnlyWithTheShippedEvaluation) {
+  const ScopedEnv no_eval("MUSHROOM_EVAL", nullptr);
+  {
+    const ScopedEnv no_fit("MUSHROOM_PROBCUT", nullptr);
+    const AgentSpec spec = contest_bot_spec();
+    EXPECT_EQ(spec.name, "alphabeta");
+    ASSERT_EQ(spec.options.count("eval"), 1u);
+    ASSERT_EQ(spec.options.count("probcut"), 1u);
+    EXPECT_TRUE(spec.options.at("eval").ends_with("models/eval.bin")) << spec.options.at("eval");
+    EXPECT_TRUE(spec.options.at("probcut").ends_with("models/eval.probcut")) << spec.options.at("probcut");
+    AgentOptions options;
+    options.values = spec.options;
+    EXPECT_NO_THROW(make_agent(spec.name, options)) << "the shipped fit is made with the shipped evaluation";
+  }
+  {
+    const ScopedEnv off("MUSHROOM_PROBCUT", "none");
+    EXPECT_EQ(contest_bot_spec().options.count("probcut"), 0u);
+  }
+  {
+    const ScopedEnv fit("MUSHROOM_PROBCUT", "my.probcut");
+    EXPECT_EQ(contest_bot_spec().options.at("probcut"), "my.probcut");
+  }
+  {
+    const ScopedEnv other("MUSHROOM_EVAL", "models/eval-2h-playing-gen1.bin");
+    const ScopedEnv no_fit("MUSHROOM_PROBCUT", nullptr);
+    const AgentSpec spec = contest_bot_spec();
+    EXPECT_EQ(spec.options.at("eval"), "models/eval-2h-playing-gen1.bin");
+    EXPECT_EQ(spec.options.count("probcut"), 0u) << "models/eval.probcut was not made with it";
+    // Named together anyway, the pair is refused, naming both evaluations.
+    AgentOptions options;
+    options.values = spec.options;
+    options.values["probcut"] = "models/eval.probcut";
+    try {
+      make_agent(spec.name, options);
+      ADD_FAILURE() << "a fit made with another evaluation was accepted";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("models/eval.probcut"), std::string::npos) << e.what();
     }
   }
 }

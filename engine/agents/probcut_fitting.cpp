@@ -26,7 +26,7 @@ std::vector<std::pair<int, int>> ProbCutFitJob::default_pairs() {
 
 void check_probcut_fit_job(const ProbCutFitJob& job) {
   const auto need = [](bool ok, const std::string& what) {
-    if (!ok) throw std::invalid_argument("probcut fit: " + what);
+    if (!ok) throw std::invalid_argument("probcut-fit: " + what);
   };
   need(job.games >= 1 && job.games <= 1'000'000, "games must be in [1, 1000000]");
   need(job.threads >= 1 && job.threads <= 256, "threads must be in [1, 256]");
@@ -208,7 +208,7 @@ ProbCutFitResult run_probcut_fit(const ProbCutFitJob& job, const std::function<v
     games[size_t(game)] = std::move(g);
     if (progress) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      progress("probcut fit: " + std::to_string(done) + "/" + std::to_string(job.games) + " games, " +
+      progress("probcut-fit: " + std::to_string(done) + "/" + std::to_string(job.games) + " games, " +
                std::to_string(positions) + " positions, " + format_fixed(double(nodes) / std::max(seconds, 1e-9), 0) +
                " nodes/s");
     }

@@ -4,7 +4,9 @@
 // search settings (alphabeta/playing_search.h), the plain ones
 // (AlphaBetaConfig's defaults, which the evaluation's labels use) and the
 // contest's with the one optional switch, late-move pruning (the "options"
-// lines, recorded by the search before the retired switches left it): the
+// lines, recorded by the search before the retired switches left it), and
+// the contest's with the learned evaluation's Multi-ProbCut fit,
+// models/eval.probcut, as the contest bot plays (the "probcut" lines): the
 // node count, the score and
 // the best move of each search must stay exactly those in
 // testdata/search/fixed-depth-trees.txt. A change made for speed (issue 58)
@@ -21,6 +23,7 @@
 
 #include "alphabeta/alphabeta.h"
 #include "alphabeta/playing_search.h"
+#include "alphabeta/probcut.h"
 #include "mushroom/movegen.h"
 #include "mushroom/position_io.h"
 #include "nnue/evaluator.h"
@@ -62,18 +65,22 @@ AlphaBetaConfig options_config() {
 // One line per search: "<position> <evaluation> <settings> nodes=N score=S best=MOVE".
 std::string search_lines() {
   const nnue::Network model = nnue::read_network("models/eval.bin");
+  const ProbCutFit fit = read_probcut_fit("models/eval.probcut");
+  check_probcut_evaluation(fit, probcut_evaluation_name("models/eval.bin"), "models/eval.probcut");
   const std::vector<Position> positions = golden_positions();
   std::ostringstream out;
   const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
   for (size_t i = 0; i < positions.size(); ++i) {
-    for (const std::string settings : {"contest", "plain", "options"}) {
-      const AlphaBetaConfig config = settings == "contest" ? playing_search_config()
-                                     : settings == "plain" ? AlphaBetaConfig{}
-                                                           : options_config();
+    for (const std::string settings : {"contest", "plain", "options", "probcut"}) {
+      const AlphaBetaConfig config = settings == "plain" ? AlphaBetaConfig{}
+                                     : settings == "options" ? options_config()
+                                                             : playing_search_config();
       for (const char* eval : {"hand", "learned", "learned-scalar"}) {
         const std::string e = eval;
+        if (settings == "probcut" && e == "hand") continue;  // the fit belongs to the learned evaluation
         nnue::Evaluator learned(model, e != "learned-scalar");
         AlphaBeta search(config, e == "hand" ? nullptr : &learned);
+        if (settings == "probcut") search.set_probcut(&fit);
         const AlphaBetaResult r = search.search(positions[i], far, kDepth);
         // The SIMD and scalar paths must agree, so both are written under one name.
         out << i << ' ' << (e == "hand" ? "hand" : "learned") << ' ' << settings << " depth=" << r.depth
@@ -101,7 +108,7 @@ TEST(SearchGolden, FixedDepthTreesAreExactlyTheRecordedOnes) {
     ++compared;
   }
   EXPECT_FALSE(std::getline(got, g)) << "the search wrote more lines than " << kGolden << " holds";
-  EXPECT_EQ(compared, kPositions * 3 * 3);
+  EXPECT_EQ(compared, kPositions * (3 * 3 + 2));
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ std::string format_probcut_fit(const ProbCutFit& fit, const std::string& header_
 void check_probcut_evaluation(const ProbCutFit& fit, const std::string& evaluation, const std::string& source) {
   if (fit.evaluation != evaluation)
     throw std::invalid_argument("ProbCut fit " + source + " was made with evaluation " + fit.evaluation +
-                                ", not with this one (" + evaluation + "): fit it again (mushroom probcut fit)");
+                                ", not with this one (" + evaluation + "): fit it again (mushroom probcut-fit)");
 }
 
 ProbCutPair fit_probcut_pair(int depth, int shallow, const std::vector<std::pair<double, double>>& shallow_deep) {

@@ -3,7 +3,7 @@
 // deep (the same parity) predicts the deep one's value,
 //     deep ~ slope * shallow_value + offset,  residual spread sigma,
 // fitted per band of mushrooms left and per depth on self-play positions
-// (`mushroom probcut fit`, agents/probcut_fitting.h). When the prediction
+// (`mushroom probcut-fit`, agents/probcut_fitting.h). When the prediction
 // lies `sigmas` spreads above beta (or below alpha), the node is cut
 // without its deep search: a null-window shallow search around the bound
 // that the prediction must clear decides it.

@@ -19,4 +19,11 @@ std::string default_eval_path() {
   return find_shipped_file("MUSHROOM_EVAL", "models/eval.bin", "name another as the agent option eval=FILE");
 }
 
+std::string default_probcut_path() {
+  if (const char* env = std::getenv("MUSHROOM_PROBCUT"); env && *env) return std::string(env) == "none" ? "" : env;
+  if (const char* eval = std::getenv("MUSHROOM_EVAL"); eval && *eval) return "";
+  return find_shipped_file("MUSHROOM_PROBCUT", "models/eval.probcut",
+                           "name another as the agent option probcut=FILE, or set MUSHROOM_PROBCUT=none");
+}
+
 }  // namespace mushroom

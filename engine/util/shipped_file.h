@@ -15,4 +15,11 @@ std::string find_shipped_file(const char* env_var, const std::string& relative, 
 // $MUSHROOM_EVAL, else models/eval.bin.
 std::string default_eval_path();
 
+// The Multi-ProbCut fit that goes with it (alphabeta/probcut.h), "" for
+// none: $MUSHROOM_PROBCUT when set ("none" turns ProbCut off); else none
+// when $MUSHROOM_EVAL names another evaluation (the shipped fit belongs to
+// models/eval.bin, and a fit made with another evaluation is refused); else
+// models/eval.probcut.
+std::string default_probcut_path();
+
 }  // namespace mushroom
