@@ -2571,11 +2571,6 @@ struct AlphaBetaConfig {
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
   // ordered by its scores (the table's move still first).
   int orderer_plies = 1;
-  // Heuristic mode, null-window nodes 1 to 3 plies above the leaves only:
-  // once late_move_count * (depth^2 + 1) / 2 moves have been searched, the
-  // later moves that steal nothing (the ordering puts them last, smallest
-  // gain last) are not searched at all. The pass is always searched. 0: off.
-  int late_move_count = 0;
   // Multi-ProbCut (alphabeta/probcut.h), only with a fit given
   // (set_probcut): a null-window node with at least probcut_depth plies
   // left, where the fit has a pair, is cut when its shallow search predicts
@@ -2584,11 +2579,6 @@ struct AlphaBetaConfig {
   // at the 1 s screen; 1.0 spread measured level with 1.5).
   double probcut_sigmas = 1.5;
   int probcut_depth = 4;
-  // Heuristic mode, nodes with at least this many plies left: quiet moves
-  // (no steal) are ordered by their gain less the opponent's best reply
-  // gain after them, fewer replies first, as the endgame solver orders its
-  // moves; still below every steal and the killers. 0: off (by gain alone).
-  int reply_order_depth = 0;
 };
 
 struct AlphaBetaResult {
@@ -2675,9 +2665,6 @@ class AlphaBeta {
   // late-move reductions) and updates the node's window, best move and the
   // killers.
   After search_child(Position& pos, Node& node, int i, const Move& m, bool quiet);
-  // How many moves a null-window node at this depth searches before the
-  // late quiet ones are pruned (no limit where late_move_count is 0).
-  int late_move_limit(int depth) const;
   // Writes a searched node's result: its bound from where best fell
   // against the window it was searched with.
   void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
@@ -2706,7 +2693,7 @@ class AlphaBeta {
   // The key of each move of the list and of the pass after them (higher
   // first; tt_move, when given, above all) and its steals, for a
   // MovePicker; returns their number, list.size + 1.
-  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
                 KeyedMove* keyed) const;
   static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
   // A move's key without the table's move or the orderer's advice.
@@ -2715,9 +2702,6 @@ class AlphaBeta {
   int killer_bonus(const Move& m, int ply) const {
     return config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1]) ? kKillerKey : 0;
   }
-  // A quiet move's key by the opponent's best reply after it
-  // (reply_order_depth); scratch is the node's position, left as it was.
-  int reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const;
   // The moves the keys would put first, known without generating: the
   // table's move and the killers that are legal here, in the keys' order,
   // into first[0..3); returns their number (0 where the order could differ).
@@ -3096,8 +3080,8 @@ struct AlphaBetaAgentConfig {
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
-// killers, qdepth, qmoves, late_moves, eval, probcut, probcut_sigmas,
-// probcut_depth, reply_order, and the time options
+// killers, qdepth, qmoves, eval, probcut, probcut_sigmas,
+// probcut_depth, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).
@@ -5983,7 +5967,7 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
                          KeyedMove* keyed) const {
   const int n = list.size + 1;  // the generated moves, then the pass
   const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
@@ -5999,16 +5983,12 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
     for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
     advised = orderer_->score(pos, all.at, n, advice);
   }
-  const bool by_reply = !advised && !exact_ && config_.reply_order_depth > 0 && depth >= config_.reply_order_depth;
-  std::optional<Position> scratch;
-  if (by_reply) scratch = pos;
   for (int i = 0; i < n; ++i) {
     const Move m = move_at(i);
     const RectangleTake take = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = kTableMoveKey;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
-    else if (by_reply && take.stolen == 0 && !m.is_pass()) key = reply_key(*scratch, m, take, ply);
     else key = plain_key(m, take, ply);
     keyed[i] = {key, i, take.stolen, m};
   }
@@ -6018,18 +5998,6 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
 int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
   if (m.is_pass()) return -1;  // searched last
   return take.stolen * 4096 + take.gain * 16 + killer_bonus(m, ply);
-}
-
-int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const {
-  Undo undo;
-  scratch.apply(m, &undo);
-  int replies = 0;
-  const int reply_gain = best_rectangle_gain(scratch, &replies);
-  scratch.undo(undo);
-  // Between the pass (-1) and the smallest steal (4096): 2048 plus 16 per
-  // cell of net gain, less up to 15 for the replies left.
-  static_assert(2048 + 16 * 2 * kCells < kKillerKey, "a reply key must stay below the killers");
-  return std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095) + killer_bonus(m, ply);
 }
 
 int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
@@ -6200,7 +6168,6 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (entry->bound != Bound::kNone && entry->key == key) tt_move = entry->move;
     }
   }
-  const int move_limit = exact_ || beta - alpha != 1 ? kInf : late_move_limit(depth);
   Node node{depth, ply, alpha, beta, -kInf, Move()};
 
   // The table's move and the killers come first in the keys' order; they
@@ -6221,12 +6188,11 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   MoveList list;
   generate_moves(pos, list);
   KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, depth, ply, keyed.at);
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
   MovePicker picker(keyed.at, n);
   for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
   for (int i = n_first; i < n; ++i) {
     const KeyedMove& next = picker.pick(i);
-    if (i >= move_limit && next.steals == 0 && !next.move.is_pass()) continue;
     const After after = search_child(pos, node, i, next.move, next.steals == 0);  // the pass steals nothing
     if (after == After::kStopped) return 0;
     if (after == After::kCutoff) break;
@@ -6248,11 +6214,6 @@ int AlphaBeta::probcut(Position& pos, const ProbCutPair& pair, int alpha, int be
   const int low = int(std::floor((alpha - margin - pair.offset) / pair.slope));
   if (low > -kReach && negamax(pos, pair.shallow, low, low + 1, ply) <= low) return alpha;
   return kNoCut;
-}
-
-int AlphaBeta::late_move_limit(int depth) const {
-  if (config_.late_move_count <= 0 || depth > 3) return kInf;
-  return std::max(1, config_.late_move_count * (depth * depth + 1) / 2);
 }
 
 void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,

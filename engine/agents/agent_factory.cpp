@@ -94,19 +94,13 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
         .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
-        .integer("late_moves", FIELD(search.late_move_count), 0, 200,
-                 "null-window nodes 1-3 plies from the leaves skip quiet moves after this * (depth^2 + 1) / 2 "
-                 "(0: off)")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)")
         .text("probcut", FIELD(probcut),
               "Multi-ProbCut fit made with this eval (`mushroom probcut-fit`; empty: no ProbCut)")
         .real("probcut_sigmas", FIELD(search.probcut_sigmas), 0, 8,
               "ProbCut cuts when the shallow search predicts this many spreads beyond the window")
         .integer("probcut_depth", FIELD(search.probcut_depth), 2, 32,
-                 "ProbCut tries nodes with at least this many plies left (and a fitted pair)")
-        .integer("reply_order", FIELD(search.reply_order_depth), 0, 64,
-                 "nodes with at least this many plies left order quiet moves by gain less the opponent's best "
-                 "reply (0: off)");
+                 "ProbCut tries nodes with at least this many plies left (and a fitted pair)");
     add_time_settings(t);
     return t;
   }();

@@ -261,11 +261,12 @@ TEST(AgentFactory, RejectsUnknownNamesAndOptions) {
   EXPECT_THROW(make_agent("alphabeta", wdl), std::invalid_argument);
 }
 
-// The switches retired in issue 70 are unknown options now, refused by name
-// (their measurements are in docs/history/rejected.md); late_moves stays.
+// The switches retired in issues 70 and 72 are unknown options now, refused
+// by name (their measurements are in docs/history/rejected.md); the
+// options that stay are still taken.
 TEST(AgentFactory, RetiredSearchSwitchesAreRefusedByName) {
   for (const char* retired : {"history", "partial_root", "extend_moves", "contempt", "aspiration", "iir",
-                              "pv_reduces_less"}) {
+                              "pv_reduces_less", "reply_order", "late_moves"}) {
     AgentOptions opts;
     opts.values[retired] = "1";
     try {
@@ -277,7 +278,8 @@ TEST(AgentFactory, RetiredSearchSwitchesAreRefusedByName) {
     }
   }
   AgentOptions kept;
-  kept.values["late_moves"] = "6";
+  kept.values["probcut_sigmas"] = "1.0";
+  kept.values["qdepth"] = "2";
   EXPECT_EQ(make_agent("alphabeta", kept)->name(), "alphabeta");
 }
 

@@ -106,8 +106,8 @@ struct AlphaBetaAgentConfig {
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
-// killers, qdepth, qmoves, late_moves, eval, probcut, probcut_sigmas,
-// probcut_depth, reply_order, and the time options
+// killers, qdepth, qmoves, eval, probcut, probcut_sigmas,
+// probcut_depth, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).

@@ -2,9 +2,7 @@
 // bench/movegen_positions.txt, with the hand evaluation and with the learned
 // one (models/eval.bin, its SIMD and scalar paths), under the contest's
 // search settings (alphabeta/playing_search.h), the plain ones
-// (AlphaBetaConfig's defaults, which the evaluation's labels use) and the
-// contest's with the one optional switch, late-move pruning (the "options"
-// lines, recorded by the search before the retired switches left it), and
+// (AlphaBetaConfig's defaults, which the evaluation's labels use), and
 // the contest's with the learned evaluation's Multi-ProbCut fit,
 // models/eval.probcut, as the contest bot plays (the "probcut" lines): the
 // node count, the score and
@@ -54,14 +52,6 @@ std::vector<Position> golden_positions() {
   return out;
 }
 
-AlphaBetaConfig options_config() {
-  AlphaBetaConfig c;
-  c.lmr_divisor = 2;
-  c.quiescence_depth = 2;
-  c.late_move_count = 6;
-  return c;
-}
-
 // One line per search: "<position> <evaluation> <settings> nodes=N score=S best=MOVE".
 std::string search_lines() {
   const nnue::Network model = nnue::read_network("models/eval.bin");
@@ -71,10 +61,8 @@ std::string search_lines() {
   std::ostringstream out;
   const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
   for (size_t i = 0; i < positions.size(); ++i) {
-    for (const std::string settings : {"contest", "plain", "options", "probcut"}) {
-      const AlphaBetaConfig config = settings == "plain" ? AlphaBetaConfig{}
-                                     : settings == "options" ? options_config()
-                                                             : playing_search_config();
+    for (const std::string settings : {"contest", "plain", "probcut"}) {
+      const AlphaBetaConfig config = settings == "plain" ? AlphaBetaConfig{} : playing_search_config();
       for (const char* eval : {"hand", "learned", "learned-scalar"}) {
         const std::string e = eval;
         if (settings == "probcut" && e == "hand") continue;  // the fit belongs to the learned evaluation
@@ -108,7 +96,7 @@ TEST(SearchGolden, FixedDepthTreesAreExactlyTheRecordedOnes) {
     ++compared;
   }
   EXPECT_FALSE(std::getline(got, g)) << "the search wrote more lines than " << kGolden << " holds";
-  EXPECT_EQ(compared, kPositions * (3 * 3 + 2));
+  EXPECT_EQ(compared, kPositions * (2 * 3 + 2));
 }
 
 }  // namespace

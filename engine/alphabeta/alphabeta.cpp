@@ -47,7 +47,7 @@ void AlphaBeta::clear() {
   for (auto& k : killers_) k[0] = k[1] = Move::pass();
 }
 
-int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
+int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
                          KeyedMove* keyed) const {
   const int n = list.size + 1;  // the generated moves, then the pass
   const auto move_at = [&](int i) { return i < list.size ? list.moves[i] : Move::pass(); };
@@ -63,16 +63,12 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
     for (int i = 0; i < n; ++i) all.at[i] = move_at(i);
     advised = orderer_->score(pos, all.at, n, advice);
   }
-  const bool by_reply = !advised && !exact_ && config_.reply_order_depth > 0 && depth >= config_.reply_order_depth;
-  std::optional<Position> scratch;
-  if (by_reply) scratch = pos;
   for (int i = 0; i < n; ++i) {
     const Move m = move_at(i);
     const RectangleTake take = rectangle_take(pos, m);
     int key;
     if (tt_move && m == *tt_move) key = kTableMoveKey;
     else if (advised) key = int(std::clamp(advice[i], -1e4f, 1e4f) * 4096.0f);  // the advice alone
-    else if (by_reply && take.stolen == 0 && !m.is_pass()) key = reply_key(*scratch, m, take, ply);
     else key = plain_key(m, take, ply);
     keyed[i] = {key, i, take.stolen, m};
   }
@@ -82,18 +78,6 @@ int AlphaBeta::key_moves(const Position& pos, const MoveList& list, std::optiona
 int AlphaBeta::plain_key(const Move& m, const RectangleTake& take, int ply) const {
   if (m.is_pass()) return -1;  // searched last
   return take.stolen * 4096 + take.gain * 16 + killer_bonus(m, ply);
-}
-
-int AlphaBeta::reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const {
-  Undo undo;
-  scratch.apply(m, &undo);
-  int replies = 0;
-  const int reply_gain = best_rectangle_gain(scratch, &replies);
-  scratch.undo(undo);
-  // Between the pass (-1) and the smallest steal (4096): 2048 plus 16 per
-  // cell of net gain, less up to 15 for the replies left.
-  static_assert(2048 + 16 * 2 * kCells < kKillerKey, "a reply key must stay below the killers");
-  return std::clamp(2048 + (take.gain - reply_gain) * 16 - std::min(replies, 15), 0, 4095) + killer_bonus(m, ply);
 }
 
 int AlphaBeta::moves_before_generation(const Position& pos, std::optional<Move> tt_move, int ply,
@@ -264,7 +248,6 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
       if (entry->bound != Bound::kNone && entry->key == key) tt_move = entry->move;
     }
   }
-  const int move_limit = exact_ || beta - alpha != 1 ? kInf : late_move_limit(depth);
   Node node{depth, ply, alpha, beta, -kInf, Move()};
 
   // The table's move and the killers come first in the keys' order; they
@@ -285,12 +268,11 @@ int AlphaBeta::negamax(Position& pos, int depth, int alpha, int beta, int ply) {
   MoveList list;
   generate_moves(pos, list);
   KeyedMoves keyed;
-  const int n = key_moves(pos, list, tt_move, depth, ply, keyed.at);
+  const int n = key_moves(pos, list, tt_move, ply, keyed.at);
   MovePicker picker(keyed.at, n);
   for (int i = 0; i < n_first; ++i) picker.pick(i);  // the moves searched above, in the same order
   for (int i = n_first; i < n; ++i) {
     const KeyedMove& next = picker.pick(i);
-    if (i >= move_limit && next.steals == 0 && !next.move.is_pass()) continue;
     const After after = search_child(pos, node, i, next.move, next.steals == 0);  // the pass steals nothing
     if (after == After::kStopped) return 0;
     if (after == After::kCutoff) break;
@@ -312,11 +294,6 @@ int AlphaBeta::probcut(Position& pos, const ProbCutPair& pair, int alpha, int be
   const int low = int(std::floor((alpha - margin - pair.offset) / pair.slope));
   if (low > -kReach && negamax(pos, pair.shallow, low, low + 1, ply) <= low) return alpha;
   return kNoCut;
-}
-
-int AlphaBeta::late_move_limit(int depth) const {
-  if (config_.late_move_count <= 0 || depth > 3) return kInf;
-  return std::max(1, config_.late_move_count * (depth * depth + 1) / 2);
 }
 
 void AlphaBeta::store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta,

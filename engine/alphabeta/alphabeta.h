@@ -49,11 +49,6 @@ struct AlphaBetaConfig {
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
   // ordered by its scores (the table's move still first).
   int orderer_plies = 1;
-  // Heuristic mode, null-window nodes 1 to 3 plies above the leaves only:
-  // once late_move_count * (depth^2 + 1) / 2 moves have been searched, the
-  // later moves that steal nothing (the ordering puts them last, smallest
-  // gain last) are not searched at all. The pass is always searched. 0: off.
-  int late_move_count = 0;
   // Multi-ProbCut (alphabeta/probcut.h), only with a fit given
   // (set_probcut): a null-window node with at least probcut_depth plies
   // left, where the fit has a pair, is cut when its shallow search predicts
@@ -62,11 +57,6 @@ struct AlphaBetaConfig {
   // at the 1 s screen; 1.0 spread measured level with 1.5).
   double probcut_sigmas = 1.5;
   int probcut_depth = 4;
-  // Heuristic mode, nodes with at least this many plies left: quiet moves
-  // (no steal) are ordered by their gain less the opponent's best reply
-  // gain after them, fewer replies first, as the endgame solver orders its
-  // moves; still below every steal and the killers. 0: off (by gain alone).
-  int reply_order_depth = 0;
 };
 
 struct AlphaBetaResult {
@@ -153,9 +143,6 @@ class AlphaBeta {
   // late-move reductions) and updates the node's window, best move and the
   // killers.
   After search_child(Position& pos, Node& node, int i, const Move& m, bool quiet);
-  // How many moves a null-window node at this depth searches before the
-  // late quiet ones are pruned (no limit where late_move_count is 0).
-  int late_move_limit(int depth) const;
   // Writes a searched node's result: its bound from where best fell
   // against the window it was searched with.
   void store(Entry* entry, uint64_t key, int best, uint8_t depth, int alpha_start, int beta, const Move& best_move);
@@ -184,7 +171,7 @@ class AlphaBeta {
   // The key of each move of the list and of the pass after them (higher
   // first; tt_move, when given, above all) and its steals, for a
   // MovePicker; returns their number, list.size + 1.
-  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int depth, int ply,
+  int key_moves(const Position& pos, const MoveList& list, std::optional<Move> tt_move, int ply,
                 KeyedMove* keyed) const;
   static constexpr int kTableMoveKey = 1 << 30, kKillerKey = 1 << 20;  // above any capture's key
   // A move's key without the table's move or the orderer's advice.
@@ -193,9 +180,6 @@ class AlphaBeta {
   int killer_bonus(const Move& m, int ply) const {
     return config_.killers && ply < 128 && (m == killers_[ply][0] || m == killers_[ply][1]) ? kKillerKey : 0;
   }
-  // A quiet move's key by the opponent's best reply after it
-  // (reply_order_depth); scratch is the node's position, left as it was.
-  int reply_key(Position& scratch, const Move& m, const RectangleTake& take, int ply) const;
   // The moves the keys would put first, known without generating: the
   // table's move and the killers that are legal here, in the keys' order,
   // into first[0..3); returns their number (0 where the order could differ).
