@@ -2155,6 +2155,9 @@ struct Network {
 // The file's bytes; throws NetworkError naming `source` on any problem.
 Network parse_network(const std::string& bytes, const std::string& source);
 Network read_network(const std::string& path);
+// The file's bytes unparsed (for a caller that also hashes them); throws
+// NetworkError naming the path when it cannot be read.
+std::string read_network_bytes(const std::string& path);
 std::string serialize_network(const Network& network);
 
 // The integer runtime's scales (nnue/evaluator.h): values that do not fit
@@ -3104,6 +3107,8 @@ class AlphaBetaAgent : public Agent {
   std::optional<double> move_value(const Position& pos, const Move& move) override;
 
  private:
+  AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& eval_bytes);  // the file's bytes, read once
+
   AlphaBetaAgentConfig config_;
   uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
@@ -4889,13 +4894,15 @@ Network parse_network(const std::string& bytes, const std::string& source) {
   return m;
 }
 
-Network read_network(const std::string& path) {
+std::string read_network_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw NetworkError(path + ": cannot open the learned-evaluation file");
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  return parse_network(bytes.str(), path);
+  return bytes.str();
 }
+
+Network read_network(const std::string& path) { return parse_network(read_network_bytes(path), path); }
 
 }  // namespace mushroom::nnue
 
@@ -6779,25 +6786,35 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 }
 
 namespace {
-std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config) {
-  if (config.eval_model) return std::make_unique<nnue::Evaluator>(*config.eval_model);
-  if (config.eval.empty()) return nullptr;
-  return std::make_unique<nnue::Evaluator>(nnue::read_network(config.eval));
+// The evaluation file is read once: the network and the name a ProbCut fit
+// is checked against both come from these bytes (empty: nothing to read).
+std::string eval_file_bytes(const AlphaBetaAgentConfig& config) {
+  return config.eval_model || config.eval.empty() ? std::string() : nnue::read_network_bytes(config.eval);
 }
 
-std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config) {
+std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config, const std::string& eval_bytes) {
+  if (config.eval_model) return std::make_unique<nnue::Evaluator>(*config.eval_model);
+  if (config.eval.empty()) return nullptr;
+  return std::make_unique<nnue::Evaluator>(nnue::parse_network(eval_bytes, config.eval));
+}
+
+std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config, const std::string& eval_bytes) {
   if (config.probcut_fit) return config.probcut_fit;
   if (config.probcut.empty()) return nullptr;
   auto fit = std::make_shared<ProbCutFit>(read_probcut_fit(config.probcut));
-  check_probcut_evaluation(*fit, probcut_evaluation_name(config.eval), config.probcut);
+  const std::string evaluation = eval_bytes.empty() ? probcut_evaluation_name(config.eval)
+                                                    : probcut_evaluation_of_bytes(eval_bytes);
+  check_probcut_evaluation(*fit, evaluation, config.probcut);
   return fit;
 }
 }  // namespace
 
-AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : AlphaBetaAgent(config, eval_file_bytes(config)) {}
+
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& eval_bytes)
     : config_(config),
-      evaluator_(evaluator_from(config)),
-      probcut_(probcut_from(config)),
+      evaluator_(evaluator_from(config, eval_bytes)),
+      probcut_(probcut_from(config, eval_bytes)),
       search_(config.search, evaluator_.get()),
       root_solver_(make_root_solver(config.root_solver, &search_)) {
   search_.set_move_orderer(config_.orderer.get());

@@ -130,25 +130,35 @@ Move MctsAgent::choose_move(const Position& pos, const Clock& clock) {
 }
 
 namespace {
-std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config) {
-  if (config.eval_model) return std::make_unique<nnue::Evaluator>(*config.eval_model);
-  if (config.eval.empty()) return nullptr;
-  return std::make_unique<nnue::Evaluator>(nnue::read_network(config.eval));
+// The evaluation file is read once: the network and the name a ProbCut fit
+// is checked against both come from these bytes (empty: nothing to read).
+std::string eval_file_bytes(const AlphaBetaAgentConfig& config) {
+  return config.eval_model || config.eval.empty() ? std::string() : nnue::read_network_bytes(config.eval);
 }
 
-std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config) {
+std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& config, const std::string& eval_bytes) {
+  if (config.eval_model) return std::make_unique<nnue::Evaluator>(*config.eval_model);
+  if (config.eval.empty()) return nullptr;
+  return std::make_unique<nnue::Evaluator>(nnue::parse_network(eval_bytes, config.eval));
+}
+
+std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config, const std::string& eval_bytes) {
   if (config.probcut_fit) return config.probcut_fit;
   if (config.probcut.empty()) return nullptr;
   auto fit = std::make_shared<ProbCutFit>(read_probcut_fit(config.probcut));
-  check_probcut_evaluation(*fit, probcut_evaluation_name(config.eval), config.probcut);
+  const std::string evaluation = eval_bytes.empty() ? probcut_evaluation_name(config.eval)
+                                                    : probcut_evaluation_of_bytes(eval_bytes);
+  check_probcut_evaluation(*fit, evaluation, config.probcut);
   return fit;
 }
 }  // namespace
 
-AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config)
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : AlphaBetaAgent(config, eval_file_bytes(config)) {}
+
+AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& eval_bytes)
     : config_(config),
-      evaluator_(evaluator_from(config)),
-      probcut_(probcut_from(config)),
+      evaluator_(evaluator_from(config, eval_bytes)),
+      probcut_(probcut_from(config, eval_bytes)),
       search_(config.search, evaluator_.get()),
       root_solver_(make_root_solver(config.root_solver, &search_)) {
   search_.set_move_orderer(config_.orderer.get());

@@ -130,6 +130,8 @@ class AlphaBetaAgent : public Agent {
   std::optional<double> move_value(const Position& pos, const Move& move) override;
 
  private:
+  AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& eval_bytes);  // the file's bytes, read once
+
   AlphaBetaAgentConfig config_;
   uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline

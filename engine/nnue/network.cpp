@@ -177,12 +177,14 @@ Network parse_network(const std::string& bytes, const std::string& source) {
   return m;
 }
 
-Network read_network(const std::string& path) {
+std::string read_network_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw NetworkError(path + ": cannot open the learned-evaluation file");
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  return parse_network(bytes.str(), path);
+  return bytes.str();
 }
+
+Network read_network(const std::string& path) { return parse_network(read_network_bytes(path), path); }
 
 }  // namespace mushroom::nnue

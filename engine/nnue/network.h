@@ -94,6 +94,9 @@ struct Network {
 // The file's bytes; throws NetworkError naming `source` on any problem.
 Network parse_network(const std::string& bytes, const std::string& source);
 Network read_network(const std::string& path);
+// The file's bytes unparsed (for a caller that also hashes them); throws
+// NetworkError naming the path when it cannot be read.
+std::string read_network_bytes(const std::string& path);
 std::string serialize_network(const Network& network);
 
 // The integer runtime's scales (nnue/evaluator.h): values that do not fit
