@@ -717,6 +717,19 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
     EXPECT_NE(r2.exit_code, 0) << args;
     EXPECT_NE(r2.output.find(message), std::string::npos) << args << ": " << r2.output;
   }
+  // --selective: the shipped fit with the evaluation it was made with answers as the exact solver does on
+  // easy endgames; with another evaluation it is refused, naming the fit, before any solving.
+  const CommandResult selective = run_shell("('" + std::string(MUSHROOM_BIN) +
+                                            "' bench endgame --random 3 --max-left 55 --seed 5 --ms 200 "
+                                            "--selective models/eval.probcut --eval models/eval.bin 2>/dev/null)");
+  ASSERT_EQ(selective.exit_code, 0) << selective.output;
+  EXPECT_NE(selective.output.find("on the 3 positions both answered: the same value 3,"), std::string::npos)
+      << selective.output;
+  const CommandResult other_eval =
+      run("bench endgame --random 3 --selective models/eval.probcut --eval models/eval-2h-norandom-gen1.bin");
+  EXPECT_NE(other_eval.exit_code, 0);
+  EXPECT_NE(other_eval.output.find("ProbCut fit models/eval.probcut was made with evaluation"), std::string::npos)
+      << other_eval.output;
   write_file_atomic((dir / "bad.txt").string(), "123\n");
   const CommandResult bad = run("bench endgame --positions testdata/perft/endgame.txt " + (dir / "bad.txt").string());
   EXPECT_NE(bad.exit_code, 0);

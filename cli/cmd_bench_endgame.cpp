@@ -283,12 +283,14 @@ int cmd_bench_endgame(int argc, char** argv) {
     const std::string fit_path = args["selective"].as<std::string>();
     const std::string eval = args.count("eval") ? args["eval"].as<std::string>() : default_eval_path();
     fit = std::make_unique<ProbCutFit>(read_probcut_fit(fit_path));
-    check_probcut_evaluation(*fit, probcut_evaluation_name(eval), fit_path);
+    // One read: the fit is checked against the same bytes the search then uses.
+    const std::string eval_bytes = nnue::read_network_bytes(eval);
+    check_probcut_evaluation(*fit, probcut_evaluation_of_bytes(eval_bytes), fit_path);
     bool has_exact = false;
     for (const auto& [band, pair] : fit->entries()) has_exact |= pair.depth == ProbCutFit::kExactDepth;
     if (!has_exact)
       throw std::invalid_argument("--selective " + fit_path + " has no `exact` pairs (fit it with --exact-max-left)");
-    shallow_eval = std::make_unique<nnue::Evaluator>(nnue::read_network(eval));
+    shallow_eval = std::make_unique<nnue::Evaluator>(nnue::parse_network(eval_bytes, eval));
     AlphaBetaConfig shallow_config = playing_search_config();
     shallow_config.tt_bits = 18;
     shallow = std::make_unique<AlphaBeta>(shallow_config, shallow_eval.get());
