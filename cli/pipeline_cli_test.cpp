@@ -242,6 +242,16 @@ TEST(Pipeline, EachCandidateIsPlacedOnTheRunsLadder) {
   EXPECT_NE(dashboard.find("href=\"ladder/ladder.html\""), std::string::npos);
   const std::string page = read_file((dir / "ladder" / "ladder.html").string());
   EXPECT_NE(page.find("rating by generation"), std::string::npos);
+  // Resumed for another generation with a reference that now names another program: refused by name
+  // before the generation's self-play, not after its training.
+  const std::string resumed = run_command("run --config testdata/configs/tiny-ladder.toml --dir " + dir.string() +
+                                              " --parallel 1 --generations 2 --set 'ladder.programs=greedy=builtin:random'",
+                                          &code);
+  EXPECT_NE(code, 0) << resumed;
+  EXPECT_NE(resumed.find("program 'greedy' of the ladder in " + (dir / "ladder").string()), std::string::npos) << resumed;
+  EXPECT_NE(resumed.find("give the new program another name"), std::string::npos) << resumed;
+  EXPECT_EQ(resumed.find("== generation 2"), std::string::npos) << resumed;
+  EXPECT_FALSE(fs::exists(dir / "data" / "gen-0002"));
 }
 
 // `mushroom bot` with no arguments is the contest bot: alphabeta with the

@@ -61,19 +61,39 @@ std::string format_settings(const LadderConfig& c) {
 }
 
 
+// A known name must keep its command.
+void check_known_commands(const std::string& dir, const std::vector<LadderProgram>& known,
+                          const std::vector<LadderProgram>& programs) {
+  for (const LadderProgram& p : programs) {
+    auto it = std::find_if(known.begin(), known.end(), [&](const LadderProgram& k) { return k.name == p.name; });
+    if (it != known.end() && canonical_program_command(it->command) != canonical_program_command(p.command))
+      throw std::invalid_argument("program '" + p.name + "' of the ladder in " + dir + " is '" + it->command +
+                                  "', not '" + p.command + "': give the new program another name");
+  }
+}
+
+std::string changed_build_message(const std::string& dir, const std::string& path, const FingerprintChange& change) {
+  return "program '" + change.name + "' of the ladder in " + dir + " played its games as another build: " +
+         change.changes + ". Give the new build another name (" + path + " names the files it checks)";
+}
+
+std::set<std::string> programs_with_games(const std::vector<GameRecord>& games) {
+  std::set<std::string> played;
+  for (const GameRecord& g : games) played.insert({g.first, g.second});
+  return played;
+}
+
 // Merges this run's programs into programs.txt: a known name must keep its
 // command; new names are added at the end.
 void merge_programs(const LadderConfig& config) {
   std::vector<LadderProgram> known = read_ladder_programs(config.dir);
+  check_known_commands(config.dir, known, config.programs);
   bool changed = false;
   for (const LadderProgram& p : config.programs) {
     auto it = std::find_if(known.begin(), known.end(), [&](const LadderProgram& k) { return k.name == p.name; });
     if (it == known.end()) {
       known.push_back(p);
       changed = true;
-    } else if (canonical_program_command(it->command) != canonical_program_command(p.command)) {
-      throw std::invalid_argument("program '" + p.name + "' of the ladder in " + config.dir + " is '" + it->command +
-                                  "', not '" + p.command + "': give the new program another name");
     } else if (it->command != p.command) {
       it->command = p.command;  // the same program in today's spelling
       changed = true;
@@ -92,12 +112,8 @@ void check_or_record_fingerprints(const LadderConfig& config, const std::vector<
   const std::string path = (fs::path(config.dir) / "fingerprints.txt").string();
   std::vector<NamedProgram> programs;
   for (const LadderProgram& p : config.programs) programs.push_back({p.name, p.command});
-  std::set<std::string> played;
-  for (const GameRecord& g : done_games) played.insert({g.first, g.second});
-  if (const auto change = check_and_record_fingerprints(path, programs, played))
-    throw std::invalid_argument("program '" + change->name + "' of the ladder in " + config.dir +
-                                " played its games as another build: " + change->changes +
-                                ". Give the new build another name (" + path + " names the files it checks)");
+  if (const auto change = check_and_record_fingerprints(path, programs, programs_with_games(done_games)))
+    throw std::invalid_argument(changed_build_message(config.dir, path, *change));
 }
 
 struct ScheduledGame {
@@ -263,6 +279,15 @@ std::string format_standings(const LadderStandings& s) {
       << elo(s.fit.advantage_low) << ", " << elo(s.fit.advantage_high) << "]; draw width " << format_fixed(s.fit.draw_width, 0)
       << " Elo\n";
   return out.str();
+}
+
+void check_ladder_programs(const std::string& dir, const std::vector<LadderProgram>& programs) {
+  check_known_commands(dir, read_ladder_programs(dir), programs);
+  const std::string path = (fs::path(dir) / "fingerprints.txt").string();
+  std::vector<NamedProgram> named;
+  for (const LadderProgram& p : programs) named.push_back({p.name, p.command});
+  if (const auto change = check_fingerprints(path, named, programs_with_games(read_ladder_games(dir, false))))
+    throw std::invalid_argument(changed_build_message(dir, path, *change));
 }
 
 LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) {

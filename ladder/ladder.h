@@ -96,6 +96,12 @@ struct LadderRunSummary {
 // settings that differ from the folder's).
 LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress);
 
+// What run_ladder would refuse of these programs in the ladder folder `dir`
+// (a name known there under another command, or a build that changed since
+// its games), thrown as std::invalid_argument the same way; writes nothing.
+// For a caller that plays the ladder only after other long work.
+void check_ladder_programs(const std::string& dir, const std::vector<LadderProgram>& programs);
+
 // programs.txt of a ladder folder, in order.
 std::vector<LadderProgram> read_ladder_programs(const std::string& dir);
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -38,6 +39,15 @@ LadderConfig config_for(const std::string& dir) {
   c.referee.ready_timeout_ms = 500;
   c.parallel = 4;
   return c;
+}
+
+void expect_error(const std::function<void()>& f, const std::string& part) {
+  try {
+    f();
+    FAIL() << "no error; expected one containing " << part;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
 }
 
 TEST(Ladder, ARoundRobinRatesEveryProgramAndFaultsOnlyForfeit) {
@@ -123,8 +133,14 @@ TEST(Ladder, AProgramWhoseFilesChangedAfterItsGamesIsRefused) {
   std::ostringstream progress;
   EXPECT_EQ(run_ladder(c, progress).played, 4);
   EXPECT_EQ(run_ladder(c, progress).played, 0);  // the same bytes: nothing to do
+  check_ladder_programs(dir, c.programs);  // the same bytes: nothing to refuse
   write_file_atomic((bot_dir / "main.sh").string(), read_file("testdata/bots/pass.sh") + "# rebuilt\n");
   c.boards = 3;
+  // The check alone refuses the new build the same way, and writes nothing.
+  const std::string fingerprints = read_file(dir + "/fingerprints.txt");
+  expect_error([&] { check_ladder_programs(dir, c.programs); }, "program 'new' of the ladder in " + dir +
+                                                                    " played its games as another build: ");
+  EXPECT_EQ(read_file(dir + "/fingerprints.txt"), fingerprints);
   try {
     run_ladder(c, progress);
     FAIL() << "the old build's games were kept for the new one";
@@ -157,14 +173,6 @@ TEST(Ladder, ATornLastLineIsDroppedAndItsGamePlayedAgain) {
   fs::remove_all(dir);
 }
 
-void expect_error(const std::function<void()>& f, const std::string& part) {
-  try {
-    f();
-    FAIL() << "no error; expected one containing " << part;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
 
 // A ladder made before agents were spelled NAME:key=value,... keeps its
 // programs: the old and the new command of one program are one program.
@@ -196,6 +204,8 @@ TEST(Ladder, BadInputIsAnErrorThatNamesIt) {
   LadderConfig renamed = c;
   renamed.programs[1].command = "sh testdata/bots/crash.sh";
   expect_error([&] { run_ladder(renamed, progress); }, "program 'pass' of the ladder");
+  expect_error([&] { check_ladder_programs(dir, renamed.programs); }, "program 'pass' of the ladder");
+  check_ladder_programs(dir, c.programs);  // the programs it was played with
   // Other settings than the games were played under.
   LadderConfig slower = c;
   slower.referee.time_ms = 1000;

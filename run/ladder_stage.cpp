@@ -59,6 +59,13 @@ std::vector<LadderProgram> ladder_references(const LadderStageConfig& config, co
   return programs;
 }
 
+void check_ladder_references(const LadderStageConfig& config, const RunDir& run) {
+  if (config.every <= 0) return;
+  const fs::path dir = run.root / "ladder";
+  const std::vector<LadderProgram> references = ladder_references(config, (dir / "work").string());
+  if (fs::exists(dir)) check_ladder_programs(dir.string(), references);
+}
+
 std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& config, const RunDir& run, int generation,
                                                   const std::function<void(const std::string&)>& log) {
   if (config.every <= 0 || generation % config.every != 0) return std::nullopt;

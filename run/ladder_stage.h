@@ -21,6 +21,13 @@ namespace mushroom::run {
 // malformed entry or an unknown builtin agent.
 std::vector<LadderProgram> ladder_references(const LadderStageConfig& config, const std::string& work_dir);
 
+// The references of a config, checked against the run's ladder folder as
+// place_on_ladder would (a reference known there under another command or
+// as another build is refused by name): called when a run starts, so that
+// a resumed run does not find out after a generation's self-play and
+// training. Throws std::invalid_argument.
+void check_ladder_references(const LadderStageConfig& config, const RunDir& run);
+
 // Places run.model(generation) on the run's ladder when the generation is
 // due, and returns its rating (nullopt when not due).
 std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& config, const RunDir& run, int generation,

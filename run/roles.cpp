@@ -181,6 +181,7 @@ void run_learner_role(const RoleOptions& options, const RunContext& c, const Sta
 
 void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const StageLog& log) {
   Gatekeeper gatekeeper(c.config, c.pipeline.make_judge(c.run, options.run.threads), log);
+  check_ladder_references(c.config.ladder, c.run);  // before waiting on the learner, not after
   for (int g = 1; g <= c.generations; ++g) {
     if (fs::exists(c.run.record(g))) continue;
     bool said = false;

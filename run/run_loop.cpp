@@ -116,7 +116,7 @@ void run_training_loop(const RunOptions& options) {
   write_file_atomic(run.config_copy().string(), config_text);
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
   Gatekeeper gatekeeper(config, pipeline.make_judge(run, options.threads), log);
-  if (config.ladder.every > 0) ladder_references(config.ladder, (run.root / "ladder" / "work").string());  // fail early
+  check_ladder_references(config.ladder, run);  // fail before the generation's work, not after it
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier

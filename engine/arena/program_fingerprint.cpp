@@ -93,23 +93,45 @@ std::string fingerprint_changes(const std::string& recorded, const std::string& 
   return out;
 }
 
-std::optional<FingerprintChange> check_and_record_fingerprints(const std::string& path,
-                                                               const std::vector<NamedProgram>& programs,
-                                                               const std::set<std::string>& played) {
+namespace {
+
+// fingerprints.txt: NAME -> fingerprint (empty when the file is not there).
+std::map<std::string, std::string> read_fingerprints(const std::string& path) {
   std::map<std::string, std::string> recorded;
   if (fs::exists(path))
     for (const std::string& line : split_lines(read_file(path))) {
       const size_t tab = line.find('\t');
       if (tab != std::string::npos) recorded[line.substr(0, tab)] = line.substr(tab + 1);
     }
-  std::map<std::string, std::string> now = recorded;
+  return recorded;
+}
+
+std::optional<FingerprintChange> first_change(const std::map<std::string, std::string>& recorded,
+                                              const std::vector<NamedProgram>& programs,
+                                              const std::set<std::string>& played) {
   for (const NamedProgram& p : programs) {
-    now[p.name] = program_fingerprint(p.command);
     const auto it = recorded.find(p.name);
     if (it == recorded.end() || !played.count(p.name)) continue;
-    if (std::string changes = fingerprint_changes(it->second, now[p.name]); !changes.empty())
+    if (std::string changes = fingerprint_changes(it->second, program_fingerprint(p.command)); !changes.empty())
       return FingerprintChange{p.name, std::move(changes)};
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<FingerprintChange> check_fingerprints(const std::string& path, const std::vector<NamedProgram>& programs,
+                                                    const std::set<std::string>& played) {
+  return first_change(read_fingerprints(path), programs, played);
+}
+
+std::optional<FingerprintChange> check_and_record_fingerprints(const std::string& path,
+                                                               const std::vector<NamedProgram>& programs,
+                                                               const std::set<std::string>& played) {
+  const std::map<std::string, std::string> recorded = read_fingerprints(path);
+  if (auto change = first_change(recorded, programs, played)) return change;
+  std::map<std::string, std::string> now = recorded;
+  for (const NamedProgram& p : programs) now[p.name] = program_fingerprint(p.command);
   if (now == recorded && fs::exists(path)) return std::nullopt;
   std::string text;
   for (const auto& [name, fingerprint] : now) text += name + "\t" + fingerprint + "\n";

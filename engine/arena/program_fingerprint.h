@@ -39,5 +39,9 @@ struct FingerprintChange {
 std::optional<FingerprintChange> check_and_record_fingerprints(const std::string& path,
                                                                const std::vector<NamedProgram>& programs,
                                                                const std::set<std::string>& played);
+// The same comparison, writing nothing: for a caller that plays later and
+// must refuse a changed build before its other work (the run loop's ladder).
+std::optional<FingerprintChange> check_fingerprints(const std::string& path, const std::vector<NamedProgram>& programs,
+                                                    const std::set<std::string>& played);
 
 }  // namespace mushroom
