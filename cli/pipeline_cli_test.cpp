@@ -198,6 +198,10 @@ TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   const std::string out = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() + " --parallel 1", &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find("run complete: 2 generations"), std::string::npos) << out;
+  // Generation 1 was trained before kill 1; its record, written after it, still says how (from its metrics).
+  const std::string record1 = read_file((dir / "metrics" / "gen-0001.json").string());
+  EXPECT_NE(record1.find("\"train_steps\":5"), std::string::npos) << record1;
+  EXPECT_EQ(record1.find("\"loss\":0,"), std::string::npos) << record1;
   // Generation 1 was not redone: its model is byte for byte the one before the kills.
   EXPECT_EQ(read_file((dir / "models" / "gen-0001.h5").string()), model1);
   EXPECT_EQ(out.find("== generation 1 "), std::string::npos) << out;

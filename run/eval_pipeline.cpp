@@ -41,7 +41,7 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
 
 train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g,
                                    const std::string& init_model, const StageLog& log) {
-  if (fs::exists(run.model(g))) return {};
+  if (fs::exists(run.model(g))) return trained_stats_of(run, g);  // trained before a resume: its metrics say how
   const nnue::Shape& asked = config.evalnet.shape;
   nnue::Network start;
   bool fresh = config.evalnet.fresh_start;

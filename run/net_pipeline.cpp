@@ -18,7 +18,7 @@ namespace {
 train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
                             const StageLog& log) {
   train::TrainStats stats;
-  if (fs::exists(run.model(g))) return stats;
+  if (fs::exists(run.model(g))) return trained_stats_of(run, g);  // trained before a resume: its metrics say how
   nn::Model start;
   if (g > 1 && fs::exists(run.model(g - 1))) start = nn::load_model(run.model(g - 1).string());
   else if (!init_model.empty()) start = nn::load_model(init_model);
