@@ -83,6 +83,14 @@ std::set<std::string> programs_with_games(const std::vector<GameRecord>& games) 
   return played;
 }
 
+std::string fingerprints_path(const std::string& dir) { return (fs::path(dir) / "fingerprints.txt").string(); }
+
+std::vector<NamedProgram> named_programs(const std::vector<LadderProgram>& programs) {
+  std::vector<NamedProgram> named;
+  for (const LadderProgram& p : programs) named.push_back({p.name, p.command});
+  return named;
+}
+
 // Merges this run's programs into programs.txt: a known name must keep its
 // command; new names are added at the end.
 void merge_programs(const LadderConfig& config) {
@@ -109,10 +117,9 @@ void merge_programs(const LadderConfig& config) {
 // whose files have changed under the same command is refused by name; one
 // without games, or from before fingerprints, has today's recorded.
 void check_or_record_fingerprints(const LadderConfig& config, const std::vector<GameRecord>& done_games) {
-  const std::string path = (fs::path(config.dir) / "fingerprints.txt").string();
-  std::vector<NamedProgram> programs;
-  for (const LadderProgram& p : config.programs) programs.push_back({p.name, p.command});
-  if (const auto change = check_and_record_fingerprints(path, programs, programs_with_games(done_games)))
+  const std::string path = fingerprints_path(config.dir);
+  if (const auto change =
+          check_and_record_fingerprints(path, named_programs(config.programs), programs_with_games(done_games)))
     throw std::invalid_argument(changed_build_message(config.dir, path, *change));
 }
 
@@ -283,10 +290,9 @@ std::string format_standings(const LadderStandings& s) {
 
 void check_ladder_programs(const std::string& dir, const std::vector<LadderProgram>& programs) {
   check_known_commands(dir, read_ladder_programs(dir), programs);
-  const std::string path = (fs::path(dir) / "fingerprints.txt").string();
-  std::vector<NamedProgram> named;
-  for (const LadderProgram& p : programs) named.push_back({p.name, p.command});
-  if (const auto change = check_fingerprints(path, named, programs_with_games(read_ladder_games(dir, false))))
+  const std::string path = fingerprints_path(dir);
+  if (const auto change =
+          check_fingerprints(path, named_programs(programs), programs_with_games(read_ladder_games(dir, false))))
     throw std::invalid_argument(changed_build_message(dir, path, *change));
 }
 

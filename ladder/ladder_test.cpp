@@ -173,7 +173,6 @@ TEST(Ladder, ATornLastLineIsDroppedAndItsGamePlayedAgain) {
   fs::remove_all(dir);
 }
 
-
 // A ladder made before agents were spelled NAME:key=value,... keeps its
 // programs: the old and the new command of one program are one program.
 TEST(Ladder, OneProgramInEitherSpellingIsOneProgram) {

@@ -17,7 +17,6 @@ namespace {
 // The learner stage of the net pipeline (see net_pipeline.h).
 train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
                             const StageLog& log) {
-  train::TrainStats stats;
   if (fs::exists(run.model(g))) return trained_stats_of(run, g);  // trained before a resume: its metrics say how
   nn::Model start;
   if (g > 1 && fs::exists(run.model(g - 1))) start = nn::load_model(run.model(g - 1).string());
@@ -33,7 +32,7 @@ train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, c
       " shards, " + std::to_string(config.train.steps) + " steps");
   train::Trainer trainer(config.train, start, run.optimizer().string());
   std::string metrics;
-  stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
+  const train::TrainStats stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
                         [&](const train::TrainStats& s) {
                           char line[200];
                           std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, gradient norm %.3g, %.1f steps/s",
