@@ -29,10 +29,11 @@ int cmd_export_bot(int argc, char** argv) {
   opts.add_options()("model", "conv-net model file (HDF5), e.g. models/student.h5, or a run directory: its promoted "
                      "model (models/promoted.txt)", cxxopts::value<std::string>())(
       "eval", "learned-evaluation file, e.g. models/eval.bin, or a run directory (runs/NAME): its promoted evaluation "
-      "(models/promoted.txt)", cxxopts::value<std::string>())(
+      "(models/promoted.txt; the --init model's copy, models/init.eval, before any candidate is promoted) and its fit", cxxopts::value<std::string>())(
       "probcut", "with --eval: the evaluation's Multi-ProbCut fit (`mushroom probcut-fit`), e.g. models/eval.probcut, "
-      "embedded in the source for the bot's search; a fit made with another evaluation is refused. Without it the "
-      "bot searches without ProbCut", cxxopts::value<std::string>())(
+      "embedded in the source for the bot's search; a fit made with another evaluation is refused. With --eval a run "
+      "directory, its promoted evaluation's fit is taken from beside it (models/NAME.probcut, made by the run's fit "
+      "stage). Without one the bot searches without ProbCut, and the export warns", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(
       "max-bytes", "largest source file to write (the judge's limit is 1 MiB)",
       cxxopts::value<size_t>()->default_value(std::to_string(exporter::kMaxSourceBytes)))(
@@ -76,6 +77,13 @@ int cmd_export_bot(int argc, char** argv) {
                               : "; its newest candidate is " + candidates.back() +
                                     ", which exports as well: pass that file instead of the directory"));
     }
+    if (!std::filesystem::is_regular_file(promoted))
+      throw std::invalid_argument(
+          (std::filesystem::path(given) / "models" / "promoted.txt").string() + " names " +
+          std::filesystem::path(promoted).filename().string() + ", which is not in " +
+          (std::filesystem::path(given) / "models").string() +
+          " (a run started with --init before runs kept their own copy, models/init.eval, named the file it started "
+          "from): export that file, or a candidate of the run, instead of the directory");
     std::printf("exporting %s (promoted by the run in %s)\n", promoted.c_str(), given.c_str());
     return promoted;
   };
@@ -91,8 +99,22 @@ int cmd_export_bot(int argc, char** argv) {
     const auto bytes = std::make_shared<std::string>(read_file(eval_path));
     options.model_label = eval_path.substr(eval_path.find_last_of('/') + 1);
     nnue::parse_network(*bytes, eval_path);  // names the file when it is not usable
-    if (args.count("probcut")) {
-      const std::string fit_path = args["probcut"].as<std::string>();
+    // A run's evaluation goes with its fit (the run's fit stage writes it
+    // beside the evaluation: run/fit_stage.h), as the bot searches.
+    std::string fit_path = args.count("probcut") ? args["probcut"].as<std::string>() : "";
+    const std::filesystem::path beside = std::filesystem::path(eval_path).replace_extension(".probcut");
+    if (fit_path.empty() && std::filesystem::is_directory(args["eval"].as<std::string>()) &&
+        std::filesystem::is_regular_file(beside)) {
+      fit_path = beside.string();
+      std::printf("with its Multi-ProbCut fit %s\n", fit_path.c_str());
+    }
+    if (fit_path.empty())
+      std::printf("warning: no Multi-ProbCut fit (%s): the bot will search without ProbCut, unlike the "
+                  "committed one; --probcut FIT names the evaluation's fit (`mushroom probcut-fit`)\n",
+                  std::filesystem::is_regular_file(beside) ? (beside.string() + " is beside it: pass --probcut " +
+                                                              beside.string()).c_str()
+                                                           : (beside.string() + " does not exist").c_str());
+    if (!fit_path.empty()) {
       options.probcut_fit = read_file(fit_path);
       // Names the file and line of a malformed fit, or both evaluations' hashes.
       check_probcut_evaluation(parse_probcut_fit(options.probcut_fit, fit_path), probcut_evaluation_of_bytes(*bytes),

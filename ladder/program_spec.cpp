@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 #include <unistd.h>
 
 #include "agents/agent.h"
@@ -31,13 +32,18 @@ std::string resolve_program(const std::string& spec, const std::string& work_dir
   return shell_quote(self_executable()) + " bot --agent " + shell_quote(format_agent_spec(agent));
 }
 
-std::string checkpoint_program(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) throw std::invalid_argument("model file " + path + " does not exist");
+std::string checkpoint_program(const std::string& path, const std::string& probcut) {
+  for (const auto& [kind, file] : {std::pair<std::string, std::string>{"model file ", path}, {"fit file ", probcut}}) {
+    if (file.empty() && kind == "fit file ") continue;
+    if (!std::filesystem::is_regular_file(file)) throw std::invalid_argument(kind + file + " does not exist");
+    if (file.find_first_of(",=") != std::string::npos)
+      throw std::invalid_argument(kind + file + ": a path with ',' or '=' cannot be an agent option");
+  }
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (path.find_first_of(",=") != std::string::npos)
-    throw std::invalid_argument("model file " + path + ": a path with ',' or '=' cannot be an agent option");
+  if (!probcut.empty() && ext != ".eval")
+    throw std::invalid_argument("model file " + path + ": a Multi-ProbCut fit goes with a learned evaluation (.eval)");
   if (ext == ".h5") return "builtin:nn:model=" + path;
-  if (ext == ".eval") return "builtin:alphabeta:eval=" + path;
+  if (ext == ".eval") return "builtin:alphabeta:eval=" + path + (probcut.empty() ? "" : ",probcut=" + probcut);
   throw std::invalid_argument("model file " + path + " is neither a conv net (.h5) nor a learned evaluation (.eval)");
 }
 

@@ -16,8 +16,9 @@ std::string self_executable();
 
 // The program spec that plays a checkpoint: a conv net (.h5) as
 // builtin:nn:model=FILE, a learned evaluation (.eval) as
-// builtin:alphabeta:eval=FILE. Throws std::invalid_argument naming a missing
-// file or another kind of file.
-std::string checkpoint_program(const std::string& path);
+// builtin:alphabeta:eval=FILE, with a Multi-ProbCut fit (`probcut`, "" for
+// none; learned evaluations only) ...,probcut=FIT. Throws
+// std::invalid_argument naming a missing file or another kind of file.
+std::string checkpoint_program(const std::string& path, const std::string& probcut = "");
 
 }  // namespace mushroom

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 #include "alphabeta/alphabeta.h"
 #include "mushroom/mushroom_evaluators.h"
 #include "nn/model_file.h"
 #include "nnue/evaluator.h"
+#include "run/fit_stage.h"
 #include "run/match.h"
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
@@ -116,11 +118,8 @@ class EvalJudge : public GameJudge {
   }
 
  private:
-  // No root solver: its budget comes from the clock, and these matches
-  // must compare evaluations, with every move decided by the same depth.
   AgentMaker player(const std::string& evaluation) const {
-    return builtin_agent_maker(
-        "alphabeta", {{"depth", std::to_string(config_.evalnet.match_depth)}, {"eval", evaluation}, {"solver", "0"}});
+    return builtin_agent_maker("alphabeta", judge_player_options(config_, evaluation));
   }
 
   // The held-out games, played once per run (resumable like any self-play).
@@ -193,6 +192,22 @@ class EvalJudge : public GameJudge {
 };
 
 }  // namespace
+
+std::map<std::string, std::string> judge_player_options(const RunConfig& config, const std::string& evaluation) {
+  // No root solver: its budget comes from the clock, and these matches
+  // must compare evaluations, with every move decided by the same depth.
+  std::map<std::string, std::string> options{
+      {"depth", std::to_string(config.evalnet.match_depth)}, {"eval", evaluation}, {"solver", "0"}};
+  if (config.probcut.enabled && !evaluation.empty()) {
+    // The fit stage (run/fit_stage.h) made it before the gate; the agent
+    // refuses one made with another evaluation.
+    const std::string fit = probcut_fit_path(evaluation).string();
+    if (!fs::exists(fit))
+      throw std::runtime_error("probcut: " + evaluation + " has no fit (" + fit + "): the fit stage did not run");
+    options["probcut"] = fit;
+  }
+  return options;
+}
 
 ResultFit fit_results(const std::vector<double>& x, const std::vector<double>& results) {
   ResultFit best{log_loss(x, results, 1.0), 1.0};

@@ -6,6 +6,7 @@
 #include "arena/boards_file.h"
 #include "ladder/ladder_report.h"
 #include "ladder/program_spec.h"
+#include "run/fit_stage.h"
 #include "util/text.h"
 
 namespace mushroom::run {
@@ -66,16 +67,21 @@ void check_ladder_references(const LadderStageConfig& config, const RunDir& run)
   if (fs::exists(dir)) check_ladder_programs(dir.string(), references);
 }
 
+std::string ladder_candidate_program(const RunDir& run, int generation, bool with_probcut) {
+  const std::string model = fs::absolute(run.model(generation)).string();
+  return checkpoint_program(model, with_probcut ? probcut_fit_path(model).string() : "");
+}
+
 std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& config, const RunDir& run, int generation,
-                                                  const std::function<void(const std::string&)>& log) {
+                                                  const std::function<void(const std::string&)>& log,
+                                                  bool with_probcut) {
   if (config.every <= 0 || generation % config.every != 0) return std::nullopt;
   const std::string dir = (run.root / "ladder").string();
   LadderConfig ladder;
   ladder.dir = dir;
   ladder.programs = ladder_references(config, (run.root / "ladder" / "work").string());
   const std::string candidate = generation_name(generation);
-  ladder.programs.push_back(
-      {candidate, resolve_program(checkpoint_program(fs::absolute(run.model(generation)).string()), dir + "/work")});
+  ladder.programs.push_back({candidate, resolve_program(ladder_candidate_program(run, generation, with_probcut), dir + "/work")});
   ladder.gauntlet = candidate;
   ladder.boards = config.boards;
   if (!config.boards_file.empty()) {

@@ -29,8 +29,14 @@ std::vector<LadderProgram> ladder_references(const LadderStageConfig& config, co
 void check_ladder_references(const LadderStageConfig& config, const RunDir& run);
 
 // Places run.model(generation) on the run's ladder when the generation is
-// due, and returns its rating (nullopt when not due).
+// due, and returns its rating (nullopt when not due). with_probcut: the
+// candidate plays with its Multi-ProbCut fit (run/fit_stage.h's
+// probcut_fit_path), as the contest bot would.
 std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& config, const RunDir& run, int generation,
-                                                  const std::function<void(const std::string&)>& log);
+                                                  const std::function<void(const std::string&)>& log,
+                                                  bool with_probcut);
+
+// The program spec that plays generation's candidate on the ladder.
+std::string ladder_candidate_program(const RunDir& run, int generation, bool with_probcut);
 
 }  // namespace mushroom::run

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "run/actor.h"
+#include "run/fit_stage.h"
 #include "run/gatekeeper.h"
 #include "run/ladder_stage.h"
 #include "run/net_pipeline.h"
@@ -57,11 +58,13 @@ struct RunContext {
       : config(load_run_config(options.config_path, options.overrides)),
         pipeline(pipeline_of(config)),
         run{options.dir, pipeline.model_extension},
-        generations(options.generations > 0 ? options.generations : config.run.generations) {}
+        generations(options.generations > 0 ? options.generations : config.run.generations),
+        init_model(run_init_model(run, options.init_model)) {}
   RunConfig config;
   Pipeline pipeline;
   RunDir run;
   int generations;
+  std::string init_model;  // the run's copy of --init (run_init_model), "" for none
 };
 
 bool stop_requested(const RunContext& c) { return fs::exists(c.run.stop_file()); }
@@ -115,7 +118,7 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
     throw std::invalid_argument("--chunk-games" + std::string(sp.carry_games ? " plus the games in flight" : "") +
                                 " must be at most " + std::to_string(kActorChunkIds));
   std::optional<std::pair<int, int64_t>> last_chunk;  // (generation, first id) of this process's last chunk
-  std::string model = options.run.init_model;  // what the chunks self-play with
+  std::string model = c.init_model;  // what the chunks self-play with
   const auto model_name = [&] { return model.empty() ? c.pipeline.bootstrap_name : model; };
   bool announced = false;
   while (true) {
@@ -174,14 +177,18 @@ void run_learner_role(const RoleOptions& options, const RunContext& c, const Sta
       if (!wait_a_while(c, options.poll_seconds)) return log("learner: stopping");
     }
     log("== learner: generation " + std::to_string(g) + " of " + std::to_string(c.generations));
-    c.pipeline.learn(c.run, g, options.run.init_model, log);
+    c.pipeline.learn(c.run, g, c.init_model, log);
   }
   log("learner: every generation's candidate is trained");
 }
 
+// The gatekeeper also makes the fits ([probcut], run/fit_stage.h): it is
+// the role that plays with them, and fitting is CPU work like its matches,
+// while the learner may hold a GPU.
 void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const StageLog& log) {
   Gatekeeper gatekeeper(c.config, c.pipeline.make_judge(c.run, options.run.threads), log);
   check_ladder_references(c.config.ladder, c.run);  // before waiting on the learner, not after
+  if (c.config.probcut.enabled && !c.init_model.empty()) adopt_init_fit(options.run.init_model, c.init_model, log);
   for (int g = 1; g <= c.generations; ++g) {
     if (fs::exists(c.run.record(g))) continue;
     bool said = false;
@@ -190,17 +197,18 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
       said = true;
       if (!wait_a_while(c, options.poll_seconds)) return log("gatekeeper: stopping");
     }
-    const std::string best = best_model_of_run(c.run.root.string(), options.run.init_model, c.run.model_extension);
+    const std::string best = best_model_of_run(c.run.root.string(), c.init_model, c.run.model_extension);
     log("== gatekeeper: generation " + std::to_string(g) + " against " +
         (best.empty() ? c.pipeline.bootstrap_name : best));
+    fit_gate_players(c.config.probcut, c.run, g, best, log);
     const GateReport gate = gatekeeper.judge(g, c.run.model(g).string(), best);
-    const auto ladder = place_on_ladder(c.config.ladder, c.run, g, log);
+    const auto ladder = place_on_ladder(c.config.ladder, c.run, g, log, c.config.probcut.enabled);
     // The actors' games and samples of the generation so far (actors play on).
     const train::ShardTotals played = train::shard_totals(c.run.data(g).string());
     ActorReport actor;
     actor.games_before = int(played.games);
     actor.played.samples = played.samples;
-    record_generation(c.run, g, actor, trained_stats_of(c.run, g), gate, ladder, options.run.init_model, c.config.hash,
+    record_generation(c.run, g, actor, trained_stats_of(c.run, g), gate, ladder, c.init_model, c.config.hash,
                       log);
   }
   log("gatekeeper: every generation is recorded");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "agents/probcut_fitting.h"
 #include "util/hash.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -95,6 +96,7 @@ void for_each_table(RunConfig& c, Visit visit) {
   visit(gate_settings(), c.gate);
   visit(eval_settings(), c.eval);
   visit(ladder_stage_settings(), c.ladder);
+  visit(probcut_stage_settings(), c.probcut);
   visit(train::distill_settings(), c.distill);
   visit(run_settings(), c.run);
 }
@@ -281,6 +283,14 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
     throw ConfigError(source + ": evalnet.teacher_weight mixes a teacher's win probability into the target, which "
                       "evalnet.target = \"margin\" (cells) has no place for: set teacher_weight = 0 or target = "
                       "\"probability\"");
+  if (c.probcut.enabled && !c.learns_eval())
+    throw ConfigError(source + ": probcut.enabled fits Multi-ProbCut for a learned evaluation; a run.model = \"" +
+                      c.run.model + "\" run has none: set it false");
+  try {
+    probcut_fit_job(c.probcut, "");  // the fit's own rules across keys, before any work
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(source + ": [probcut] " + e.what());
+  }
   // The conv net's self-play reaches a device only through LibTorch
   // (BLOCKGAME's always does; the learned evaluation's is alpha-beta).
   if (c.net.game == nn::GameKind::kMushroom && !c.learns_eval() && c.selfplay.device != "cpu" &&

@@ -1,5 +1,5 @@
 // A run configuration: one TOML file with the tables [net], [selfplay],
-// [evalplay], [evalnet], [train], [gate], [eval], [ladder], [distill] and [run]. Every key is optional: the
+// [evalplay], [evalnet], [train], [gate], [eval], [ladder], [probcut], [distill] and [run]. Every key is optional: the
 // structs' member initializers are the defaults, and each table's settings
 // (key, range, help) are declared once (util/settings.h), in the
 // *_settings() functions. An unknown table or key, a wrong type or an
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nn/model.h"
+#include "run/fit_stage.h"
 #include "run/match_configs.h"
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/selfplay_config.h"
@@ -45,6 +46,7 @@ struct RunConfig {
   EvalConfig eval;
   train::DistillConfig distill;  // for `mushroom distill` only
   LadderStageConfig ladder;
+  ProbCutStageConfig probcut;  // model = "eval" runs only
   RunSection run;
   nn::GameKind game() const { return net.game; }
   bool learns_eval() const { return run.model == "eval"; }

@@ -181,6 +181,29 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[evalnet]\nphase_buckets = 9\n", {"evalnet.phase_buckets", "outside the range"});
 }
 
+// [probcut], the learned evaluation's fit stage: each bad setting is
+// refused by its key before any work, the fit's own rules across keys too.
+TEST(RunConfig, BadProbCutSettingsAreRefusedByName) {
+  const std::string eval_run = "[run]\nmodel = \"eval\"\n";
+  expect_error(eval_run + "[probcut]\ngamez = 3\n", {"unknown key 'probcut.gamez'"});
+  expect_error(eval_run + "[probcut]\ngames = 0\n", {"probcut.games", "outside the range"});
+  expect_error(eval_run + "[probcut]\nmax_depth = 40\n", {"probcut.max_depth", "outside the range"});
+  expect_error(eval_run + "[probcut]\nsample_rate = 0.0\n", {"probcut.sample_rate", "outside the range"});
+  expect_error(eval_run + "[probcut]\nnodes = 10\n", {"probcut.nodes", "outside the range"});
+  expect_error(eval_run + "[probcut]\nenabled = \"yes\"\n", {"probcut.enabled", "true or false"});
+  expect_error(eval_run + "[probcut]\nmax_depth = 6\nexact_max_left = 60\nexact_shallow = 8\n",
+               {"probcut.exact_shallow = 8 exceeds probcut.max_depth = 6"});
+  expect_error("[probcut]\nenabled = true\n", {"probcut.enabled", "run.model = \"net\""});
+  const RunConfig ok =
+      parse_run_config(eval_run + "[probcut]\nenabled = true\ngames = 40\nmax_depth = 10\nexact_max_left = 100\n",
+                       "test.toml");
+  EXPECT_TRUE(ok.probcut.enabled);
+  EXPECT_EQ(ok.probcut.games, 40);
+  EXPECT_EQ(ok.probcut.max_depth, 10);
+  EXPECT_EQ(ok.probcut.exact_max_left, 100);
+  EXPECT_FALSE(parse_run_config("", "empty.toml").probcut.enabled);  // off unless a config turns it on
+}
+
 TEST(RunConfig, DefaultsFileIsTheDeclaration) {
   // configs/defaults.toml is written from the declared settings; when this
   // fails, run `build/mushroom config --out configs/defaults.toml`.

@@ -1,6 +1,7 @@
 #include "run/run_dir.h"
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "util/text.h"
 #include "view/run_records.h"
@@ -30,6 +31,22 @@ std::string best_model_of_run(const std::string& dir, const std::string& fallbac
   for (int g = 1; fs::exists(run.record(g)); ++g)
     if (view::read_generation_record(run.record(g).string()).promoted) best = run.model(g).string();
   return best;
+}
+
+std::string run_init_model(const RunDir& run, const std::string& init_model) {
+  if (init_model.empty()) return "";
+  const fs::path copy = run.root / "models" / ("init" + run.model_extension);
+  if (fs::exists(copy) && fs::equivalent(copy, init_model)) return copy.string();  // resumed with --init it
+  const std::string bytes = read_file(init_model);
+  if (!fs::exists(copy)) {
+    fs::create_directories(copy.parent_path());
+    write_file_atomic(copy.string(), bytes);
+  } else if (read_file(copy.string()) != bytes) {
+    throw std::invalid_argument("--init " + init_model + " is not the model this run started from (" + copy.string() +
+                                " holds another): resume with --init " + copy.string() +
+                                ", or start a new run directory");
+  }
+  return copy.string();
 }
 
 void write_promoted_pointer(const RunDir& run, const std::string& model) {

@@ -6,6 +6,10 @@
 //   data/gen-NNNN/games/*.log        sample game logs (actor)
 //   models/gen-NNNN.h5               candidates (learner): conv nets; a learned
 //                                    evaluation's are gen-NNNN.eval
+//   models/init.h5, init.eval        the run's copy of its --init model, which
+//                                    stands for it in the run (run_init_model)
+//   models/gen-NNNN.probcut,         a learned evaluation's Multi-ProbCut fits
+//   models/init.probcut              (gatekeeper, [probcut]: run/fit_stage.h)
 //   heldout/                         a learned evaluation's held-out games (gatekeeper)
 //   optimizer.pt                     the optimizer's state (learner)
 //   metrics/train-gen-NNNN.jsonl     training lines (learner)
@@ -52,6 +56,15 @@ struct RunDir {
 // records decide; models/promoted.txt mirrors them for actors.
 std::string best_model_of_run(const std::string& dir, const std::string& fallback = "",
                               const std::string& model_extension = ".h5");
+
+// The run's copy of its --init model (models/init + the pipeline's
+// extension), made on first use, so that the run, its promoted pointer and
+// its export find the model inside the run directory whatever happens to the
+// file it was started from. "" for no init model. Throws
+// std::invalid_argument naming both files when the run already holds
+// another init model (it was started from another file, or that file
+// changed since).
+std::string run_init_model(const RunDir& run, const std::string& init_model);
 
 // Points models/promoted.txt at `model` (a path; its file name is stored),
 // atomically. An empty model ("" before any promotion) is not written.

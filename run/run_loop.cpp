@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "run/actor.h"
+#include "run/fit_stage.h"
 #include "run/gatekeeper.h"
 #include "run/ladder_stage.h"
 #include "run/pipeline.h"
@@ -117,19 +118,23 @@ void run_training_loop(const RunOptions& options) {
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
   Gatekeeper gatekeeper(config, pipeline.make_judge(run, options.threads), log);
   check_ladder_references(config.ladder, run);  // fail before the generation's work, not after it
+  // The run's own copy of --init (and its fit) stands for it from here on.
+  const std::string init = run_init_model(run, options.init_model);
+  if (config.probcut.enabled && !init.empty()) adopt_init_fit(options.init_model, init, log);
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier
-    const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);
+    const std::string best = best_model_of_run(run.root.string(), init, run.model_extension);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) + " (self-play with " +
         (best.empty() ? pipeline.bootstrap_name : best) + ")");
     const ActorReport actor = run_actor(config, pipeline, run, g, best, log);
-    const train::TrainStats trained = pipeline.learn(run, g, options.init_model, log);
+    const train::TrainStats trained = pipeline.learn(run, g, init, log);
+    fit_gate_players(config.probcut, run, g, best, log);
     const GateReport gate = gatekeeper.judge(g, run.model(g).string(), best);
-    const auto ladder = place_on_ladder(config.ladder, run, g, log);
-    record_generation(run, g, actor, trained, gate, ladder, options.init_model, config.hash, log);
+    const auto ladder = place_on_ladder(config.ladder, run, g, log, config.probcut.enabled);
+    record_generation(run, g, actor, trained, gate, ladder, init, config.hash, log);
   }
-  const std::string best = best_model_of_run(run.root.string(), options.init_model, run.model_extension);
+  const std::string best = best_model_of_run(run.root.string(), init, run.model_extension);
   log("run complete: " + std::to_string(generations) + " generations; best model: " + (best.empty() ? "none" : best));
 }
 

@@ -4,6 +4,8 @@
 //      bootstrap evaluator before there is one) into data/gen-NNNN/
 //   2. learner (run/net_pipeline.h): train the latest weights on the window of
 //      newest samples -> models/gen-NNNN.h5
+//   (a learned evaluation's fit stage, run/fit_stage.h: with [probcut] the
+//   gatekeeper fits the candidate, and the --init model once, first)
 //   3. gatekeeper (run/gatekeeper.h): gate the candidate against the best
 //      (paired games; before any model, against the no-net mcts agent at the
 //      same simulations), promote it if it scores above gate.promote_score,

@@ -4,7 +4,8 @@
 # configs/, models/, testdata/ and deploy/ and the binary under test as
 # build/mushroom. The only rewrites (printed as they apply):
 #   - the run keeps the README's own config (configs/eval-cpu.toml, gate on)
-#     and shrinks it with --set to one small generation (kToySettings);
+#     and shrinks it with --set to one small generation (kToySettings), its
+#     fit stage ([probcut]) to 4 games searched to depth 4;
 #   - matches play one board with a 1,000 ms bank (--boards N --time-ms 1000);
 #   - analyze searches 100 ms a position;
 #   - launch.sh only prints its sbatch commands (--dry-run: no cluster here);
@@ -31,7 +32,7 @@ commands=$(awk '/^## The three jobs/ {on = 1; next} on && /^#+ / {exit} on && /^
 [[ -n $commands ]] || fail "README.md has no command blocks under '## The three jobs'"
 toy_settings="--set run.generations=1 --set selfplay.games=60 --set evalplay.label_depth=2 \
 --set evalplay.heldout_games=10 --set train.steps=60 --set train.batch_size=256 --set evalnet.match_depth=2 \
---set gate.boards=2 --set eval.boards=2"
+--set gate.boards=2 --set eval.boards=2 --set probcut.games=4 --set probcut.max_depth=4 --set probcut.exact_max_left=0"
 candidate=runs/eval/models/gen-0001.eval
 count=0
 cd "$work"
@@ -72,6 +73,7 @@ done <<< "$commands"
 # What the jobs promise.
 [[ -s runs/eval/dashboard.html ]] || fail "the training job wrote no dashboard"
 grep -Eq '"gate_games": *[1-9]' runs/eval/metrics/gen-0001.json || fail "the README's config played no gate games"
+[[ -s runs/eval/models/gen-0001.probcut ]] || fail "the README's config made no fit of its candidate ([probcut])"
 [[ -s sub/main.cpp && -x sub/main ]] || fail "the export job left no built bot in sub/"  # data.bin only when the weights do not fit
 [[ -s matches/new-vs-committed/games.csv ]] || fail "the rating job's match wrote no games.csv"
 [[ $(wc -l < matches/new-vs-committed/games.csv) -ge 3 ]] || fail "the match played fewer than 2 games"
