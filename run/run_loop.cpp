@@ -50,17 +50,21 @@ view::GenerationRecord make_record(int g, const ActorReport& actor, const train:
 }
 
 // Plots and the dashboard are for people: a failure is a warning.
+void write_dashboard_logged(const RunDir& run, const StageLog& log) {
+  try {
+    log("dashboard: " + view::write_dashboard(run.root.string()));
+  } catch (const std::exception& e) {
+    log(std::string("dashboard: warning: ") + e.what());
+  }
+}
+
 void draw_pictures(const RunDir& run, const StageLog& log) {
   try {
     log("plots: " + view::draw_run_plots(run.root.string()));
   } catch (const std::exception& e) {
     log(std::string("plots: warning: ") + e.what());
   }
-  try {
-    log("dashboard: " + view::write_dashboard(run.root.string()));
-  } catch (const std::exception& e) {
-    log(std::string("dashboard: warning: ") + e.what());
-  }
+  write_dashboard_logged(run, log);
 }
 
 }  // namespace
@@ -117,6 +121,7 @@ void run_training_loop(const RunOptions& options) {
   const int generations = options.generations > 0 ? options.generations : config.run.generations;
   Gatekeeper gatekeeper(config, pipeline.make_judge(run, options.threads), log);
   check_ladder_references(config.ladder, run);  // fail before the generation's work, not after it
+  write_dashboard_logged(run, log);  // from the first minute: it says when no generation has finished yet
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier
