@@ -590,6 +590,45 @@ TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
   EXPECT_EQ(split_lines(from_file.output)[1], position_lines[1]);
 }
 
+// An arena's or a ladder's game log has its players in the games.csv
+// beside it: analyze names them beside the seats, and --first and --second
+// name them for any other log.
+TEST(Cli, AnalyzeNamesTheProgramsBesideTheSeats) {
+  const fs::path dir = temp_dir("cli-analyze-names");
+  const std::string log_path = (dir / "game-0003.log").string();
+  write_file_atomic(log_path, read_file("testdata/games/arena-sample.log"));
+  GameRecord record;
+  record.first = "eval3", record.second = "hand";
+  record.board = 1;
+  record.first_score = 40, record.second_score = 30, record.outcome = 1;
+  record.log = "game-0003.log";
+  GameRecord other = record;
+  other.first = "hand", other.second = "eval3", other.log = "game-0002.log";
+  write_file_atomic((dir / "games.csv").string(),
+                    std::string(kGamesFileHeader) + "\n" + format_game_record(other) + "\n" +
+                        format_game_record(record) + "\n");
+  // stdout alone: the progress lines go to stderr.
+  auto analyze = [](const std::string& args) {
+    return run_shell("('" + std::string(MUSHROOM_BIN) + "' analyze " + args +
+                     " --agent alphabeta:depth=1,solver=false 2>/dev/null)");
+  };
+  const CommandResult named = analyze(log_path);
+  ASSERT_EQ(named.exit_code, 0) << named.output;
+  const std::vector<std::string> lines = split_lines(named.output);
+  ASSERT_GE(lines.size(), 4u) << named.output;
+  EXPECT_EQ(lines[0], "players: FIRST eval3, SECOND hand");
+  EXPECT_EQ(lines[lines.size() - 2].rfind("FIRST (eval3): mean loss ", 0), 0u) << named.output;
+  EXPECT_EQ(lines[lines.size() - 1].rfind("SECOND (hand): mean loss ", 0), 0u) << named.output;
+  // A flag names its seat over the games file.
+  const CommandResult renamed = analyze(log_path + " --second greedy");
+  EXPECT_NE(renamed.output.find("players: FIRST eval3, SECOND greedy\n"), std::string::npos) << renamed.output;
+  EXPECT_NE(renamed.output.find("SECOND (greedy): mean loss "), std::string::npos) << renamed.output;
+  // A log alone says how to name them, on stderr.
+  const CommandResult alone = run("analyze testdata/games/arena-sample.log --agent alphabeta:depth=1,solver=false");
+  EXPECT_EQ(alone.output.find("players: "), std::string::npos) << alone.output;
+  EXPECT_NE(alone.output.find("--first and --second name them"), std::string::npos) << alone.output;
+}
+
 TEST(Cli, AnalyzeNamesWhatIsWrongWithItsInput) {
   const fs::path dir = temp_dir("cli-analyze-bad");
   const std::string log = "testdata/games/arena-sample.log";

@@ -1,6 +1,8 @@
 #include <iostream>
+#include <optional>
 #include <string>
 
+#include "arena/games_file.h"
 #include "cli/command.h"
 #include "mushroom/position_io.h"
 #include "protocol/game_analysis.h"
@@ -29,7 +31,8 @@ int cmd_analyze(int argc, char** argv) {
       "move's, both from the same search and equally deep: 0 for the best move, never below 0) and its judgement "
       "(inaccuracy, mistake, blunder), the search's depth, 'yes' where the endgame solver proved the position, the "
       "best move, the rank of the moves that lost the most, and the line the search expected; then each player's "
-      "mean loss and judgements. Given a position file instead (mushroom/position_io.h), prints that position's line. With --out, "
+      "mean loss and judgements. The programs' names stand beside the seats when known (--first and --second, "
+      "or the games.csv that the arena and the ladder write beside their logs). Given a position file instead (mushroom/position_io.h), prints that position's line. With --out, "
       "also writes the viewer page with an evaluation graph across the game; the costliest moves are clickable. "
       "`mushroom bot --agent SPEC` with move_ms=MS added to the same SPEC plays the best moves shown here.");
   opts.add_options()("input", "game log or position file", cxxopts::value<std::string>())(
@@ -48,8 +51,9 @@ int cmd_analyze(int argc, char** argv) {
       cxxopts::value<std::string>())(
       "o,out", "also write the viewer page with the evaluation graph to this HTML file", cxxopts::value<std::string>())(
       "title", "page title (default: the input's file name)", cxxopts::value<std::string>())(
-      "first", "name of the first player", cxxopts::value<std::string>()->default_value("FIRST"))(
-      "second", "name of the second player", cxxopts::value<std::string>()->default_value("SECOND"))(
+      "first", "the program that played FIRST, shown beside the seat (default: its name in the games.csv beside the "
+      "log, as the arena and the ladder write it)", cxxopts::value<std::string>())(
+      "second", "the program that played SECOND (default: as for --first)", cxxopts::value<std::string>())(
       "h,help", "show this help");
   opts.parse_positional({"input"});
   opts.positional_help("LOG|POSITION");
@@ -87,11 +91,15 @@ int cmd_analyze(int argc, char** argv) {
   make_agent(spec.name, agent_options);  // a bad option or evaluation fails before any search
   const AgentFactory factory = [&] { return make_agent(spec.name, agent_options); };
 
+  // Who played which seat: --first and --second, else the games file beside the log.
+  std::string names[2] = {args.count("first") ? args["first"].as<std::string>() : "",
+                          args.count("second") ? args["second"].as<std::string>() : ""};
+
   // --out: the viewer page of the game (or lone position) with its analysis.
   auto write_page = [&](const GameLog& log, const GameAnalysis& analysis) {
     if (!args.count("out")) return;
     const view::ViewerOptions viewer{args.count("title") ? args["title"].as<std::string>() : input,
-                                     args["first"].as<std::string>(), args["second"].as<std::string>()};
+                                     names[0].empty() ? "FIRST" : names[0], names[1].empty() ? "SECOND" : names[1]};
     write_file_atomic(args["out"].as<std::string>(), view::game_viewer_html(log, viewer, &analysis));
     std::cerr << "analyze: wrote " << args["out"].as<std::string>() << "\n";
   };
@@ -115,6 +123,22 @@ int cmd_analyze(int argc, char** argv) {
   }
 
   const GameLog log = parse_game_log(text, input);
+  if (names[0].empty() || names[1].empty()) {
+    try {
+      if (const std::optional<GameRecord> record = game_record_of_log(input)) {
+        if (names[0].empty()) names[0] = record->first;
+        if (names[1].empty()) names[1] = record->second;
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "analyze: no program names from the games file beside the log: " << e.what() << "\n";
+    }
+  }
+  if (names[0].empty() && names[1].empty())
+    std::cerr << "analyze: the log names no programs (no games.csv beside it lists it): --first and --second name "
+                 "them\n";
+  else
+    std::cout << "players: FIRST " << (names[0].empty() ? "(unnamed)" : names[0]) << ", SECOND "
+              << (names[1].empty() ? "(unnamed)" : names[1]) << "\n";
   // A progress line at every tenth of the game (a second a position by default).
   const GameAnalysis analysis = analyze_game(log, factory, analysis_options, [](int done, int total) {
     if (done == total || done * 10 / total != (done - 1) * 10 / total)
@@ -124,7 +148,8 @@ int cmd_analyze(int argc, char** argv) {
   for (const MoveAnalysis& move : analysis.moves) std::cout << format_move_analysis(move) << "\n";
   std::cout << "end: " << player_name(analysis.end.to_move) << " to move, value " << format_fixed(analysis.end.cells, 2)
             << (analysis.end.proved ? " (proved)" : "") << "\n";
-  for (const Player p : {kFirst, kSecond}) std::cout << format_player_losses(p, player_losses(analysis, p)) << "\n";
+  for (const Player p : {kFirst, kSecond})
+    std::cout << format_player_losses(p, player_losses(analysis, p), names[p == kFirst ? 0 : 1]) << "\n";
   write_page(log, analysis);
   return 0;
 }

@@ -20,11 +20,14 @@ int cmd_dashboard(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string dir = required(args, "dir");
   std::cout << "dashboard: wrote " << view::write_dashboard(dir) << "\n";
+  // One line either way: the path is drawn before anything is printed.
+  std::string plots;
   try {
-    std::cout << "plots: wrote " << view::draw_run_plots(dir) << "\n";
+    plots = "plots: wrote " + view::draw_run_plots(dir);
   } catch (const std::exception& e) {
-    std::cout << "plots: warning: " << e.what() << "\n";
+    plots = std::string("plots: not drawn: ") + e.what();
   }
+  std::cout << plots << "\n";
   return 0;
 }
 

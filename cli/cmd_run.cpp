@@ -1,9 +1,13 @@
 // `mushroom run`: the whole resumable loop (LibTorch builds).
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
+#include "arena/program_command.h"  // shell_quote
 #include "cli/command.h"
 #include "nn/model_file.h"
 #include "run/roles.h"
@@ -14,6 +18,44 @@
 #include "util/text.h"
 
 namespace mushroom::cli {
+
+namespace {
+
+// Ctrl-C: a word on what the run keeps and how to go on, then the default
+// action, so the process still ends by SIGINT. Nothing finished is lost:
+// every stage's result is written under its final name only when complete.
+char interrupt_note[4096];
+size_t interrupt_note_size = 0;
+
+extern "C" void on_interrupt(int) {
+  // write(2) only: the handler may run in the middle of anything.
+  [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, interrupt_note, interrupt_note_size);
+  std::raise(SIGINT);  // SA_RESETHAND restored the default: delivered once the handler returns
+}
+
+// The note for this run, and the handler that prints it.
+void say_what_is_kept_on_interrupt(const std::string& dir, int argc, char** argv) {
+  std::string command = argv[0];  // "mushroom run"
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                               "0123456789-_./=:,+@") == std::string::npos;
+    command += " " + (plain ? word : shell_quote(word));
+  }
+  const std::string note = "\nmushroom run: stopped (Ctrl-C). Kept in " + dir +
+                           ": every finished generation, and of the one under way its finished stages and the "
+                           "self-play games already written to shards (only the games in progress are lost). To "
+                           "resume where it stopped, run the same command again:\n  " + command + "\n";
+  interrupt_note_size = std::min(note.size(), sizeof interrupt_note);
+  std::memcpy(interrupt_note, note.data(), interrupt_note_size);
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+}
+
+}  // namespace
 
 int cmd_run(int argc, char** argv) {
   cxxopts::Options opts("mushroom run",
@@ -64,6 +106,7 @@ int cmd_run(int argc, char** argv) {
   if (role.chunk_games < 0) throw std::invalid_argument("--chunk-games must not be negative");
   role.poll_seconds = args["poll-seconds"].as<double>();
   if (!(role.poll_seconds > 0)) throw std::invalid_argument("--poll-seconds must be positive");
+  say_what_is_kept_on_interrupt(options.dir, argc, argv);
   run::run_role(role);
   if (role.role == run::Role::kAll)
     print_line("plot: " + (std::filesystem::path(options.dir) / "plots" / "run.png").string());

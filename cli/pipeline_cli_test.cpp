@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <thread>
+#include <vector>
 
 #include "nnue/network.h"
 #include "selfplay/shard.h"
@@ -226,6 +227,77 @@ TEST(Pipeline, RunResumesAfterKillsAndLosesNothing) {
   EXPECT_GT(count_files(dir / "games", "gen-0001-game-"), 0);
 }
 
+// Ctrl-C (SIGINT) in the middle of generation 1's self-play: the run says
+// what it keeps and how to resume, and still ends by the signal. Its
+// dashboard was there from the start, saying that no generation had
+// finished. The same command again says how many of the generation's games
+// were kept, and finishes it.
+TEST(Pipeline, CtrlCSaysWhatIsKeptAndTheResumeCountsTheKeptGames) {
+  const fs::path dir = fresh_dir("pipeline_ctrl_c") / "run";
+  const fs::path log = dir.parent_path() / "run.log";
+  const std::vector<std::string> args = {MUSHROOM_BIN, "run", "--config", "testdata/configs/tiny.toml", "--dir",
+                                         dir.string(), "--parallel", "1", "--generations", "1", "--set",
+                                         "selfplay.games=12"};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    freopen(log.c_str(), "w", stdout);
+    dup2(fileno(stdout), STDERR_FILENO);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(MUSHROOM_BIN, argv.data());
+    _exit(127);
+  }
+  std::string first_dashboard;
+  bool record_when_read = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  int status = 0;
+  bool interrupted = false;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) break;
+    if (first_dashboard.empty() && fs::exists(dir / "dashboard.html")) {
+      record_when_read = fs::exists(dir / "metrics" / "gen-0001.json");
+      first_dashboard = read_file((dir / "dashboard.html").string());
+    }
+    if (!first_dashboard.empty() && count_files(dir / "data" / "gen-0001", "shard-") > 0) {
+      kill(pid, SIGINT);
+      waitpid(pid, &status, 0);
+      interrupted = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (!interrupted) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  ASSERT_TRUE(interrupted) << read_file(log.string());
+  const std::string out = read_file(log.string());
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status << "\n" << out;
+  EXPECT_NE(out.find("mushroom run: stopped (Ctrl-C). Kept in " + dir.string() + ": every finished generation"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("run the same command again:\n  mushroom run --config testdata/configs/tiny.toml --dir " +
+                     dir.string() + " --parallel 1 --generations 1 --set selfplay.games=12\n"),
+            std::string::npos) << out;
+  if (!record_when_read)  // read before generation 1 ended: the page written at the run's start
+    EXPECT_NE(first_dashboard.find("No generation has finished yet"), std::string::npos) << first_dashboard;
+  // The games in finished shards are kept, and the resume says how many.
+  int64_t kept = 0;
+  for (const auto& e : fs::directory_iterator(dir / "data" / "gen-0001"))
+    if (e.path().extension() == ".h5") kept += selfplay::read_shard_meta(e.path().string()).games;
+  ASSERT_GT(kept, 0);
+  int code = 0;
+  const std::string resumed = run_command("run --config testdata/configs/tiny.toml --dir " + dir.string() +
+                                              " --parallel 1 --generations 1 --set selfplay.games=12",
+                                          &code);
+  ASSERT_EQ(code, 0) << resumed;
+  if (kept < 12)
+    EXPECT_NE(resumed.find("resuming: " + std::to_string(kept) + " of 12 games of generation 1 already played"),
+              std::string::npos) << resumed;
+  EXPECT_NE(resumed.find("run complete: 1 generations"), std::string::npos) << resumed;
+  EXPECT_EQ(read_file((dir / "dashboard.html").string()).find("No generation has finished yet"), std::string::npos);
+}
+
 // [ladder] every = 1: the candidate plays a gauntlet against the reference
 // programs on the run's ladder, and its rating reaches the record and the
 // dashboard.
@@ -312,6 +384,7 @@ TEST(Pipeline, SelfplayPlaysALearnedEvaluation) {
   EXPECT_NE(out.find("selfplay: 3/3 games"), std::string::npos) << out;
   int shards = 0;
   for (const auto& entry : fs::directory_iterator(dir / "data")) {
+    if (entry.is_directory()) continue;  // games/: the sample game logs
     const selfplay::ShardMeta meta = selfplay::read_shard_meta(entry.path().string());
     EXPECT_EQ(meta.model_id, "models/eval.bin");
     EXPECT_EQ(meta.game, selfplay::mushroom_eval_schema().game);

@@ -152,13 +152,6 @@ std::vector<ScheduledGame> schedule(const LadderConfig& config) {
   return games;
 }
 
-std::string seconds_text(double s) {
-  const int t = int(s + 0.5);
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
-  return buf;
-}
-
 }  // namespace
 
 std::vector<LadderProgram> read_ladder_programs(const std::string& dir) {
@@ -370,12 +363,11 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
     append_line_durably(games_path, format_game_record(g));
     ++summary.played;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const double eta = elapsed / summary.played * double(pending.size() - size_t(summary.played));
     progress << log_time_stamp() << " [" << summary.played << "/" << pending.size() << "] board " << s.board << ": "
              << first.name << " (first) " << r.log.score_first << " - " << r.log.score_second << " " << second.name
              << (g.outcome > 0 ? ": first wins" : g.outcome < 0 ? ": second wins" : ": draw");
     if (!g.forfeit_by.empty()) progress << " (" << g.forfeit_by << " forfeits: " << g.reason << ")";
-    progress << "   elapsed " << seconds_text(elapsed) << ", left about " << seconds_text(eta) << std::endl;
+    progress << "   " << elapsed_and_left(elapsed, summary.played, int64_t(pending.size()) - summary.played) << std::endl;
   };
   // A game that cannot be recorded (the disk) stops the ladder: the error
   // is rethrown once the games in progress end.

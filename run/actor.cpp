@@ -27,6 +27,9 @@ ActorReport run_actor(const RunConfig& config, const Pipeline& pipeline, const R
     log("selfplay: already complete (" + std::to_string(report.games_before) + " games)");
     return report;
   }
+  if (report.games_before > 0)  // a resume: the games written to shards before the stop are kept
+    log("resuming: " + std::to_string(report.games_before) + " of " + std::to_string(config.selfplay.games) +
+        " games of generation " + std::to_string(g) + " already played (kept in " + data_dir.string() + ")");
   selfplay::SelfplayJob job;
   job.config = config.selfplay;
   job.model_id = model.empty() ? "bootstrap-" + pipeline.bootstrap_id : model;

@@ -3,8 +3,9 @@
 // learner, the gatekeeper and the run loop themselves never ask which game
 // they run. A game brings its sample schema (selfplay/sample.h), its
 // self-play runner and its judge (gating and evaluation);
-// run/learning_games.cpp registers them. Its batch encoder, the learners'
-// part, is registered in train/batch_encoders.cpp.
+// run/learning_games.cpp makes them. The games are named once, in
+// train/learnable_games.h; their batch encoders, the learners' part, are in
+// train/batch_encoders.cpp.
 #pragma once
 #include <functional>
 #include <memory>

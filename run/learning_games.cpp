@@ -1,5 +1,5 @@
-// The registration of every game the learning pipeline runs. A new game
-// adds its entry to games() and nothing else here.
+// The run loop's part of every game the learning pipeline runs, for the
+// games of train/learnable_games.h (one list for both layers).
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -11,6 +11,7 @@
 #include "run/learning_game.h"
 #include "selfplay/game_selfplay.h"
 #include "tictactoe/tictactoe.h"
+#include "train/learnable_games.h"
 #include "train/training_data.h"
 
 namespace mushroom::run {
@@ -142,24 +143,38 @@ LearningGame learnable_game(nn::GameKind kind, bool draws,
           std::move(make_judge)};
 }
 
+// Each game's entry: the run loop's part of every game that
+// train/learnable_games.h names.
+LearningGame learning_game_of(train::LearnableGame<MushroomGame> game) {
+  return {game.kind, nn::game_name(game.kind), &selfplay::mushroom_schema(),
+          [](const RunConfig& c) { return "the " + c.selfplay.bootstrap + " evaluator"; },
+          [](const RunConfig& c) { return c.selfplay.bootstrap; }, selfplay::run_selfplay,
+          [](const RunConfig& c, int threads) -> std::unique_ptr<GameJudge> {
+            return std::make_unique<MushroomJudge>(c, threads);
+          }};
+}
+
+LearningGame learning_game_of(train::LearnableGame<blockgame::BlockGame> game) {
+  return learnable_game<blockgame::BlockGame>(game.kind, /*draws=*/false,
+                                              [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> {
+                                                return std::make_unique<BlockgameJudge>(c);
+                                              });
+}
+
+LearningGame learning_game_of(train::LearnableGame<tictactoe::TicTacToe> game) {
+  return learnable_game<tictactoe::TicTacToe>(game.kind, /*draws=*/true,
+                                              [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> {
+                                                return std::make_unique<MatchJudge<tictactoe::TicTacToe>>(
+                                                    c, nn::GameKind::kTictactoe);
+                                              });
+}
+
 const std::vector<LearningGame>& games() {
-  static const std::vector<LearningGame> all = {
-      {nn::GameKind::kMushroom, "mushroom", &selfplay::mushroom_schema(),
-       [](const RunConfig& c) { return "the " + c.selfplay.bootstrap + " evaluator"; },
-       [](const RunConfig& c) { return c.selfplay.bootstrap; }, selfplay::run_selfplay,
-       [](const RunConfig& c, int threads) -> std::unique_ptr<GameJudge> {
-         return std::make_unique<MushroomJudge>(c, threads);
-       }},
-      learnable_game<blockgame::BlockGame>(nn::GameKind::kBlockgame, /*draws=*/false,
-                                           [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> {
-                                             return std::make_unique<BlockgameJudge>(c);
-                                           }),
-      learnable_game<tictactoe::TicTacToe>(nn::GameKind::kTictactoe, /*draws=*/true,
-                                           [](const RunConfig& c, int) -> std::unique_ptr<GameJudge> {
-                                             return std::make_unique<MatchJudge<tictactoe::TicTacToe>>(
-                                                 c, nn::GameKind::kTictactoe);
-                                           }),
-  };
+  static const std::vector<LearningGame> all = [] {
+    std::vector<LearningGame> out;
+    train::for_each_learnable_game([&](auto game) { out.push_back(learning_game_of(game)); });
+    return out;
+  }();
   return all;
 }
 

@@ -44,6 +44,8 @@ struct PipelineEntry {
 };
 // Every registered pipeline (run/pipelines.cpp).
 const std::vector<PipelineEntry>& pipelines();
+// Their [run] model values, in the registry's order: the config's choices.
+std::vector<std::string> pipeline_models();
 
 // The pipeline of a config; throws ConfigError when no pipeline is
 // registered under its run.model.

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "agents/probcut_fitting.h"
+#include "run/pipeline.h"  // pipeline_models: [run] model's choices
 #include "util/hash.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -71,7 +72,7 @@ const SettingsTable<RunSection>& run_settings() {
           .choice("game", [](auto& c) -> auto& { return c.game; }, nn::game_names(),
                   "the game: mushroom; blockgame (the learning check: configs/blockgame.toml) and tictactoe "
                   "check the pipeline on solved games")
-          .choice("model", [](auto& c) -> auto& { return c.model; }, {"net", "eval"},
+          .choice("model", [](auto& c) -> auto& { return c.model; }, pipeline_models(),
                   "what the run learns: the conv net of [net], or the learned alpha-beta evaluation of [evalnet] "
                   "(mushroom only; configs/eval-cpu.toml)")
           .integer("generations", [](auto& c) -> auto& { return c.generations; }, 1, 1'000'000,

@@ -9,6 +9,10 @@
 #include "arena/boards_file.h"
 #include "mushroom/board_gen.h"
 #include "run/match.h"
+#include "run/learning_game.h"
+#include "run/pipeline.h"
+#include "train/batch_encoders.h"
+#include "train/learnable_games.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -142,6 +146,39 @@ TEST(RunConfig, EmptyFileGivesDefaults) {
   const RunConfig c = parse_run_config("", "empty.toml");
   EXPECT_EQ(c.net, nn::NetConfig{});
   EXPECT_EQ(c.selfplay.games, selfplay::SelfplayConfig{}.games);
+}
+
+// [run] model's choices are the pipeline registry's names, in its order:
+// one list, so a new pipeline is a choice once registered, and every choice
+// makes its pipeline.
+TEST(RunConfig, TheModelChoicesAreThePipelineRegistrysNames) {
+  std::vector<std::string> choices;
+  for (const auto& setting : run_settings().settings())
+    if (setting.key == "model") choices = setting.choices;
+  std::vector<std::string> registered;
+  for (const PipelineEntry& entry : pipelines()) registered.push_back(entry.model);
+  EXPECT_EQ(choices, registered);
+  EXPECT_EQ(choices, (std::vector<std::string>{"net", "eval"}));
+  for (const std::string& model : choices) {
+    const RunConfig config = parse_run_config("[run]\nmodel = \"" + model + "\"\n", model + ".toml");
+    EXPECT_NO_THROW(pipeline_of(config)) << model;
+  }
+  expect_error("[run]\nmodel = \"nets\"\n", {"net", "eval"});
+}
+
+// The learning games are named once (train/learnable_games.h): both
+// layers' registries hold exactly those, in that order, and they are the
+// games a net can play.
+TEST(RunConfig, TheLearningGamesAreNamedOnceForBothLayers) {
+  std::vector<std::string> listed;
+  train::for_each_learnable_game([&](auto game) {
+    listed.push_back(nn::game_name(game.kind));
+    EXPECT_EQ(learning_game(game.kind).kind, game.kind);
+    EXPECT_EQ(learning_game(game.kind).name, nn::game_name(game.kind));
+    EXPECT_NO_THROW(train::batch_encoder(game.kind)) << nn::game_name(game.kind);
+  });
+  EXPECT_EQ(listed, nn::game_names());
+  EXPECT_EQ(listed, (std::vector<std::string>{"mushroom", "blockgame", "tictactoe"}));
 }
 
 // selfplay.workers is now selfplay.threads: a config of either spelling

@@ -51,17 +51,21 @@ view::GenerationRecord make_record(int g, const ActorReport& actor, const train:
 }
 
 // Plots and the dashboard are for people: a failure is a warning.
+void write_dashboard_logged(const RunDir& run, const StageLog& log) {
+  try {
+    log("dashboard: " + view::write_dashboard(run.root.string()));
+  } catch (const std::exception& e) {
+    log(std::string("dashboard: warning: ") + e.what());
+  }
+}
+
 void draw_pictures(const RunDir& run, const StageLog& log) {
   try {
     log("plots: " + view::draw_run_plots(run.root.string()));
   } catch (const std::exception& e) {
     log(std::string("plots: warning: ") + e.what());
   }
-  try {
-    log("dashboard: " + view::write_dashboard(run.root.string()));
-  } catch (const std::exception& e) {
-    log(std::string("dashboard: warning: ") + e.what());
-  }
+  write_dashboard_logged(run, log);
 }
 
 }  // namespace
@@ -121,6 +125,7 @@ void run_training_loop(const RunOptions& options) {
   // The run's own copy of --init (and its fit) stands for it from here on.
   const std::string init = run_init_model(run, options.init_model);
   if (config.probcut.enabled && !init.empty()) adopt_init_fit(options.init_model, init, log);
+  write_dashboard_logged(run, log);  // from the first minute: it says when no generation has finished yet
 
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier

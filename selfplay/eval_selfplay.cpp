@@ -1,14 +1,18 @@
 #include "selfplay/eval_selfplay.h"
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "agents/local_match.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/static_evaluator.h"
 #include "nn/cpu_net.h"
+#include "protocol/game_log.h"
 #include "selfplay/selfplay_workers.h"
 #include "selfplay/shard.h"
+#include "util/text.h"
 
 namespace mushroom::selfplay {
 
@@ -69,9 +73,14 @@ class Worker {
       pos.apply(n > 0 ? list[rng.uniform(uint32_t(n))] : Move::pass());
     }
     if (pos.game_over()) pos = random_board(seed);
+    // The job's first sample_games games are also kept as game logs for the
+    // viewer and the run's dashboard, from after the random opening.
+    std::optional<GameLog> log;
+    if (id - job_.job.first_game_id < config.sample_games) log.emplace().start = pos;
     std::vector<Sample> samples;
     bool proven = false;  // once the solver proves a position, the rest of the game is its line
     while (!pos.game_over() && pos.ply() < kMaxTurns) {
+      const auto searched_from = std::chrono::steady_clock::now();
       const Label label = labeller_.label(pos, proven);
       proven = label.labels.exact;
       counters_.nn_positions += int64_t(label.search_nodes);
@@ -95,8 +104,14 @@ class Worker {
           samples.back().set(mushroom_eval_schema().field("random_move"), 0, 1);
         }
       }
+      if (log) {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                              searched_from);
+        log->moves.push_back({pos.to_move(), move, int(ms.count())});
+      }
       pos.apply(move);
     }
+    if (log) write_log(*log, pos, id);
     const int first_margin = pos.score(kFirst) - pos.score(kSecond);
     for (Sample& s : samples) {
       const int margin = s.to_move == kFirst ? first_margin : -first_margin;
@@ -109,6 +124,15 @@ class Worker {
     ++counters_.games_done;
     pending_.add_game(id);
     pending_.flush(false, counters_, index_);
+  }
+
+  void write_log(GameLog& log, const Position& end, int64_t id) const {
+    log.finished = true;
+    log.score_first = end.score(kFirst);
+    log.score_second = end.score(kSecond);
+    const std::filesystem::path dir = std::filesystem::path(job_.job.out_dir) / "games";
+    std::filesystem::create_directories(dir);
+    write_file_atomic((dir / ("game-" + std::to_string(id) + ".log")).string(), format_game_log(log));
   }
 
   SelfplayCounters& counters_;
@@ -126,6 +150,7 @@ SelfplayProgress run_eval_selfplay(const EvalSelfplayJob& job) {
     throw std::invalid_argument("selfplay.carry_games is for the conv net's self-play only, not the learned evaluation's");
   std::filesystem::create_directories(job.job.out_dir);
   SelfplayCounters counters(job.job);
+  counters.alpha_beta = true;
   return run_worker_threads(counters, [&](int w) { Worker(counters, job, w).run(); });
 }
 

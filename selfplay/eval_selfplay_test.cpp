@@ -8,8 +8,10 @@
 
 #include "alphabeta/alphabeta.h"
 #include "nn/cpu_net.h"
+#include "protocol/game_log.h"
 #include "selfplay/shard.h"
 #include "util/scratch_folder_test_util.h"
+#include "util/text.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -24,6 +26,7 @@ EvalSelfplayJob tiny_job(const std::string& dir) {
   job.job.out_dir = dir;
   job.job.games = 4;
   job.job.first_game_id = 70;
+  job.job.config.sample_games = 0;  // only the folder's shards; SampleGamesAreLoggedForTheDashboard keeps logs
   job.eval.label_depth = 2;
   return job;
 }
@@ -32,6 +35,7 @@ std::vector<Sample> read_all(const std::string& dir, int64_t* games) {
   std::vector<Sample> out;
   *games = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.is_directory()) continue;  // games/: the sample game logs
     const Shard shard = read_shard(e.path().string(), mushroom_eval_schema().game);
     *games += shard.meta.games;
     out.insert(out.end(), shard.samples.begin(), shard.samples.end());
@@ -72,6 +76,47 @@ TEST(EvalSelfplay, SamplesCarryTheSearchScoreAndTheGamesResult) {
     }
   }
   EXPECT_THROW(read_shard(fs::directory_iterator(dir)->path().string(), "mushroom"), ShardError);
+  fs::remove_all(dir);
+}
+
+// The job's first selfplay.sample_games games are kept as game logs
+// (OUT/games/), as the conv net's self-play keeps them, for the run's
+// dashboard; the progress speaks of positions and nodes, not of batches.
+TEST(EvalSelfplay, SampleGamesAreLoggedForTheDashboard) {
+  const std::string dir = (test_scratch_dir() / "eval_selfplay_logs").string();
+  fs::remove_all(dir);
+  EvalSelfplayJob job = tiny_job(dir);
+  job.job.config.sample_games = 3;
+  std::vector<std::string> lines;
+  job.job.progress = [&](const SelfplayProgress& p) { lines.push_back(format_progress(p)); };
+  const SelfplayProgress progress = run_eval_selfplay(job);
+  EXPECT_TRUE(progress.alpha_beta);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find("selfplay: 4/4 games, "), std::string::npos) << lines.back();
+  EXPECT_NE(lines.back().find(" positions/s, "), std::string::npos) << lines.back();
+  EXPECT_NE(lines.back().find(" nodes/s, elapsed "), std::string::npos) << lines.back();
+  EXPECT_EQ(lines.back().find("batch fill"), std::string::npos) << lines.back();
+  int64_t games = 0;
+  const std::vector<Sample> samples = read_all(dir, &games);
+  std::map<int64_t, int> positions;  // game -> its samples
+  for (const Sample& s : samples) ++positions[s.game_id];
+  int logs = 0;
+  for (const int64_t id : {70, 71, 72, 73}) {
+    const fs::path path = fs::path(dir) / "games" / ("game-" + std::to_string(id) + ".log");
+    if (id >= 73) {
+      EXPECT_FALSE(fs::exists(path)) << path;
+      continue;
+    }
+    ++logs;
+    const GameLog log = parse_game_log(read_file(path.string()), path.string());
+    EXPECT_TRUE(log.finished);
+    // Every searched position is one move of the log, and the log replays to its scores.
+    EXPECT_EQ(int(log.moves.size()), positions[id]) << path;
+    const Position end = log.final_position();
+    EXPECT_EQ(end.score(kFirst), log.score_first);
+    EXPECT_EQ(end.score(kSecond), log.score_second);
+  }
+  EXPECT_EQ(logs, 3);
   fs::remove_all(dir);
 }
 

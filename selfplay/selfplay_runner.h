@@ -28,10 +28,15 @@ struct SelfplayProgress {
   double device_busy = -1;  // the device's busy fraction when known (the simulated device, or the share of time a
                             // queued device had a call in flight), else -1
   int64_t samples = 0;
-  int64_t nn_positions = 0;
+  int64_t nn_positions = 0;  // leaves the net evaluated; in alpha-beta self-play, the searches' nodes
+  bool alpha_beta = false;   // alpha-beta self-play (the learned evaluation's): no batches
 };
-// "selfplay: 120/400 games, 95.1 games/min, mean length 41.2 plies, batch
-// fill 97%, 3012 samples, 5120 evals/s" (and ", device busy 93%" when known).
+// The conv net's: "selfplay: 120/400 games, 95.1 games/min, mean length
+// 41.2 plies, batch fill 97%, 3012 samples, 5120 evals/s" (and ", device
+// busy 93%" when known); alpha-beta self-play's: "selfplay: 12/40 games,
+// 5.1 games/min, 3.4 positions/s, mean length 41.2 plies, 480 samples,
+// 210000 nodes/s". Then the time run and, at the pace so far, the time
+// left: ", elapsed 0:02:21, left about 0:05:31".
 std::string format_progress(const SelfplayProgress& p);
 
 // Several jobs' figures as one, for format_progress: games, samples and

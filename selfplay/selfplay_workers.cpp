@@ -2,18 +2,28 @@
 
 #include <thread>
 
+#include "util/log_stamp.h"
+
 namespace mushroom::selfplay {
 
 std::string format_progress(const SelfplayProgress& p) {
+  const double per_second = p.seconds > 0 ? 1 / p.seconds : 0;
   char line[320];
-  std::snprintf(line, sizeof line,
-                "selfplay: %d/%d games, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, %lld samples, "
-                "%.0f evals/s",
-                p.games_done, p.games_total, p.seconds > 0 ? p.games_done * 60.0 / p.seconds : 0, p.mean_game_plies,
-                100 * p.batch_fill, (long long)p.samples, p.seconds > 0 ? double(p.nn_positions) / p.seconds : 0);
+  if (p.alpha_beta)
+    std::snprintf(line, sizeof line,
+                  "selfplay: %d/%d games, %.1f games/min, %.1f positions/s, mean length %.1f plies, %lld samples, "
+                  "%.0f nodes/s",
+                  p.games_done, p.games_total, p.games_done * 60.0 * per_second, double(p.samples) * per_second,
+                  p.mean_game_plies, (long long)p.samples, double(p.nn_positions) * per_second);
+  else
+    std::snprintf(line, sizeof line,
+                  "selfplay: %d/%d games, %.1f games/min, mean length %.1f plies, batch fill %.0f%%, %lld samples, "
+                  "%.0f evals/s",
+                  p.games_done, p.games_total, p.games_done * 60.0 * per_second, p.mean_game_plies,
+                  100 * p.batch_fill, (long long)p.samples, double(p.nn_positions) * per_second);
   std::string out = line;
   if (p.device_busy >= 0) out += ", device busy " + std::to_string(int(std::lround(100 * p.device_busy))) + "%";
-  return out;
+  return out + ", " + elapsed_and_left(p.seconds, p.games_done, p.games_total - p.games_done);
 }
 
 void SelfplayTotals::add(const SelfplayProgress& p) {
@@ -23,6 +33,7 @@ void SelfplayTotals::add(const SelfplayProgress& p) {
   sum_.seconds += p.seconds;
   sum_.samples += p.samples;
   sum_.nn_positions += p.nn_positions;
+  sum_.alpha_beta = sum_.alpha_beta || p.alpha_beta;
   plies_ += p.mean_game_plies * p.games_done;
   if (p.device_busy >= 0) {
     busy_known_ = true;
@@ -64,6 +75,7 @@ SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::funct
     p.device_busy = counters.device_busy ? counters.device_busy() : -1;
     p.samples = counters.samples;
     p.nn_positions = counters.nn_positions;
+    p.alpha_beta = counters.alpha_beta;
     return p;
   };
   std::vector<std::thread> threads;

@@ -31,6 +31,9 @@ struct SelfplayCounters {
   // The batches' room: games in flight per batch, summed over the steps
   // (batch fill is leaves / capacity).
   std::atomic<int64_t> capacity{0};
+  // Alpha-beta self-play (the learned evaluation's): nn_positions counts
+  // search nodes, and there are no batches to fill.
+  bool alpha_beta = false;
   // The device's busy fraction so far, when the backend can tell (the
   // simulated device); unset otherwise.
   std::function<double()> device_busy;

@@ -1,13 +1,12 @@
-// The registration of every game's batch encoder. A new learnable game
-// adds its entry to encoders() and nothing else here.
+// Every learnable game's batch encoder, for the games of
+// train/learnable_games.h.
 #include "train/batch_encoders.h"
 
 #include <stdexcept>
 #include <utility>
 
-#include "blockgame/blockgame_game.h"
-#include "tictactoe/tictactoe.h"
 #include "train/game_batch.h"
+#include "train/learnable_games.h"
 #include "train/training_data.h"
 
 namespace mushroom::train {
@@ -24,15 +23,24 @@ BatchEncoder game_encoder(nn::GameKind kind) {
   };
 }
 
-const std::vector<std::pair<nn::GameKind, BatchEncoder>>& encoders() {
-  static const std::vector<std::pair<nn::GameKind, BatchEncoder>> all = {
-      {nn::GameKind::kMushroom,
-       [](const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng, int) {
-         return make_batch(samples, indices, rng);
-       }},
-      {nn::GameKind::kBlockgame, game_encoder<blockgame::BlockGame>(nn::GameKind::kBlockgame)},
-      {nn::GameKind::kTictactoe, game_encoder<tictactoe::TicTacToe>(nn::GameKind::kTictactoe)},
+// The mushroom game: its own encoder (its features and ownership head).
+BatchEncoder encoder_of(LearnableGame<MushroomGame>) {
+  return [](const std::vector<selfplay::Sample>& samples, const std::vector<int>& indices, Rng& rng, int) {
+    return make_batch(samples, indices, rng);
   };
+}
+// Any other learnable game: the generic encoder on its schema.
+template <typename G>
+BatchEncoder encoder_of(LearnableGame<G> game) {
+  return game_encoder<G>(game.kind);
+}
+
+const std::vector<std::pair<nn::GameKind, BatchEncoder>>& encoders() {
+  static const std::vector<std::pair<nn::GameKind, BatchEncoder>> all = [] {
+    std::vector<std::pair<nn::GameKind, BatchEncoder>> out;
+    for_each_learnable_game([&](auto game) { out.emplace_back(game.kind, encoder_of(game)); });
+    return out;
+  }();
   return all;
 }
 

@@ -89,17 +89,13 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   const SamplesUnit samples = samples_unit(run);
   Chart loss{.title = "training loss by term", .x_label = "samples seen" + samples.suffix, .y_label = "loss",
              .series = {}, .y_from_zero = true, .y_max = 0};
-  const char* terms[] = {"total", "policy", "value", "score", "ownership"};
-  for (int t = 0; t < 5; ++t) {
-    ChartSeries s{.label = terms[t], .x = {}, .y = {}, .points = false};
-    bool drawn = false;  // a term this run never trains (all zero: an evaluation run's policy) gets no line
+  for (const LossTerm& term : trained_loss_terms(run)) {
+    ChartSeries s{.label = term.label, .x = {}, .y = {}, .points = false};
     for (const TrainLine& p : run.training) {
       s.x.push_back(double(p.samples_seen) / samples.divisor);
-      const double values[] = {p.loss, p.policy, p.value, p.score, p.ownership};
-      s.y.push_back(values[t]);
-      drawn = drawn || (values[t] != 0 && !std::isnan(values[t]));
+      s.y.push_back(p.*term.value);
     }
-    if (drawn) loss.series.push_back(s);
+    loss.series.push_back(s);
   }
   Chart strength{.title = "score by generation", .x_label = "generation", .y_label = "score (1 = all won)",
                  .series = {}, .y_from_zero = true, .y_max = 1.05};
@@ -109,9 +105,11 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   Chart speed{.title = "self-play throughput", .x_label = "generation", .y_label = "games per minute", .series = {},
               .y_from_zero = true, .y_max = 0};
   ChartSeries games_per_minute{.label = "games per minute", .x = {}, .y = {}, .points = true};
-  Chart evals{.title = "leaf evaluations per second in self-play", .x_label = "generation", .y_label = "leaf evaluations / s",
+  // A learned-evaluation run's self-play is alpha-beta: its count is search nodes, not the net's leaves.
+  const std::string evaluated = run.fitted() ? "alpha-beta nodes" : "leaf evaluations";
+  Chart evals{.title = evaluated + " per second in self-play", .x_label = "generation", .y_label = evaluated + " / s",
               .series = {}, .y_from_zero = true, .y_max = 0};
-  ChartSeries evals_per_second{.label = "leaf evaluations / s", .x = {}, .y = {}, .points = true};
+  ChartSeries evals_per_second{.label = evaluated + " / s", .x = {}, .y = {}, .points = true};
   for (const GenerationRecord& r : run.generations) {
     greedy.x.push_back(r.generation);
     greedy.y.push_back(eval_score_or_nan(r));
@@ -148,7 +146,8 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   if (run.fitted()) {
     const char* labels[] = {"learned evaluation", "hand evaluation", "material margin"};
     for (int k = 0; k < 3; ++k) {
-      ChartSeries s{.label = labels[k], .x = {}, .y = {}, .points = k == 0};
+      // Every predictor's markers: a lone generation has no line to show.
+      ChartSeries s{.label = labels[k], .x = {}, .y = {}, .points = true};
       for (const GenerationRecord& r : run.generations) {
         const LogLosses l = log_losses_or_nan(r);
         const double values[] = {l.learned, l.hand, l.material};
@@ -230,6 +229,9 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
                      "</title><style>" + kStyle + kChartStyle + "</style></head><body><header><h1>mushroom run: " + name +
                      "</h1><div class=\"muted\">" + count_of(int64_t(run.generations.size()), "generation") + ", " +
                      count_of(int64_t(run.training.size()), "training log line") + "</div></header><main>";
+  if (run.generations.empty())
+    html += "<p class=\"muted\">No generation has finished yet: this page is written again as each one ends, with "
+            "its charts, its row below and its sample games. Reload it then.</p>";
   html += "<div class=\"charts\">" + chart_figure(loss) + chart_figure(strength) + chart_figure(speed) +
           chart_figure(evals) + (run.fitted() ? chart_figure(fit) : std::string()) +
           (ladder.series.empty() ? std::string() : chart_figure(ladder)) + "</div>";

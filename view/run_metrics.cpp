@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 
 namespace mushroom::view {
 
@@ -37,6 +38,29 @@ bool RunMetrics::fitted() const {
 LogLosses log_losses_or_nan(const GenerationRecord& r) {
   if (!r.fit) return {std::nan(""), std::nan(""), std::nan("")};
   return {r.fit->learned_log_loss, r.fit->hand_log_loss, r.fit->material_log_loss};
+}
+
+std::vector<LossTerm> trained_loss_terms(const RunMetrics& run) {
+  static const LossTerm kTerms[] = {{"total", 2, &TrainLine::loss},
+                                    {"policy", 3, &TrainLine::policy},
+                                    {"value", 4, &TrainLine::value},
+                                    {"score", 5, &TrainLine::score},
+                                    {"ownership", 6, &TrainLine::ownership}};
+  std::vector<LossTerm> out;
+  if (run.training.empty()) return out;
+  out.push_back(kTerms[0]);
+  for (size_t t = 1; t < std::size(kTerms); ++t) {
+    // A term never trained is all zero (an evaluation run's policy); one that
+    // is the total on every line (an evaluation run's value) adds nothing.
+    bool trained = false, apart = false;
+    for (const TrainLine& p : run.training) {
+      const double v = p.*kTerms[t].value;
+      trained = trained || (v != 0 && !std::isnan(v));
+      apart = apart || v != p.loss;
+    }
+    if (trained && apart) out.push_back(kTerms[t]);
+  }
+  return out;
 }
 
 double eval_score_or_nan(const GenerationRecord& r) { return r.eval_score.value_or(std::nan("")); }

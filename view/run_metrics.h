@@ -26,6 +26,18 @@ struct SamplesUnit {
 };
 SamplesUnit samples_unit(const RunMetrics& run);
 
+// The training loss terms a run's charts show (the dashboard's and
+// run.png's): the total, then each of the conv net's terms (policy, value,
+// score, ownership) that some line trains apart from the total. A learned
+// evaluation's run trains one target, so it shows the total alone. None
+// before the run has a training line.
+struct LossTerm {
+  const char* label;
+  int tsv_column;  // its column in plots/training.tsv, from 1
+  double TrainLine::*value;
+};
+std::vector<LossTerm> trained_loss_terms(const RunMetrics& run);
+
 // Plot and table helpers: the value, or NaN where there is none.
 double eval_score_or_nan(const GenerationRecord& r);
 // NaN when the generation played no gate game (its gate never ran).

@@ -92,11 +92,14 @@ std::string draw_run_plots(const std::string& dir) {
      << "set output '" << png << ".tmp'\n"
      << "set multiplot layout 2,2 title 'mushroom run: " << root.filename().string() << "'\n"
      << "set grid\nset key top right\nset datafile missing 'nan'\n"
-     << "set title 'training loss by term'\n" << samples.commands << "plot '" << (plots / "training.tsv").string()
-     << "' using ($1/" << samples.divisor << "):2 with lines title 'total', "
-     << "'' using ($1/" << samples.divisor << "):3 with lines title 'policy', '' using ($1/" << samples.divisor
-     << "):4 with lines title 'value', '' using ($1/" << samples.divisor << "):5 with lines title 'score', "
-     << "'' using ($1/" << samples.divisor << "):6 with lines title 'ownership'\n";
+     << "set title 'training loss by term'\n" << samples.commands << "plot ";
+  // The terms the run trains, as on the dashboard: an evaluation run's legend has no conv-net terms.
+  std::vector<LossTerm> terms = trained_loss_terms(run);
+  if (terms.empty()) terms.push_back({"total", 2, &TrainLine::loss});  // no line yet: the panel still draws
+  for (size_t t = 0; t < terms.size(); ++t)
+    gp << (t ? ", ''" : "'" + (plots / "training.tsv").string() + "'") << " using ($1/" << samples.divisor
+       << "):" << terms[t].tsv_column << " with lines title '" << terms[t].label << "'";
+  gp << "\n";
   if (run.fitted())  // a learned evaluation has no policy: its match scores instead
     gp << "set title 'score by generation'\n" << generation_axis(run) << "set yrange [0:1.05]\nplot '"
        << (plots / "generations.tsv").string() << "' using 1:3 with linespoints title 'vs the hand evaluation', "
@@ -129,7 +132,8 @@ std::string draw_run_plots(const std::string& dir) {
   gp << "unset multiplot\n";
   const std::string script = (plots / "plots.gp").string();
   write_file_atomic(script, gp.str());
-  if (run.training.empty() && run.generations.empty()) throw std::runtime_error("nothing to plot yet");
+  if (run.training.empty() && run.generations.empty())
+    throw std::runtime_error("nothing to plot yet (no training line nor finished generation)");
   const std::string command = "gnuplot '" + script + "' 2>'" + (plots / "gnuplot.err").string() + "'";
   if (std::system(command.c_str()) != 0)
     throw std::runtime_error("gnuplot failed or is missing (see " + (plots / "gnuplot.err").string() +

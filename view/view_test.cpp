@@ -17,6 +17,7 @@
 #include "view/chart_library.h"
 #include "view/html.h"
 #include "view/run_metrics.h"
+#include "view/run_plots.h"
 
 namespace mushroom::view {
 namespace {
@@ -340,6 +341,68 @@ TEST(Dashboard, TheLadderChartIsByHoursWithTheReferences) {
   const std::string by_generation = read_file(write_dashboard(dir.string()));
   EXPECT_EQ(by_generation.find("hours of the run"), std::string::npos);
   EXPECT_TRUE(std::isnan(read_generation_record((dir / "metrics" / "gen-0002.json").string()).run_seconds));
+}
+
+// A run writes its dashboard at its start, before any generation ends: the
+// page says so instead of showing empty charts without a word.
+TEST(Dashboard, BeforeAnyGenerationThePageSaysSo) {
+  const fs::path dir = scratch("new-run");
+  const std::string html = read_file(write_dashboard(dir.string()));
+  EXPECT_NE(html.find("No generation has finished yet"), std::string::npos);
+  EXPECT_NE(html.find(">0 generations, "), std::string::npos);
+  write_run(dir);
+  EXPECT_EQ(read_file(write_dashboard(dir.string())).find("No generation has finished yet"), std::string::npos);
+  // The plots have nothing to draw yet, and say so in one message.
+  const fs::path empty = scratch("new-run-plots");
+  try {
+    draw_run_plots(empty.string());
+    FAIL() << "plots were drawn from nothing";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("nothing to plot yet", 0), 0u) << e.what();
+  }
+}
+
+// A learned-evaluation run: its training lines carry one target (the total,
+// repeated as "value"; the conv net's other terms 0) and its records a fit.
+// Both pictures show the total alone in the loss legend, and the log-loss
+// chart marks every predictor's points (a lone generation has no line).
+TEST(Dashboard, AnEvaluationRunShowsItsOwnLossAndEveryPredictorsMarkers) {
+  const fs::path dir = scratch("eval-run");
+  fs::create_directories(dir / "metrics");
+  GenerationRecord r;
+  r.generation = 1;
+  r.promoted = true;
+  r.fit = FitRecord{0.41, 0.45, 0.52, 3000, 0.0031, 0.0042, 2.5, 3.25, 6.5, 7.75};
+  write_file_atomic((dir / "metrics" / "gen-0001.json").string(), to_json(r));
+  write_file_atomic((dir / "metrics" / "train-gen-0001.jsonl").string(),
+                    to_json_line({1, 10, 2560, 0.001, 0.031, 0, 0.031, 0, 0, 0, 5000}) +
+                        to_json_line({1, 20, 5120, 0.001, 0.027, 0, 0.027, 0, 0, 0, 5000}));
+  const RunMetrics run = read_run_metrics(dir.string());
+  ASSERT_EQ(trained_loss_terms(run).size(), 1u);
+  EXPECT_STREQ(trained_loss_terms(run)[0].label, "total");
+  const std::string html = read_file(write_dashboard(dir.string()));
+  for (const char* term : {"\"label\":\"policy\"", "\"label\":\"value\"", "\"label\":\"ownership\""})
+    EXPECT_EQ(html.find(term), std::string::npos) << term;
+  EXPECT_NE(html.find("\"label\":\"total\""), std::string::npos);
+  EXPECT_NE(html.find("alpha-beta nodes per second in self-play"), std::string::npos);  // not the net's leaves
+  for (const char* predictor : {"learned evaluation", "hand evaluation", "material margin"})
+    EXPECT_NE(html.find("\"label\":\"" + std::string(predictor) + "\",\"marked\":true"), std::string::npos) << predictor;
+  try {
+    draw_run_plots(dir.string());  // gnuplot may be missing here: the script is written first
+  } catch (const std::runtime_error&) {
+  }
+  const std::string script = read_file((dir / "plots" / "plots.gp").string());
+  const size_t plot_at = script.find("\nplot ", script.find("training loss by term"));
+  ASSERT_NE(plot_at, std::string::npos) << script;
+  const std::string loss_line = script.substr(plot_at + 1, script.find('\n', plot_at + 1) - plot_at - 1);
+  EXPECT_NE(loss_line.find("title 'total'"), std::string::npos) << loss_line;
+  for (const char* term : {"'policy'", "'value'", "'score'", "'ownership'"})
+    EXPECT_EQ(loss_line.find(term), std::string::npos) << term << " in " << loss_line;
+  // A conv-net run keeps its four terms.
+  const fs::path net_dir = scratch("net-run-terms");
+  write_run(net_dir);
+  const RunMetrics net_run = read_run_metrics(net_dir.string());
+  EXPECT_EQ(trained_loss_terms(net_run).size(), 5u);
 }
 
 }  // namespace

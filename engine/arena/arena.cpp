@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -245,6 +246,7 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   std::atomic<bool> started[2] = {false, false};
   for (const ArenaGame& g : games)
     if (g.done && g.forfeiter() < 0) started[0] = started[1] = true;
+  const auto started_at = std::chrono::steady_clock::now();  // the time left counts this process's games only
   auto play = [&](int index, int slot) {
     ArenaGame& game = games[size_t(index)];
     if (game.done) return;  // read back from games.csv
@@ -295,7 +297,9 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
              << game.result.score(Player(1 - a_side));
     if (game.forfeiter() >= 0)
       progress << " (" << config.label[game.forfeiter()] << " forfeits: " << game.result.log.abort_reason << ")";
-    progress << "   " << match_summary(config, done) << std::endl;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at).count();
+    progress << "   " << match_summary(config, done) << "   "
+             << elapsed_and_left(elapsed, finished - report.resumed, total - finished) << std::endl;
     decide_sprt(pair_scores(done));  // complete pairs only
   };
   run_jobs(total, config.parallel, play, [&] { return stop.load(); });

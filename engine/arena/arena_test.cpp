@@ -223,6 +223,14 @@ TEST(Arena, PairsShareABoardWithSidesSwapped) {
     EXPECT_TRUE(g1.result.log.start == random_board(arena_board_seed(77, b)));
   }
   EXPECT_FALSE(report.games[0].result.log.start == report.games[2].result.log.start);
+  // Every game's progress line ends with the time run and the time left, as the ladder's do.
+  std::istringstream lines(progress.str());
+  int estimated = 0;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_NE(line.find("   elapsed "), std::string::npos) << line;
+    estimated += line.find(", left about ") != std::string::npos;
+  }
+  EXPECT_EQ(estimated, 6) << progress.str();
 }
 
 TEST(Arena, SprtStopsEarlyWhenOneSideAlwaysWins) {

@@ -147,6 +147,18 @@ void append_line_durably(const std::string& path, const std::string& line) {
   ::close(fd);
 }
 
+std::optional<GameRecord> game_record_of_log(const std::string& log_path) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::absolute(log_path).parent_path();
+  const fs::path games = folder / "games.csv";
+  if (!fs::exists(games)) return std::nullopt;
+  std::error_code error;
+  const fs::path wanted = fs::weakly_canonical(log_path, error);
+  for (const GameRecord& r : read_games_file(games.string(), false))
+    if (!r.log.empty() && fs::weakly_canonical(folder / r.log, error) == wanted) return r;
+  return std::nullopt;
+}
+
 void start_games_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0)

@@ -20,6 +20,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,12 @@ GameRecord parse_game_fields(const std::vector<std::string>& fields, const std::
 // Throws std::invalid_argument naming the file and line for a malformed
 // line, a wrong header, or a game (first, second, board) that appears twice.
 std::vector<GameRecord> read_games_file(const std::string& path, bool repair);
+
+// The record of the game whose log is `log_path`, from the games file
+// beside it (the arena and the ladder write games.csv in their logs'
+// folder): who played which seat. nullopt when there is no games.csv there
+// or it names no such log; throws as read_games_file does for a bad one.
+std::optional<GameRecord> game_record_of_log(const std::string& log_path);
 
 // Appends one line and flushes it to the disk before returning, in a single
 // write, so a kill leaves either the whole line or a torn tail.

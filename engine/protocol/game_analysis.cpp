@@ -97,8 +97,8 @@ PlayerLosses player_losses(const GameAnalysis& analysis, Player player) {
   return out;
 }
 
-std::string format_player_losses(Player player, const PlayerLosses& l) {
-  return std::string(player_name(player)) + ": mean loss " + format_fixed(l.mean_loss, 2) + " cells over " +
+std::string format_player_losses(Player player, const PlayerLosses& l, const std::string& name) {
+  return std::string(player_name(player)) + (name.empty() ? "" : " (" + name + ")") + ": mean loss " + format_fixed(l.mean_loss, 2) + " cells over " +
          count_of(l.moves, "move") + "; " + count_of(l.inaccuracies, "inaccuracy", "inaccuracies") + ", " +
          count_of(l.mistakes, "mistake") + ", " + count_of(l.blunders, "blunder");
 }

@@ -52,8 +52,9 @@ struct PlayerLosses {
   int inaccuracies = 0, mistakes = 0, blunders = 0;
 };
 PlayerLosses player_losses(const GameAnalysis& analysis, Player player);
-// "FIRST: mean loss 0.42 cells over 40 moves; 2 inaccuracies, 1 mistake, 0 blunders".
-std::string format_player_losses(Player player, const PlayerLosses& losses);
+// "FIRST: mean loss 0.42 cells over 40 moves; 2 inaccuracies, 1 mistake, 0 blunders",
+// with the program's name beside the seat when given ("FIRST (eval3): ...").
+std::string format_player_losses(Player player, const PlayerLosses& losses, const std::string& name = "");
 
 struct AnalysisOptions {
   int marks = 3;              // moves marked as the costliest...

@@ -13,4 +13,15 @@ std::string log_time_stamp() { return fmt::format("{:%Y-%m-%d %H:%M:%S}", fmt::g
 
 std::string stamped(const std::string& line) { return log_time_stamp() + " " + line; }
 
+std::string clock_text(double seconds) {
+  const int64_t t = int64_t(seconds + 0.5);
+  return fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60);
+}
+
+std::string elapsed_and_left(double elapsed_seconds, int64_t done, int64_t left) {
+  std::string text = "elapsed " + clock_text(elapsed_seconds);
+  if (done > 0) text += ", left about " + clock_text(elapsed_seconds / double(done) * double(left > 0 ? left : 0));
+  return text;
+}
+
 }  // namespace mushroom
