@@ -85,9 +85,8 @@ def main():
         expected = [n for n in in_guide if n in group] if without_torch else in_guide
         if group != expected:
             problems.append(f"under '{heading}', the help lists {group} and {guide} {in_guide}")
-    for p in problems:
-        print("cli help: " + p)
-    print(f"check_cli_help: {len(names)} commands under {len(listed)} headings, {len(problems)} problems")
+    print("".join(f"cli help: {p}\n" for p in problems) +
+          f"check_cli_help: {len(names)} commands under {len(listed)} headings, {len(problems)} problems")
     return 1 if problems else 0
 
 

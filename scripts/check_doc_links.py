@@ -101,9 +101,8 @@ def main():
         found, count = check(root, path)
         problems += found
         links += count
-    for p in problems:
-        print("broken link: " + p)
-    print(f"check_doc_links: {links} links in {len(files)} files, {len(problems)} broken")
+    print("".join(f"broken link: {p}\n" for p in problems) +
+          f"check_doc_links: {links} links in {len(files)} files, {len(problems)} broken")
     return 1 if problems else 0
 
 
