@@ -190,7 +190,7 @@ TEST(Cli, TheDefaultBotPlaysTheShippedLearnedEvaluation) {
   EXPECT_NE(cut.output.find("cut.eval"), std::string::npos) << cut.output;
   EXPECT_EQ(cut.output.find("OK"), std::string::npos) << "a game began with an unusable evaluation: " << cut.output;
 
-  // As the judge starts every program (`./main NYPC`, README "The judge"):
+  // As the judge starts every program (`./main NYPC`, docs/submission.md "The judge"):
   // the judge's NYPC is taken quietly, other arguments that are not options
   // are noted on stderr; neither changes anything, and stdout still holds
   // only OK and the move.

@@ -82,7 +82,7 @@ int cmd_arena(int argc, char** argv) {
       cxxopts::value<std::string>())(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
       "pin", "pin each game to one core: parallel slot k uses the k-th core this process may run on (its CPU mask: taskset, Slurm, cgroups)")(
-      "log-dir", "write per-game logs, games.csv (the ladder's schema, README \"Matches\"), arena.txt and report.txt "
+      "log-dir", "write per-game logs, games.csv (the ladder's schema, docs/matches.md), arena.txt and report.txt "
       "here; running again with the same folder resumes the match, replaying only the games not in games.csv",
       cxxopts::value<std::string>())(
       "sprt", "elo0,elo1: stop when the SPRT decides", cxxopts::value<std::string>())(

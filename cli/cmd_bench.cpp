@@ -123,7 +123,7 @@ int cmd_bench(int argc, char** argv) {
       "min-moves", "search: skip positions with fewer rectangles", cxxopts::value<int>()->default_value("15"))(
       "h,help", "show this help");
   opts.parse_positional({"what"});
-  opts.positional_help("movegen|search|eval|nn");
+  opts.positional_help("movegen|search|eval|endgame|labels|nn");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string what = args.count("what") ? args["what"].as<std::string>() : "";

@@ -28,8 +28,8 @@ int cmd_bot(int argc, char** argv) {
       "analysis", "on stderr, a line per move as `mushroom analyze` prints them, from the bot's own searches: its "
       "value before each move, the best move and the line it expects (agents that keep no search report print none)")(
       "h,help", "show this help");
-  // The judge starts every bot with an extra argument (`./main NYPC`, README
-  // "The judge"), taken quietly; other arguments that are not options here
+  // The judge starts every bot with an extra argument (`./main NYPC`,
+  // docs/submission.md "The judge"), taken quietly; other arguments that are not options here
   // are noted, not fatal.
   opts.allow_unrecognised_options();
   const cxxopts::ParseResult args = opts.parse(argc, argv);

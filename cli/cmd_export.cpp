@@ -19,7 +19,7 @@ namespace mushroom::cli {
 int cmd_export_bot(int argc, char** argv) {
   cxxopts::Options opts("mushroom export-bot",
                         "Write the contest submission: ONE self-contained C++ file that needs nothing but the standard "
-                        "library; the judge compiles it as main.cpp and starts it as `./main NYPC` (both lines: README.md, "
+                        "library; the judge compiles it as main.cpp and starts it as `./main NYPC` (both lines: docs/submission.md, "
                         "\"The judge\"). With --model: MCTS on a conv net (a small hand-written inference and "
                         "the model's weights quantized to int8). With --eval: alpha-beta with a learned evaluation "
                         "(its weights file). Both bring the engine's move generator, exact endgame solver, time "

@@ -19,8 +19,16 @@ struct Command {
   std::function<int(int, char**)> run;
 };
 
-// Every registered subcommand, in the order `mushroom --help` lists them.
-const std::vector<Command>& commands();
+// The subcommands of one of the user's jobs (train, export and play, ...),
+// under the heading `mushroom --help` gives them.
+struct CommandGroup {
+  std::string heading;
+  std::vector<Command> commands;
+};
+
+// The one list of subcommands, by job, in the order `mushroom --help` and
+// docs/cli.md list them (CTest cli_help_matches_guide holds the two alike).
+const std::vector<CommandGroup>& command_groups();
 
 // Parses argv with opts, which must define "help". Prints the help text and
 // returns true when --help was given; throws cxxopts exceptions on bad input.

@@ -1,4 +1,5 @@
 // The `mushroom` command line: one binary, one subcommand per job.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -30,36 +31,55 @@ void keep_freed_memory() {
 #endif
 }
 
-const std::vector<Command>& commands() {
-  static const std::vector<Command> all = {
-      {"play", "play one game between two agents and print it", cmd_play},
-      {"moves", "list the legal moves of a position", cmd_moves},
-      {"perft", "count move sequences of a given depth", cmd_perft},
-      {"bench", "time the move generator on a position set", cmd_bench},
-      {"positions", "write a position set from seeded playouts", cmd_positions},
-      {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
-      {"arena", "play programs against each other on paired boards", cmd_arena},
-      {"ladder", "rate many programs on one list: round robin or gauntlet, resumable", cmd_ladder},
-      {"balanced-boards", "write a boards file of boards on which the first seat does not decide the game",
-       cmd_balanced_boards},
-      {"replay", "print a game log board by board", cmd_replay},
-      {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
-      {"analyze", "where was a game lost: the bot's evaluation before and after every move", cmd_analyze},
-      {"dashboard", "write a run directory's dashboard.html", cmd_dashboard},
-      {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
-      {"solve-endgame", "prove a mushroom position's exact margin: the line, nodes and time", cmd_solve_endgame},
-      {"probcut-fit", "fit Multi-ProbCut's shallow-to-deep prediction for an evaluation", cmd_probcut_fit},
-      {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},
-      {"export-bot", "write the contest submission: one self-contained C++ file", cmd_export_bot},
+const std::vector<CommandGroup>& command_groups() {
+  static const std::vector<CommandGroup> all = {
+      {"train",
+       {
 #ifdef MUSHROOM_WITH_TORCH
-      {"selfplay", "play self-play games into HDF5 training shards", cmd_selfplay},
-      {"relabel", "label the learned evaluation's data again with other label settings", cmd_relabel},
-      {"train", "train the network on self-play shards", cmd_train},
-      {"run", "the whole resumable loop: self-play, train, gate, evaluate, plot", cmd_run},
-      {"config", "print every run-config key at its default, with its range and help", cmd_config},
-      {"distill", "train a small student net on a teacher's outputs (for export-bot)", cmd_distill},
-      {"grade", "grade a blockgame net against the exact solver (winning-move and value accuracy)", cmd_grade},
+           {"run", "the whole resumable loop: self-play, train, gate, evaluate, plot", cmd_run},
 #endif
+           {"dashboard", "write a run directory's dashboard.html and plots/run.png", cmd_dashboard},
+#ifdef MUSHROOM_WITH_TORCH
+           {"config", "print every run-config key at its default, with its range and help", cmd_config},
+           {"selfplay", "play self-play games into HDF5 training shards", cmd_selfplay},
+           {"relabel", "label the learned evaluation's data again with other label settings", cmd_relabel},
+           {"train", "train a model on self-play shards", cmd_train},
+           {"distill", "train a small student net on a teacher's outputs (for export-bot)", cmd_distill},
+#endif
+           {"probcut-fit", "fit Multi-ProbCut's shallow-to-deep prediction for an evaluation", cmd_probcut_fit},
+       }},
+      {"export and play",
+       {
+           {"export-bot", "write the contest submission: one self-contained C++ file", cmd_export_bot},
+           {"bot", "play one game over the contest protocol on stdin/stdout", cmd_bot},
+           {"play", "play one game between two agents and print it", cmd_play},
+       }},
+      {"evaluate",
+       {
+           {"arena", "play programs against each other on paired boards", cmd_arena},
+           {"ladder", "rate many programs on one list: round robin or gauntlet, resumable", cmd_ladder},
+           {"balanced-boards", "write a boards file of boards on which the first seat does not decide the game",
+            cmd_balanced_boards},
+           {"analyze", "where was a game lost: the bot's evaluation before and after every move", cmd_analyze},
+           {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
+           {"replay", "print a game log board by board", cmd_replay},
+       }},
+      {"inspect the engine",
+       {
+           {"moves", "list the legal moves of a position", cmd_moves},
+           {"perft", "count move sequences of a given depth", cmd_perft},
+           {"solve-endgame", "prove a mushroom position's exact margin: the line, nodes and time", cmd_solve_endgame},
+           {"bench", "time the engine: move generator, search, evaluation, endgame solver, labels, net", cmd_bench},
+           {"positions", "write a position set from seeded playouts or game logs", cmd_positions},
+       }},
+      {"the seed games",
+       {
+           {"solve", "exact solvers for seeds 001, 003, 004 in judge format", cmd_solve},
+           {"tonga", "PseudoTonga (seed 002): our agent against the server's fixed strategy", cmd_tonga},
+#ifdef MUSHROOM_WITH_TORCH
+           {"grade", "grade a blockgame net against the exact solver (winning-move and value accuracy)", cmd_grade},
+#endif
+       }},
   };
   return all;
 }
@@ -193,11 +213,17 @@ static void print_version() {
             << std::endl;
 }
 
+// The commands under their jobs' headings, each summary in one column
+// however long the longest name.
 static void print_usage() {
-  std::cout << "usage: mushroom <command> [options]\n       mushroom --version\n\ncommands:\n";
-  for (const Command& c : commands()) {
-    std::cout << "  " << c.name << std::string(12 - std::min<size_t>(11, c.name.size()), ' ') << c.summary
-              << "\n";
+  size_t width = 0;
+  for (const CommandGroup& group : command_groups())
+    for (const Command& c : group.commands) width = std::max(width, c.name.size());
+  std::cout << "usage: mushroom <command> [options]\n       mushroom --version\n";
+  for (const CommandGroup& group : command_groups()) {
+    std::cout << "\n" << group.heading << ":\n";
+    for (const Command& c : group.commands)
+      std::cout << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << "\n";
   }
   std::cout << "\n'mushroom <command> --help' describes a command's options.\n";
 }
@@ -217,17 +243,18 @@ int main(int argc, char** argv) {
   }
   mushroom::nn::register_nn_agent();
   const std::string name = argv[1];
-  for (const Command& c : commands()) {
-    if (c.name != name) continue;
-    std::string program = "mushroom " + name;
-    argv[1] = program.data();
-    try {
-      return c.run(argc - 1, argv + 1);
-    } catch (const std::exception& e) {
-      std::cerr << "mushroom " << name << ": error: " << e.what() << std::endl;
-      return 2;
+  for (const CommandGroup& group : command_groups())
+    for (const Command& c : group.commands) {
+      if (c.name != name) continue;
+      std::string program = "mushroom " + name;
+      argv[1] = program.data();
+      try {
+        return c.run(argc - 1, argv + 1);
+      } catch (const std::exception& e) {
+        std::cerr << "mushroom " << name << ": error: " << e.what() << std::endl;
+        return 2;
+      }
     }
-  }
   std::cerr << "mushroom: unknown command '" << name << "'\n";
   print_usage();
   return 2;

@@ -404,7 +404,7 @@ TEST(Pipeline, SelfplayPlaysALearnedEvaluation) {
   EXPECT_FALSE(fs::exists(dir / "x"));
 }
 
-// The old spellings (README "The `mushroom` CLI") still work and say what to
+// The old spellings (docs/cli.md) still work and say what to
 // write instead; an old and a new spelling of one option together are refused.
 TEST(Pipeline, OldSpellingsStillWorkAndSayWhatToWrite) {
   const fs::path dir = fresh_dir("pipeline_old_spellings");

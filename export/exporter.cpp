@@ -93,7 +93,7 @@ ExportedBot assemble(const std::vector<uint8_t>& weights, bool learned_eval_bot,
   return bot;
 }
 
-// The judge's lines, as README.md "The judge" states them (its Boost paths
+// The judge's lines, as docs/submission.md "The judge" states them (its Boost paths
 // left out: nothing here uses Boost).
 const char* const kBuildLine =
     "// Build and run as the judge does (README.md, \"The judge\"): save as main.cpp beside data.bin, then\n"

@@ -4,7 +4,7 @@
 // is the engine's own sources (export/embedded_sources.h) with their local
 // includes removed, the int8 weights (nn/model_codec.h), and
 // export/submission_main.cpp. It builds with the judge's command line
-// (README.md, "The judge"), and with `g++ -std=c++17 -O2` alone.
+// (docs/submission.md, "The judge"), and with `g++ -std=c++17 -O2` alone.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-// The committed submission run exactly as the judge runs it (README.md,
+// The committed submission run exactly as the judge runs it (docs/submission.md,
 // "The judge"): models/submission.cpp written as main.cpp in a fresh folder
 // beside models/data.bin, compiled with the judge's command line (less its
 // Boost paths, which we do not use) and started as `./main NYPC` under a

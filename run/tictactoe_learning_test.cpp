@@ -1,7 +1,7 @@
 // The registration test of a third game: tic-tac-toe (engine/tictactoe/)
 // goes through the whole learning pipeline, `mushroom run`'s loop on
 // testdata/configs/tictactoe.toml, with nothing written for it beyond its
-// folder and its registration lines (README: "Adding a game"). Generation 1
+// folder and its registration lines (docs/adding-a-game.md). Generation 1
 // self-plays on uniform priors and trains; generation 2 self-plays with that
 // net (the generic evaluator through the LibTorch backend) and trains on.
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 
     scripts/resolution.py MATCH_DIR/games.csv A_NAME [--sprt ELO0,ELO1 ...]
 
-Reads an arena's games.csv (README "Matches"), keeps complete pairs (both
+Reads an arena's games.csv (docs/matches.md, "The games file"), keeps complete pairs (both
 games of a board), and prints for program A:
   - W-D-L moving first and moving second, the score, the pentanomial counts
     (pairs scoring 0, 1/4, 1/2, 3/4, 1 for A: LL, LD, DD/WL, WD, WW);

@@ -13,8 +13,8 @@
 # self-play workers (selfplay.threads), the learner its training threads
 # (train.threads), the gatekeeper its games at once (--parallel); set them
 # with --actor-threads, --learner-threads and --gatekeeper-threads. A config
-# that puts self-play or training on CUDA runs build-gpu/mushroom (README,
-# "GPU box") unless --bin names another.
+# that puts self-play or training on CUDA runs build-gpu/mushroom (docs/training.md,
+# "The GPU box") unless --bin names another.
 #
 # Stop:   deploy/slurm/stop.sh /shared/runs/r1            (every role exits at its next look)
 # Resume: the same launch command again (it clears the stop file; every
@@ -94,7 +94,7 @@ if [[ -z "$BIN" ]]; then
   BIN=build/mushroom
   [[ "$SELFPLAY_DEVICE$TRAIN_DEVICE" != *cuda* ]] || BIN=build-gpu/mushroom
 fi
-[[ -x "$BIN" ]] || die "no mushroom binary at '$BIN' (the config puts self-play on '$SELFPLAY_DEVICE' and training on '$TRAIN_DEVICE'; build it, README \"GPU box\", or pass --bin)"
+[[ -x "$BIN" ]] || die "no mushroom binary at '$BIN' (the config puts self-play on '$SELFPLAY_DEVICE' and training on '$TRAIN_DEVICE'; build it, docs/training.md \"The GPU box\", or pass --bin)"
 [[ -n "$ACTOR_THREADS" ]] || ACTOR_THREADS="$(get selfplay.threads)"
 if [[ -z "$LEARNER_THREADS" ]]; then
   LEARNER_THREADS="$(get train.threads)"
