@@ -23,7 +23,8 @@ int cmd_relabel(int argc, char** argv) {
       "lambda * target(t + 1), where the move from t followed the search (mushroom-eval3 data, which marks the "
       "random moves). Prints, and writes "
       "to DIR/report.json, how far the new labels are from the old by band of mushrooms left (mean absolute "
-      "change, sign flips, proven share). Run again after a stop: finished shards are kept.");
+      "change, sign flips, proven share). Run again after a stop: finished shards are kept. The settings are recorded "
+      "in DIR/settings.json before the first shard; a run into DIR with other settings is refused, naming them.");
   opts.add_options()("data", "folder of learned-evaluation shards (searched recursively)", cxxopts::value<std::string>())(
       "dir", "output folder for the relabelled shards and report.json", cxxopts::value<std::string>())(
       "config", "run config (TOML) whose [evalplay] labels and [selfplay] threads are used",

@@ -79,7 +79,8 @@ TEST(Pipeline, CommandsHaveHelp) {
 
 // `relabel` labels a folder of evaluation data again with the playing
 // search, prints how far the labels moved and writes report.json; a second
-// call keeps the finished shards; bad options are refused by name.
+// call keeps the finished shards, a call with other settings is refused;
+// bad options are refused by name.
 TEST(Pipeline, RelabelLabelsTheSamePositionsAgain) {
   const fs::path dir = fresh_dir("pipeline_relabel");
   int code = 0;
@@ -99,6 +100,10 @@ TEST(Pipeline, RelabelLabelsTheSamePositionsAgain) {
   out = run_command(relabel, &code);
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find(" 0 shards written"), std::string::npos) << out;
+  // Other settings into the same folder would keep its shards as their labels: refused, naming the change.
+  out = run_command(relabel + " --set evalplay.label_depth=3", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("holds a pass made with other settings (label_depth was 2, now 3)"), std::string::npos) << out;
 
   out = run_command(relabel + " --min-left 120 --max-left 80", &code);
   EXPECT_NE(code, 0);

@@ -193,6 +193,47 @@ TEST(Roles, AnActorKeepsItsModelWhenThePromotedOneCannotBeRead) {
     EXPECT_EQ(selfplay::read_shard_meta(p.string()).model_id, good.string()) << p;
 }
 
+// Every file under dir (relative names) and its bytes, but for what any
+// role writes when it starts: the config's copy and the run's clock.
+std::map<std::string, std::string> run_files(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string name = e.path().lexically_relative(dir).string();
+    if (e.is_regular_file() && name != "config.toml" && name.rfind("clock/", 0) != 0)
+      out[name] = read_file(e.path().string());
+  }
+  return out;
+}
+
+// The gatekeeper role checks the ladder's reference programs when it
+// starts, as the run loop does: a reference that now names another program
+// than the one the ladder knows under its name is refused by name before
+// any work, though generation 1's candidate waits to be judged: no
+// generation judged, no held-out game played, nothing written in the run
+// or its ladder.
+TEST(Roles, AGatekeeperRefusesAChangedLadderReferenceBeforeAnyWork) {
+  const fs::path dir = fresh_dir("roles_gatekeeper_ladder"), run = dir / "run";
+  fs::create_directories(run / "models");
+  fs::create_directories(run / "ladder");
+  write_file_atomic((run / "models" / "gen-0001.eval").string(),
+                    nnue::serialize_network(nnue::Network::hand_equivalent({16, 8, 8})));
+  write_file_atomic((run / "ladder" / "programs.txt").string(), "greedy\t/old/mushroom bot --agent greedy\n");
+  const std::map<std::string, std::string> before = run_files(run);
+  const ShellResult r = run_shell(std::string("'") + MUSHROOM_BIN + "' run --role gatekeeper --config " + kConfig +
+                                  " --dir " + run.string() + " --poll-seconds 0.2 --parallel 1 --set ladder.every=1" +
+                                  " --set 'ladder.programs=greedy=builtin:greedy'");
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("program 'greedy' of the ladder in " + (run / "ladder").string() +
+                          " is '/old/mushroom bot --agent greedy'"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("give the new program another name"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("== gatekeeper: generation 1"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(run / "heldout")) << "held-out games were played before the refusal";
+  EXPECT_FALSE(fs::exists(run / "metrics" / "gen-0001.json"));
+  EXPECT_EQ(run_files(run), before) << "the gatekeeper wrote in the run before the refusal";
+}
+
 TEST(Roles, BadRoleOptionsAreErrorsThatNameThem) {
   const fs::path dir = fresh_dir("roles_bad_options");
   const auto run = [&](const std::string& extra) {

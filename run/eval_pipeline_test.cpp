@@ -1,5 +1,6 @@
-// The learner stage of the "eval" pipeline (run/eval_pipeline.h) across
-// generations whose config changes the net's shape.
+// The learner stage of the "eval" pipeline (run/eval_pipeline.h): across
+// generations whose config changes the net's shape, and resumed after its
+// candidate was written but before the generation's record.
 #include "run/eval_pipeline.h"
 
 #include <gtest/gtest.h>
@@ -11,9 +12,11 @@
 #include "nnue/network.h"
 #include "run/run_config.h"
 #include "run/run_dir.h"
+#include "run/run_loop.h"
 #include "train/nnue/eval_test_util.h"
 #include "util/scratch_folder_test_util.h"
 #include "util/text.h"
+#include "view/run_records.h"
 
 namespace mushroom::run {
 namespace {
@@ -56,6 +59,57 @@ TEST(EvalPipeline, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
         << e.what();
   }
   std::filesystem::remove_all(run.root);
+}
+
+// A run stopped after its learner wrote generation 1's candidate and
+// training metrics and before the generation's record (the state a kill
+// between the two leaves; built here directly, not by timing a kill) is
+// resumed: the learner stage finds the candidate and returns the training
+// its metrics hold, so the record says how the candidate was trained
+// (steps, loss, samples seen), and the candidate is not trained again.
+TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
+  const std::filesystem::path root = test_scratch_dir() / "eval_resume_record";
+  std::filesystem::remove_all(root);
+  const RunDir run{root / "run", ".eval"};
+  const std::string config_path = (root / "run.toml").string();
+  std::filesystem::create_directories(root);
+  write_file_atomic(config_path,
+                    "[run]\nmodel = \"eval\"\ngenerations = 1\nseed = 5\n[selfplay]\ngames = 6\n[evalplay]\n"
+                    "label_depth = 2\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
+                    "threads = 1\noptimizer = \"adam\"\n[gate]\nenabled = false\n[eval]\nevery = 0\n");
+  train::selfplay_window(run.data(1), 6);  // generation 1's self-play, complete
+  run.prepare();
+  const RunConfig config = load_run_config(config_path, {});
+  std::vector<std::string> lines;
+  const StageLog log = [&](const std::string& line) { lines.push_back(line); };
+  eval_pipeline(config).learn(run, 1, "", log);  // the learner, before the stop
+  ASSERT_TRUE(std::filesystem::exists(run.model(1)));
+  ASSERT_FALSE(std::filesystem::exists(run.record(1)));
+  const std::vector<view::TrainLine> metrics = view::read_train_lines(run.train_metrics(1).string());
+  ASSERT_FALSE(metrics.empty());
+  const view::TrainLine& last = metrics.back();
+  ASSERT_EQ(last.step, 5);
+  ASSERT_GT(last.loss, 0);
+  ASSERT_GT(last.samples_seen, 0);
+  const std::string candidate = read_file(run.model(1).string());
+
+  lines.clear();
+  RunOptions options;
+  options.config_path = config_path;
+  options.dir = run.root.string();
+  options.threads = 1;
+  options.log = log;
+  run_training_loop(options);
+  ASSERT_TRUE(std::filesystem::exists(run.record(1)));
+  const view::GenerationRecord record = view::read_generation_record(run.record(1).string());
+  EXPECT_EQ(record.train_steps, last.step);
+  EXPECT_DOUBLE_EQ(record.loss, last.loss);
+  EXPECT_EQ(record.samples_seen, last.samples_seen);
+  EXPECT_EQ(read_file(run.model(1).string()), candidate) << "the candidate was trained again";
+  bool complete = false;
+  for (const std::string& l : lines) complete = complete || l.find("selfplay: already complete") != std::string::npos;
+  EXPECT_TRUE(complete) << "generation 1's self-play was not found complete";
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

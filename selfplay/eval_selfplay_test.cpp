@@ -7,8 +7,10 @@
 #include <map>
 
 #include "alphabeta/alphabeta.h"
+#include "mushroom/movegen.h"
 #include "nn/cpu_net.h"
 #include "protocol/game_log.h"
+#include "selfplay/labeller.h"
 #include "selfplay/shard.h"
 #include "util/scratch_folder_test_util.h"
 #include "util/text.h"
@@ -170,6 +172,52 @@ TEST(EvalSelfplay, ProvenPositionsCarryTheMarginTheGameThenEndsWith) {
     ++exact_by_game[s.game_id];
   }
   EXPECT_GE(exact_by_game.size(), 2u);  // games end with 40 to 100 mushrooms left
+  fs::remove_all(dir);
+}
+
+// A random move's mark is on the position it was played from (the schema's
+// random_move, selfplay/shard.h): from every unmarked position the game
+// goes on with the label search's move, and from a marked one with a legal
+// move, often another.
+TEST(EvalSelfplay, ARandomMovesMarkIsOnThePositionItWasPlayedFrom) {
+  const std::string dir = (test_scratch_dir() / "eval_random_moves").string();
+  fs::remove_all(dir);
+  EvalSelfplayJob job = tiny_job(dir);
+  job.eval.random_move_fraction = 0.3;
+  run_eval_selfplay(job);
+  int64_t games = 0;
+  const std::vector<Sample> samples = read_all(dir, &games);
+  std::map<std::pair<int64_t, int>, const Sample*> at;  // (game, ply) -> sample
+  for (const Sample& s : samples) at[{s.game_id, s.ply}] = &s;
+  Labeller labeller(job.eval.label_config(), nullptr);  // the self-play's, afresh: each label clears its table
+  int searched = 0, marked = 0, marked_elsewhere = 0;
+  for (const Sample& s : samples) {
+    const auto next = at.find({s.game_id, s.ply + 1});
+    if (next == at.end()) continue;
+    const Position pos = eval_position_of(s), reached = eval_position_of(*next->second);
+    Position followed = pos;
+    followed.apply(labeller.label(pos).best);
+    if (!eval_labels_of(s).random_move) {
+      EXPECT_EQ(followed, reached) << "game " << s.game_id << " ply " << s.ply
+                                   << ": unmarked, but the game did not follow the search";
+      ++searched;
+      continue;
+    }
+    ++marked;
+    bool legal = false;
+    MoveList list;
+    const int n = generate_moves(pos, list);
+    for (int k = 0; k < n && !legal; ++k) {
+      Position after = pos;
+      after.apply(list[k]);
+      legal = after == reached;
+    }
+    EXPECT_TRUE(legal) << "game " << s.game_id << " ply " << s.ply << ": no move leads to the next position";
+    marked_elsewhere += !(followed == reached);
+  }
+  EXPECT_GT(searched, 40);
+  EXPECT_GT(marked, 5);
+  EXPECT_GT(marked_elsewhere, marked / 2) << "the marked moves are mostly the search's own";
   fs::remove_all(dir);
 }
 

@@ -6,6 +6,8 @@
 #include "alphabeta/playing_search.h"
 #include "endgame/endgame_solver.h"
 #include "mushroom/playout_positions.h"
+#include "nnue/evaluator.h"
+#include "nnue/network.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -40,6 +42,28 @@ TEST(Labeller, EachSearchKindLabelsWithItsOwnSearch) {
     differ += a.labels.search_score != b.labels.search_score;
   }
   EXPECT_GT(differ, 0);  // quiescence and the reductions change some labels
+}
+
+// With a learned evaluation (models/eval.bin, the one issue 71 shipped and
+// labels with), each label is the search's score with that evaluation at
+// its leaves, run afresh, and most differ from the hand evaluation's.
+TEST(Labeller, ALearnedEvaluationLabelsWithItsOwnScores) {
+  const nnue::Network net = nnue::read_network("models/eval.bin");
+  const LabelConfig playing{.depth = 2, .search = "playing"};
+  Labeller learned(playing, &net), hand(playing, nullptr);
+  nnue::Evaluator evaluator(net);
+  AlphaBetaConfig config = playing_search_config();
+  config.tt_bits = 18;
+  int positions = 0, differ = 0;
+  for (const Position& pos : live_positions(40, 75)) {
+    const Label a = learned.label(pos), b = hand.label(pos);
+    EXPECT_EQ(a.labels.search_score,
+              AlphaBeta(config, &evaluator).search(pos, AlphaBeta::Clock::now() + std::chrono::hours(1), 2).score);
+    EXPECT_EQ(b.labels.search_score, fresh_search(playing_search_config(), pos, 2).score);
+    ++positions;
+    differ += a.labels.search_score != b.labels.search_score;
+  }
+  EXPECT_GT(differ, positions / 2) << "the learned evaluation's labels are mostly the hand evaluation's";
 }
 
 // The parity mean is the mean of the two depths' scores, and its move is

@@ -14,6 +14,7 @@
 
 #include "mushroom/static_evaluator.h"
 #include "selfplay/shard.h"
+#include "util/hash.h"
 #include "util/text.h"
 
 namespace mushroom::selfplay {
@@ -82,6 +83,68 @@ void check_job(const RelabelJob& job) {
       throw std::invalid_argument(shard + ": a " + game + " shard; relabel mode \"horizon\" needs " +
                                   mushroom_eval_schema().game + " data, which says which moves were random");
   }
+}
+
+// The settings a pass labels with, as recorded in out_dir/settings.json:
+// everything that changes what an output shard holds (not the threads).
+nlohmann::json settings_record(const RelabelJob& job) {
+  std::string fingerprint;
+  if (job.evaluation) {
+    const std::string bytes = nnue::serialize_network(*job.evaluation);
+    fingerprint = fnv1a64_hex(bytes.data(), bytes.size());
+  }
+  return {{"data", fs::weakly_canonical(fs::absolute(job.data_root)).string()},
+          {"label_depth", job.label.depth},
+          {"label_nodes", job.label.nodes},
+          {"label_search", job.label.search},
+          {"label_parity_mean", job.label.parity_mean},
+          {"exact_mushrooms", job.label.exact_mushrooms},
+          {"exact_nodes", job.label.exact_nodes},
+          {"mode", job.mode},
+          {"horizon_lambda", job.mode == "horizon" ? nlohmann::json(job.horizon_lambda) : nlohmann::json()},
+          {"evaluation", job.evaluation ? job.evaluation_id : std::string("hand")},
+          {"evaluation_fnv1a64", fingerprint},
+          {"min_left", job.min_left},
+          {"max_left", job.max_left},
+          {"limit", job.limit}};
+}
+
+std::string settings_path(const RelabelJob& job) { return (fs::path(job.out_dir) / "settings.json").string(); }
+
+// A pass run again into a folder goes on only with the settings it began
+// with: its finished shards are kept, so other settings would pass off the
+// old labels as new ones. Throws std::invalid_argument naming each setting
+// that changed (old and new value), or a folder of shards without a record;
+// otherwise records the settings (before any shard is written).
+void check_or_record_settings(const RelabelJob& job) {
+  const nlohmann::json now = settings_record(job);
+  const std::string path = settings_path(job);
+  if (fs::exists(path)) {
+    nlohmann::json was;
+    try {
+      was = nlohmann::json::parse(read_file(path));
+    } catch (const nlohmann::json::exception& e) {
+      throw std::invalid_argument(path + " does not read as JSON (" + e.what() + "); remove the folder " +
+                                  job.out_dir + " or choose another output folder");
+    }
+    std::string changes;
+    for (const auto& [key, value] : now.items()) {
+      const std::string old = was.contains(key) ? was[key].dump() : "absent";
+      if (old != value.dump()) changes += (changes.empty() ? "" : "; ") + key + " was " + old + ", now " + value.dump();
+    }
+    if (!changes.empty())
+      throw std::invalid_argument("relabel: " + job.out_dir + " holds a pass made with other settings (" + changes +
+                                  "); its finished shards would be kept as this pass's "
+                                  "labels: run it with the settings in " + path +
+                                  ", remove the folder or choose another output folder");
+    return;
+  }
+  if (!find_shards(job.out_dir).empty())
+    throw std::invalid_argument("relabel: " + job.out_dir + " holds shards but no settings.json (a pass from before "
+                                "the settings were recorded): its settings cannot be checked; remove the folder or "
+                                "choose another output folder");
+  fs::create_directories(job.out_dir);
+  write_file_atomic(path, now.dump(2) + "\n");
 }
 
 // The output path of an input shard: its path below the data root, under
@@ -169,7 +232,7 @@ std::vector<int> horizon_scores(const std::vector<Sample>& samples, const Sample
 
 RelabelReport relabel(const RelabelJob& job) {
   check_job(job);
-  fs::create_directories(job.out_dir);
+  check_or_record_settings(job);
   const auto start = Clock::now();
   RelabelReport report;
 
@@ -194,12 +257,13 @@ RelabelReport relabel(const RelabelJob& job) {
       if (!kept_by_range(job, s, schema)) continue;
       if (kept_by_limit(job, in_range_seen++, in_range_total)) kept.push_back(&s);
     }
-    if (fs::exists(out)) {  // a stopped pass's finished shard: counted, not labelled again
+    if (fs::exists(out)) {  // a stopped pass's finished shard (the same settings): counted, not labelled again
       const Shard there = read_shard(out, mushroom_eval_schema().game);
       if (there.samples.size() != kept.size())
         throw std::invalid_argument(out + " holds " + std::to_string(there.samples.size()) + " samples where this "
                                     "pass keeps " + std::to_string(kept.size()) + " of " + path + ": it was made "
-                                    "with other settings; remove it or choose another output folder");
+                                    "from other data under the same settings; remove it or choose another output "
+                                    "folder");
       for (size_t i = 0; i < kept.size(); ++i) {
         const EvalLabels old = eval_labels_of(*kept[i], schema), now = eval_labels_of(there.samples[i]);
         const size_t band = RelabelReport::band_of(eval_position_of(there.samples[i]).mushrooms_left());

@@ -10,7 +10,12 @@
 // Each input shard becomes one output shard of the same name under the
 // output folder (schema 3, mushroom-eval3), written to a temp name and
 // renamed when complete; a pass that stops is run again and skips the
-// output shards already there. Beside the shards, report.json and the
+// output shards already there. Before any shard, the pass records its
+// settings in out_dir/settings.json (the data folder, the label settings,
+// mode, lambda, evaluation and its fingerprint, range and limit); a pass
+// run again into that folder with other settings is refused, naming each
+// setting that changed, so that old shards are never kept as new labels.
+// Beside the shards, report.json and the
 // printed table say how far the new labels are from the old: by band of
 // mushrooms left, the samples, the proven share, the mean absolute and
 // the mean signed change in cells, and how often the sign of the label
@@ -90,8 +95,10 @@ struct RelabelReport {
 std::vector<int> horizon_scores(const std::vector<Sample>& samples, const SampleSchema& schema, double lambda);
 
 // Checks every input shard's schema and the settings before any work, so
-// that a conv-net shard, an unknown mode or a bad range is refused by name
-// (std::invalid_argument); then relabels. Writes out_dir/report.json.
+// that a conv-net shard, an unknown mode, a bad range or settings other
+// than those of the pass already in out_dir are refused by name
+// (std::invalid_argument); then relabels. Writes out_dir/settings.json
+// first and out_dir/report.json at the end.
 RelabelReport relabel(const RelabelJob& job);
 
 // The report as a table, one line a band with samples, then the total.

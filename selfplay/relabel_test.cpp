@@ -9,9 +9,12 @@
 #include "alphabeta/playing_search.h"
 #include "endgame/endgame_solver.h"
 #include "mushroom/board_gen.h"
+#include "nnue/evaluator.h"
+#include "nnue/network.h"
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
 #include "util/scratch_folder_test_util.h"
+#include "util/text.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -137,25 +140,167 @@ TEST(Relabel, ExactModeReplacesOnlyProvenLabels) {
   EXPECT_EQ(report.total.proven, proven);
 }
 
-// A stopped pass is run again: the shards already written are counted, not
-// labelled again, and the report is the same; a shard made with other
-// settings is refused by name.
-TEST(Relabel, ARepeatedPassKeepsFinishedShards) {
-  const RelabelJob job = job_into("relabel_resume", LabelConfig{.depth = 2, .search = "playing"});
-  const RelabelReport first = relabel(job);
-  const RelabelReport second = relabel(job);
-  EXPECT_EQ(second.shards_written, 0);
-  EXPECT_EQ(second.shards_skipped, first.shards_written);
-  EXPECT_EQ(second.total.samples, first.total.samples);
-  EXPECT_DOUBLE_EQ(second.total.abs_cells, first.total.abs_cells);
+// Thrown from a pass's progress line to stop it after some shards, as a
+// crash would: the shards written stay, the report is never written.
+struct PassStopped {};
+
+// The samples of every shard under dir, by shard name.
+std::map<std::string, std::vector<Sample>> samples_by_shard(const std::string& dir) {
+  std::map<std::string, std::vector<Sample>> out;
+  for (const std::string& path : find_shards(dir))
+    out[fs::path(path).lexically_relative(dir).string()] = read_shard(path, mushroom_eval_schema().game).samples;
+  return out;
+}
+
+// A pass stopped after two shards is run again: the two are counted, not
+// labelled again, the others are labelled, and the output and the report
+// are those of a pass that never stopped.
+TEST(Relabel, AStoppedPassResumesToTheOutputOfAnUnstoppedOne) {
+  const LabelConfig playing{.depth = 2, .search = "playing"};
+  const RelabelJob whole = job_into("relabel_unstopped", playing);
+  const RelabelReport unstopped = relabel(whole);
+  const int shards = int(find_shards(data_dir()).size());
+  ASSERT_GE(shards, 3) << "too few shards to stop between";
+
+  RelabelJob job = job_into("relabel_resume", playing);
+  job.progress_seconds = 1e9;  // only the line at each shard's end
+  int written = 0;
+  job.progress = [&](const std::string& line) {
+    if (line.starts_with("relabel: wrote ") && ++written == 2) throw PassStopped{};
+  };
+  EXPECT_THROW(relabel(job), PassStopped);
+  ASSERT_EQ(find_shards(job.out_dir).size(), 2u) << "the pass did not stop after its second shard";
+  ASSERT_FALSE(fs::exists(fs::path(job.out_dir) / "report.json")) << "the stopped pass finished";
+
+  job.progress = nullptr;
+  const RelabelReport resumed = relabel(job);
+  EXPECT_EQ(resumed.shards_skipped, 2);
+  EXPECT_EQ(resumed.shards_written, shards - 2);
+  EXPECT_EQ(resumed.total.samples, unstopped.total.samples);
+  EXPECT_DOUBLE_EQ(resumed.total.abs_cells, unstopped.total.abs_cells);
+  EXPECT_EQ(resumed.total.sign_flips, unstopped.total.sign_flips);
+  EXPECT_GT(resumed.total.abs_cells, 0.0);  // the playing search changed labels: the comparison means something
+  const auto want = samples_by_shard(whole.out_dir), got = samples_by_shard(job.out_dir);
+  ASSERT_EQ(got.size(), want.size());
+  for (const auto& [name, samples] : want) {
+    ASSERT_TRUE(got.count(name)) << name;
+    const std::vector<Sample>& other = got.at(name);
+    ASSERT_EQ(other.size(), samples.size()) << name;
+    for (size_t i = 0; i < samples.size(); ++i) {
+      EXPECT_EQ(other[i].data, samples[i].data) << name << " sample " << i;
+      EXPECT_EQ(other[i].game_id, samples[i].game_id);
+      EXPECT_EQ(other[i].ply, samples[i].ply);
+      EXPECT_EQ(other[i].outcome, samples[i].outcome);
+    }
+  }
+  // Once more: every shard is there, and the report is still the same.
+  const RelabelReport again = relabel(job);
+  EXPECT_EQ(again.shards_written, 0);
+  EXPECT_EQ(again.shards_skipped, shards);
+  EXPECT_DOUBLE_EQ(again.total.abs_cells, unstopped.total.abs_cells);
+}
+
+// Every file under dir and its bytes.
+std::map<std::string, std::string> files_of(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[e.path().string()] = read_file(e.path().string());
+  return out;
+}
+
+// A pass run again into its folder with other settings would keep the
+// first pass's shards as its own labels (their sample counts match): it is
+// refused before any work, naming each setting that changed with its old
+// and new value, and the folder is left as it was. The same settings on
+// other threads go on.
+TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
+  const RelabelJob job = job_into("relabel_settings", LabelConfig{.depth = 2});
+  relabel(job);
+  ASSERT_TRUE(fs::exists(fs::path(job.out_dir) / "settings.json"));
+  const std::map<std::string, std::string> before = files_of(job.out_dir);
+  auto refused = [&](const RelabelJob& other, const std::string& words) {
+    try {
+      relabel(other);
+      ADD_FAILURE() << "a pass with other settings was taken: " << words;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("holds a pass made with other settings"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(files_of(job.out_dir), before) << "the refused pass changed the folder: " << words;
+  };
+  RelabelJob playing = job;
+  playing.label.search = "playing";
+  refused(playing, "label_search was \"plain\", now \"playing\"");
+  RelabelJob deeper = job;
+  deeper.label.depth = 3;
+  refused(deeper, "label_depth was 2, now 3");
+  RelabelJob learned = job;
+  learned.evaluation = std::make_shared<nnue::Network>(nnue::read_network("models/eval.bin"));
+  learned.evaluation_id = "models/eval.bin";
+  refused(learned, "evaluation was \"hand\", now \"models/eval.bin\"");
   RelabelJob fewer = job;
   fewer.limit = 5;
+  refused(fewer, "limit was 0, now 5");
+  RelabelJob horizon = job;
+  horizon.mode = "horizon";
+  refused(horizon, "mode was \"search\", now \"horizon\"");
+
+  // The horizon mode's lambda, in a horizon pass's folder.
+  RelabelJob half = job_into("relabel_settings_lambda", LabelConfig{.depth = 2});
+  half.mode = "horizon";
+  half.horizon_lambda = 0.5;
+  relabel(half);
+  RelabelJob quarter = half;
+  quarter.horizon_lambda = 0.25;
   try {
-    relabel(fewer);
-    FAIL() << "a shard of another pass was taken";
+    relabel(quarter);
+    ADD_FAILURE() << "another lambda was taken";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("other settings"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("horizon_lambda was 0.5, now 0.25"), std::string::npos) << e.what();
   }
+
+  // The same settings on one thread: the pass goes on (here, finds every shard done).
+  RelabelJob one_thread = job;
+  one_thread.threads = 1;
+  EXPECT_EQ(relabel(one_thread).shards_written, 0);
+
+  // A folder of shards without the record (a pass from an older build) cannot be checked.
+  fs::remove(fs::path(job.out_dir) / "settings.json");
+  try {
+    relabel(job);
+    ADD_FAILURE() << "a folder of shards without settings.json was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("holds shards but no settings.json"), std::string::npos) << e.what();
+  }
+}
+
+// With an evaluation set, the label search uses it: the setup issue 71
+// shipped (the playing search's labels with models/eval.bin). Each label is
+// that search's score with the learned evaluation at its leaves, and most
+// differ from the hand evaluation's.
+TEST(Relabel, AnEvaluationSetIsTheLabelSearchsEvaluation) {
+  RelabelJob job = job_into("relabel_learned", LabelConfig{.depth = 2, .search = "playing"});
+  const nnue::Network net = nnue::read_network("models/eval.bin");
+  job.evaluation = std::make_shared<nnue::Network>(net);
+  job.evaluation_id = "models/eval.bin";
+  relabel(job);
+  const std::vector<Sample> after = all_samples(job.out_dir);
+  ASSERT_GT(after.size(), 50u);
+  AlphaBetaConfig config = playing_search_config();
+  config.tt_bits = 18;
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  nnue::Evaluator learned(net);
+  int checked = 0, differ = 0;
+  for (size_t i = 0; i < after.size(); i += 3) {
+    const Position pos = eval_position_of(after[i]);
+    const int label = eval_labels_of(after[i]).search_score;
+    EXPECT_EQ(label, AlphaBeta(config, &learned).search(pos, far, 2).score) << i;
+    differ += label != AlphaBeta(config).search(pos, far, 2).score;
+    ++checked;
+  }
+  EXPECT_GT(differ, checked / 2) << "the learned evaluation's labels are mostly the hand evaluation's";
+  for (const std::string& path : find_shards(job.out_dir))
+    EXPECT_NE(read_shard_meta(path).model_id.find("by models/eval.bin"), std::string::npos) << path;
 }
 
 // The horizon mode searches nothing: with lambda 1 each label is the next
