@@ -46,6 +46,9 @@ void say_what_is_kept_on_interrupt(const std::string& dir, int argc, char** argv
                            ": every finished generation, and of the one under way its finished stages and the "
                            "self-play games already written to shards (only the games in progress are lost). To "
                            "resume where it stopped, run the same command again:\n  " + command + "\n";
+  struct sigaction before {};
+  sigaction(SIGINT, nullptr, &before);
+  if (before.sa_handler == SIG_IGN) return;  // started with Ctrl-C ignored (nohup, a background job): it stays so
   interrupt_note_size = std::min(note.size(), sizeof interrupt_note);
   std::memcpy(interrupt_note, note.data(), interrupt_note_size);
   struct sigaction action {};

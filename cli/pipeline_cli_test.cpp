@@ -264,7 +264,11 @@ TEST(Pipeline, CtrlCSaysWhatIsKeptAndTheResumeCountsTheKeptGames) {
       record_when_read = fs::exists(dir / "metrics" / "gen-0001.json");
       first_dashboard = read_file((dir / "dashboard.html").string());
     }
-    if (!first_dashboard.empty() && count_files(dir / "data" / "gen-0001", "shard-") > 0) {
+    bool shard = false;  // a finished one, not its temp file
+    if (fs::exists(dir / "data" / "gen-0001"))
+      for (const auto& e : fs::directory_iterator(dir / "data" / "gen-0001"))
+        shard = shard || (e.path().extension() == ".h5" && e.path().string().find(".tmp") == std::string::npos);
+    if (!first_dashboard.empty() && shard) {
       kill(pid, SIGINT);
       waitpid(pid, &status, 0);
       interrupted = true;
