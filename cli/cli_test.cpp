@@ -718,14 +718,28 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
     EXPECT_NE(r2.exit_code, 0) << args;
     EXPECT_NE(r2.output.find(message), std::string::npos) << args << ": " << r2.output;
   }
-  // --selective: the shipped fit with the evaluation it was made with answers as the exact solver does on
-  // easy endgames; with another evaluation it is refused, naming the fit, before any solving.
+  // --selective: the shipped fit with the evaluation it was made with, at its own settings (cuts from 80
+  // mushrooms left), on endgames of 80-88 left that both modes answer in test time: it cuts, its shallow
+  // searches run, and it answers as the exact solver does on most; with another evaluation it is refused,
+  // naming the fit, before any solving.
   const CommandResult selective = run_shell("('" + std::string(MUSHROOM_BIN) +
-                                            "' bench endgame --random 3 --max-left 55 --seed 5 --ms 200 "
+                                            "' bench endgame --random 4 --max-left 88 --seed 467 --ms 5000 "
                                             "--selective models/eval.probcut --eval models/eval.bin 2>/dev/null)");
   ASSERT_EQ(selective.exit_code, 0) << selective.output;
-  EXPECT_NE(selective.output.find("on the 3 positions both answered: the same value 3,"), std::string::npos)
-      << selective.output;
+  unsigned long long cuts = 0, shallow_nodes = 0;
+  const size_t cuts_at = selective.output.find("selective cuts ");
+  ASSERT_NE(cuts_at, std::string::npos) << selective.output;
+  ASSERT_EQ(std::sscanf(selective.output.c_str() + cuts_at, "selective cuts %llu, shallow-search nodes %llu", &cuts,
+                        &shallow_nodes), 2) << selective.output;
+  EXPECT_GT(cuts, 0u) << selective.output;
+  EXPECT_GT(shallow_nodes, 0u) << selective.output;
+  int both = 0, same = 0;
+  const size_t agreement_at = selective.output.find("on the ");
+  ASSERT_NE(agreement_at, std::string::npos) << selective.output;
+  ASSERT_EQ(std::sscanf(selective.output.c_str() + agreement_at, "on the %d positions both answered: the same value %d,",
+                        &both, &same), 2) << selective.output;
+  EXPECT_EQ(both, 4) << selective.output;
+  EXPECT_GE(2 * same, both) << selective.output;
   const CommandResult other_eval =
       run("bench endgame --random 3 --selective models/eval.probcut --eval models/eval-2h-norandom-gen1.bin");
   EXPECT_NE(other_eval.exit_code, 0);
