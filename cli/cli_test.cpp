@@ -733,13 +733,13 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
                         &shallow_nodes), 2) << selective.output;
   EXPECT_GT(cuts, 0u) << selective.output;
   EXPECT_GT(shallow_nodes, 0u) << selective.output;
-  int both = 0, same = 0;
+  int answered = 0, same = 0;
   const size_t agreement_at = selective.output.find("on the ");
   ASSERT_NE(agreement_at, std::string::npos) << selective.output;
   ASSERT_EQ(std::sscanf(selective.output.c_str() + agreement_at, "on the %d positions both answered: the same value %d,",
-                        &both, &same), 2) << selective.output;
-  EXPECT_EQ(both, 4) << selective.output;
-  EXPECT_GE(2 * same, both) << selective.output;
+                        &answered, &same), 2) << selective.output;
+  EXPECT_EQ(answered, 4) << selective.output;
+  EXPECT_GE(2 * same, answered) << selective.output;
   const CommandResult other_eval =
       run("bench endgame --random 3 --selective models/eval.probcut --eval models/eval-2h-norandom-gen1.bin");
   EXPECT_NE(other_eval.exit_code, 0);
