@@ -1,9 +1,12 @@
 // The exported bot's search speed as the judge compiles it. This file
 // #includes a submission's main.cpp (its main renamed) and searches
 // positions of a position set to a fixed depth with that file's own engine
-// and its data.bin, so two submissions (say the committed one and a new
-// export) are timed on the same tree. scripts/submission-speed.sh builds it
-// with the judge's command line and runs it.
+// and its data.bin, as the bot searches: its alphabeta agent's settings and
+// the Multi-ProbCut fit embedded in the source (embedded_probcut_fit, off
+// when data.bin holds other weights than the export's), so two submissions
+// (say the committed one and a new export) are timed on the trees they
+// play. scripts/submission-speed.sh builds it with the judge's command line
+// and runs it; export_test.cpp checks its nodes against the engine's.
 #ifndef MUSHROOM_SUBMISSION
 #error "compile with -DMUSHROOM_SUBMISSION='\"DIR/main.cpp\"' (scripts/submission-speed.sh does)"
 #endif
@@ -23,7 +26,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const nnue::Network model = nnue::read_network(argv[1]);
+    exported::LoadedWeights weights;
+    weights.source = argv[1];
+    const std::string bytes = nnue::read_network_bytes(argv[1]);
+    weights.evaluation = std::make_shared<const nnue::Network>(nnue::parse_network(bytes, argv[1]));
+    if (fnv1a64(bytes.data(), bytes.size()) != exported::kWeightsHash || bytes.size() != exported::kWeightsBytes)
+      weights.mismatch = std::string(argv[1]) + " holds other weights than the submission was exported with";
+    const nnue::Network& model = *weights.evaluation;
+    const std::shared_ptr<const ProbCutFit> fit = exported::embedded_probcut_fit(weights);
     std::ifstream in(argv[2], std::ios::binary);
     if (!in) throw std::runtime_error(std::string("cannot read ") + argv[2]);
     std::stringstream text;
@@ -39,13 +49,14 @@ int main(int argc, char** argv) {
       if (searched == count) break;
       ++searched;
       nnue::Evaluator evaluator(model);
-      AlphaBeta search(AlphaBetaConfig{}, &evaluator);
+      AlphaBeta search(AlphaBetaAgentConfig{}.search, &evaluator);
+      search.set_probcut(fit.get());
       const auto t0 = Clock::now();
       nodes += search.search(p, t0 + std::chrono::hours(24), depth).nodes;
       seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     }
-    std::printf("positions=%d depth=%d nodes=%llu seconds=%.3f nodes_per_second=%.0f\n", searched,
-                depth, (unsigned long long)nodes, seconds, double(nodes) / seconds);
+    std::printf("positions=%d depth=%d nodes=%llu seconds=%.3f nodes_per_second=%.0f probcut=%s\n", searched,
+                depth, (unsigned long long)nodes, seconds, double(nodes) / seconds, fit ? "on" : "off");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "submission-speed: %s\n", e.what());
     return 1;

@@ -14,6 +14,7 @@
 
 #include "agents/move_analysis.h"
 #include "alphabeta/alphabeta.h"
+#include "alphabeta/probcut.h"
 #include "arena/games_file.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
@@ -491,7 +492,7 @@ TEST(Cli, ViewWritesAPageFromAnArenaLog) {
   EXPECT_FALSE(fs::exists(dir / "broken.html"));
   const CommandResult no_out = run("view testdata/games/arena-sample.log");
   EXPECT_NE(no_out.exit_code, 0);
-  EXPECT_NE(no_out.output.find("--out"), std::string::npos) << no_out.output;
+  EXPECT_NE(no_out.output.find("missing required option --out"), std::string::npos) << no_out.output;
 }
 
 // The analyze columns of a line (#, player, played, cells, before, after,
@@ -756,14 +757,28 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
     EXPECT_NE(r2.exit_code, 0) << args;
     EXPECT_NE(r2.output.find(message), std::string::npos) << args << ": " << r2.output;
   }
-  // --selective: the shipped fit with the evaluation it was made with answers as the exact solver does on
-  // easy endgames; with another evaluation it is refused, naming the fit, before any solving.
+  // --selective: the shipped fit with the evaluation it was made with, at its own settings (cuts from 80
+  // mushrooms left), on endgames of 80-88 left that both modes answer in test time: it cuts, its shallow
+  // searches run, and it answers as the exact solver does on most; with another evaluation it is refused,
+  // naming the fit, before any solving.
   const CommandResult selective = run_shell("('" + std::string(MUSHROOM_BIN) +
-                                            "' bench endgame --random 3 --max-left 55 --seed 5 --ms 200 "
+                                            "' bench endgame --random 4 --max-left 88 --seed 467 --ms 5000 "
                                             "--selective models/eval.probcut --eval models/eval.bin 2>/dev/null)");
   ASSERT_EQ(selective.exit_code, 0) << selective.output;
-  EXPECT_NE(selective.output.find("on the 3 positions both answered: the same value 3,"), std::string::npos)
-      << selective.output;
+  unsigned long long cuts = 0, shallow_nodes = 0;
+  const size_t cuts_at = selective.output.find("selective cuts ");
+  ASSERT_NE(cuts_at, std::string::npos) << selective.output;
+  ASSERT_EQ(std::sscanf(selective.output.c_str() + cuts_at, "selective cuts %llu, shallow-search nodes %llu", &cuts,
+                        &shallow_nodes), 2) << selective.output;
+  EXPECT_GT(cuts, 0u) << selective.output;
+  EXPECT_GT(shallow_nodes, 0u) << selective.output;
+  int answered = 0, same = 0;
+  const size_t agreement_at = selective.output.find("on the ");
+  ASSERT_NE(agreement_at, std::string::npos) << selective.output;
+  ASSERT_EQ(std::sscanf(selective.output.c_str() + agreement_at, "on the %d positions both answered: the same value %d,",
+                        &answered, &same), 2) << selective.output;
+  EXPECT_EQ(answered, 4) << selective.output;
+  EXPECT_GE(2 * same, answered) << selective.output;
   const CommandResult other_eval =
       run("bench endgame --random 3 --selective models/eval.probcut --eval models/eval-2h-norandom-gen1.bin");
   EXPECT_NE(other_eval.exit_code, 0);
@@ -773,6 +788,74 @@ TEST(Cli, BenchEndgameReportsReachByBucket) {
   const CommandResult bad = run("bench endgame --positions testdata/perft/endgame.txt " + (dir / "bad.txt").string());
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("bad.txt:1:4: row has only 3 of 17 digits"), std::string::npos) << bad.output;
+}
+
+// `mushroom probcut-fit` end to end on a tiny input: the fit file is
+// written and reads back as the table printed, --samples writes one CSV row
+// a position searched, and bad settings are refused by name before any
+// search (a missing folder for --samples included, not after the work).
+TEST(Cli, ProbCutFitWritesTheFitItPrintsAndRefusesBadSettings) {
+  const fs::path dir = temp_dir("cli-probcut-fit");
+  const std::string fit_path = (dir / "fit.probcut").string(), csv_path = (dir / "samples.csv").string();
+  const std::string tiny = "probcut-fit --games 2 --threads 1 --play-depth 1 --sample-rate 1 --max-depth 4 "
+                           "--pairs 3:1,4:2 --min-samples 3 --tt-bits 14 --nodes 100000";
+  const CommandResult r = run_shell("('" + std::string(MUSHROOM_BIN) + "' " + tiny + " --out " + fit_path +
+                                    " --samples " + csv_path + " 2>/dev/null)");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(fs::exists(fit_path));
+  const std::string text = read_file(fit_path);
+  const ProbCutFit fit = parse_probcut_fit(text, fit_path);
+  EXPECT_EQ(fit.evaluation, "hand");
+  ASSERT_FALSE(fit.empty());
+  for (const auto& [band, pair] : fit.entries()) {
+    EXPECT_TRUE((pair.depth == 3 && pair.shallow == 1) || (pair.depth == 4 && pair.shallow == 2)) << pair.depth;
+    EXPECT_GE(pair.samples, 3);
+  }
+  EXPECT_NE(text.find("# mushroom probcut-fit --eval \"\" --games 2 --seed 1 --play-depth 1"), std::string::npos) << text;
+  EXPECT_NE(r.output.find(text), std::string::npos) << "the table printed is the file written:\n" << r.output;
+  // positions=N complete=C solved=0 pairs=P ..., then the file named.
+  int positions = 0, complete = 0, solved = -1, pairs = 0;
+  const size_t summary = r.output.find("positions=");
+  ASSERT_NE(summary, std::string::npos) << r.output;
+  ASSERT_EQ(std::sscanf(r.output.c_str() + summary, "positions=%d complete=%d solved=%d pairs=%d", &positions,
+                        &complete, &solved, &pairs), 4) << r.output;
+  EXPECT_GE(positions, 20);
+  EXPECT_LE(complete, positions);
+  EXPECT_EQ(solved, 0);
+  EXPECT_EQ(pairs, int(fit.entries().size()));
+  EXPECT_NE(r.output.find("wrote " + fit_path), std::string::npos) << r.output;
+  const std::vector<std::string> rows = split_lines(read_file(csv_path));
+  ASSERT_EQ(int(rows.size()), positions + 1);
+  EXPECT_EQ(rows[0], "game,ply,mushrooms_left,exact,v1,v2,v3,v4");
+  EXPECT_EQ(std::count(rows[1].begin(), rows[1].end(), ','), 7) << rows[1];
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--max-depth 40", "max depth must be in [2, 32]"},
+      {"--max-depth 1", "max depth must be in [2, 32]"},
+      {"--pairs 8-4", "depth pair '8-4' is not DEPTH:SHALLOW"},
+      {"--pairs 6:3", "pair 6:3 must have a shallow depth"},
+      {"--min-samples 2", "min samples must be at least 3"},
+      {"--sample-rate 0", "sample rate must be in (0, 1]"},
+      {"--exact-max-left 90 --exact-shallow 5", "exact shallow depth must be in [1, max depth]"},
+  };
+  for (const auto& [flags, message] : bad) {
+    const CommandResult refused = run(tiny + " " + flags + " --out " + (dir / "x.probcut").string());
+    EXPECT_NE(refused.exit_code, 0) << flags;
+    EXPECT_NE(refused.output.find(message), std::string::npos) << flags << ": " << refused.output;
+  }
+  const CommandResult no_out = run(tiny);
+  EXPECT_NE(no_out.exit_code, 0);
+  EXPECT_NE(no_out.output.find("missing required option --out"), std::string::npos) << no_out.output;
+  for (const std::string flag : {"--out", "--samples"}) {
+    const std::string missing = (dir / "no-such-folder" / "f").string();
+    const CommandResult refused =
+        run(tiny + (flag == "--out" ? " --out " + missing : " --out " + (dir / "y.probcut").string() + " --samples " + missing));
+    EXPECT_NE(refused.exit_code, 0) << flag;
+    EXPECT_NE(refused.output.find(flag + " " + missing + ": the folder " + (dir / "no-such-folder").string() +
+                                  " does not exist"), std::string::npos) << refused.output;
+    EXPECT_EQ(refused.output.find("positions="), std::string::npos) << flag << ": refused only after the search";
+  }
+  EXPECT_FALSE(fs::exists(dir / "x.probcut"));
+  EXPECT_FALSE(fs::exists(dir / "y.probcut"));
 }
 
 // `mushroom positions --from-logs`: every position of a game, as it stood,

@@ -69,9 +69,14 @@ int cmd_probcut_fit(int argc, char** argv) {
   job.exact_nodes = args["exact-nodes"].as<uint64_t>();
   job.exact_shallow = args["exact-shallow"].as<int>();
   check_probcut_fit_job(job);
-  const std::filesystem::path out_dir = std::filesystem::path(out).parent_path();
-  if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
-    throw std::invalid_argument("--out " + out + ": the folder " + out_dir.string() + " does not exist");
+  // Both files' folders are checked before the search, not after it.
+  const auto need_folder = [](const std::string& flag, const std::string& path) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+      throw std::invalid_argument(flag + " " + path + ": the folder " + dir.string() + " does not exist");
+  };
+  need_folder("--out", out);
+  if (args.count("samples")) need_folder("--samples", args["samples"].as<std::string>());
 
   const ProbCutFitResult result = run_probcut_fit(job, [](const std::string& line) { print_line(line); });
   size_t complete = 0;

@@ -7,16 +7,20 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 #include "agents/greedy_agent.h"
+#include "alphabeta/alphabeta.h"
+#include "alphabeta/playing_search.h"
 #include "alphabeta/probcut.h"
 #include "arena/arena.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/movegen.h"
 #include "mushroom/mushroom_evaluators.h"
+#include "mushroom/position_io.h"
 #include "nn/cpu_net.h"
 #include "nn/model_codec.h"
 #include "nn/model_file.h"
@@ -455,6 +459,54 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   EXPECT_NE(from_run.output.find("exporting " + (d / "run" / "models" / "gen-0002.eval").string()), std::string::npos)
       << from_run.output;
   EXPECT_NE(read_file((d / "r.cpp").string()).find("gen-0002.eval"), std::string::npos);
+}
+
+// The exported bot plays its embedded Multi-ProbCut fit: a fresh export of
+// the committed evaluation and fit, built inside bench/submission_speed.cpp
+// (the submission's own engine, data.bin and embedded fit, searched as its
+// alphabeta agent searches, to a fixed depth), visits on the bench
+// positions exactly the engine's nodes with the fit, and not those without.
+TEST(ExportedEvalBot, SearchesTheEnginesTreeWithItsEmbeddedFit) {
+  const ScratchFolder folder("mushroom-export-fit");
+  const fs::path& d = folder.dir();
+  const std::string weights = read_file(kEvalPath);
+  ExportOptions options;
+  options.model_label = "eval.bin";
+  options.data_bin = true;
+  options.probcut_fit = read_file(kProbCutPath);
+  options.probcut_label = "eval.probcut";
+  const ExportedBot bot = export_eval_bot(weights, options);
+  write_file_atomic((d / "main.cpp").string(), bot.source);
+  write_file_atomic((d / "data.bin").string(), std::string(bot.data_bin.begin(), bot.data_bin.end()));
+  const ShellResult build = run_shell("g++ -std=gnu++20 -O1 -DMUSHROOM_SUBMISSION='\"" + fs::absolute(d / "main.cpp").string() +
+                                      "\"' -o " + (d / "speed").string() + " bench/submission_speed.cpp");
+  ASSERT_EQ(build.exit_code, 0) << build.output;
+  constexpr int kDepth = 5, kPositions = 3;
+  const char* const positions_path = "bench/movegen_positions.txt";
+  const ShellResult run = stdout_of((d / "speed").string() + " " + (d / "data.bin").string() + " " + positions_path +
+                                    " " + std::to_string(kDepth) + " " + std::to_string(kPositions));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  unsigned long long bot_nodes = 0;
+  ASSERT_EQ(std::sscanf(run.output.c_str(), "positions=3 depth=5 nodes=%llu", &bot_nodes), 1) << run.output;
+  EXPECT_NE(run.output.find("probcut=on"), std::string::npos) << run.output;
+  // The engine's trees on the same positions (those with room for a tree, as the bench takes them).
+  const nnue::Network model = nnue::parse_network(weights, kEvalPath);
+  const ProbCutFit fit = parse_probcut_fit(options.probcut_fit, kProbCutPath);
+  uint64_t with_fit = 0, without = 0;
+  int searched = 0;
+  for (const Position& p : parse_position_list(read_file(positions_path), positions_path)) {
+    MoveList list;
+    if (generate_moves(p, list) < 15) continue;
+    if (searched++ == kPositions) break;
+    for (const ProbCutFit* f : {&fit, static_cast<const ProbCutFit*>(nullptr)}) {
+      nnue::Evaluator evaluator(model);
+      AlphaBeta search(playing_search_config(), &evaluator);
+      search.set_probcut(f);
+      (f ? with_fit : without) += search.search(p, AlphaBeta::Clock::now() + std::chrono::hours(1), kDepth).nodes;
+    }
+  }
+  EXPECT_EQ(bot_nodes, with_fit) << run.output;
+  EXPECT_NE(bot_nodes, without) << "the fit changes no tree on these positions: the test shows nothing";
 }
 
 TEST(Export, CommittedSubmissionIsUpToDate) {

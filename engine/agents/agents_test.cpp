@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,9 +13,12 @@
 #include "agents/random_agent.h"
 #include "agents/search_agents.h"
 #include "alphabeta/alphabeta.h"
+#include "alphabeta/playing_search.h"
+#include "alphabeta/probcut.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/reference_movegen.h"
+#include "nnue/evaluator.h"
 #include "nnue/network.h"
 
 namespace mushroom {
@@ -117,6 +121,51 @@ TEST(ContestBot, TheShippedFitGoesOnlyWithTheShippedEvaluation) {
       EXPECT_NE(std::string(e.what()).find("models/eval.probcut"), std::string::npos) << e.what();
     }
   }
+}
+
+// The fit is played, not only named: the alphabeta agent built from its
+// options searches, at a fixed depth, exactly the tree of alpha-beta given
+// the fit (set_probcut) and another without it, and the contest bot's
+// agent is the one with it. Middle-game positions, where the shipped fit
+// has pairs (60-119 mushrooms left).
+TEST(ContestBot, PlaysTheTreeOfItsFit) {
+  const ScopedEnv no_eval("MUSHROOM_EVAL", nullptr);
+  const ScopedEnv no_fit("MUSHROOM_PROBCUT", nullptr);
+  const AgentSpec bot = contest_bot_spec();
+  ASSERT_EQ(bot.options.count("probcut"), 1u);
+  const ProbCutFit fit = read_probcut_fit(bot.options.at("probcut"));
+  nnue::Evaluator evaluator(nnue::read_network(bot.options.at("eval")));
+  constexpr int kDepth = 5;
+  const auto agent_nodes = [&](std::map<std::string, std::string> options, const Position& pos) {
+    options["depth"] = std::to_string(kDepth);
+    options["solver"] = "0";
+    AgentOptions opts;
+    opts.values = options;
+    const std::unique_ptr<Agent> agent = make_agent(bot.name, opts);
+    agent->new_game(pos, pos.to_move());
+    agent->choose_move(pos, Clock{});
+    EXPECT_TRUE(agent->last_report().has_value());
+    return agent->last_report() ? agent->last_report()->nodes : 0;
+  };
+  const auto search_nodes = [&](const ProbCutFit* with, const Position& pos) {
+    AlphaBeta search(playing_search_config(), &evaluator);
+    search.set_probcut(with);
+    return search.search(pos, AlphaBeta::Clock::now() + std::chrono::hours(1), kDepth).nodes;
+  };
+  int searched = 0, differ = 0;
+  for (const Position& pos : playout_positions(400, 7)) {
+    MoveList list;
+    if (pos.mushrooms_left() < 75 || pos.mushrooms_left() > 110 || generate_moves(pos, list) < 15) continue;
+    std::map<std::string, std::string> without = bot.options;
+    without.erase("probcut");
+    const uint64_t with_fit = search_nodes(&fit, pos), plain = search_nodes(nullptr, pos);
+    EXPECT_EQ(agent_nodes(bot.options, pos), with_fit) << "the contest bot's agent, at " << pos.mushrooms_left() << " left";
+    EXPECT_EQ(agent_nodes(without, pos), plain) << "without the fit, at " << pos.mushrooms_left() << " left";
+    differ += with_fit != plain;
+    if (++searched == 3) break;
+  }
+  EXPECT_EQ(searched, 3);
+  EXPECT_EQ(differ, 3) << "the fit changes no tree here: the test shows nothing";
 }
 
 TEST(Greedy, TakesLargestAreaWithFirstInOrderOnTies) {

@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "agents/agent.h"
 #include "mushroom/playout_positions.h"
+#include "mushroom/static_evaluator.h"
 #include "nnue/network.h"
+#include "util/rng.h"
 #include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 
@@ -107,6 +110,115 @@ TEST(ProbCutFitting, AFitNamesTheEvaluationItWasMadeWith) {
   EXPECT_EQ(r.fit.evaluation, probcut_evaluation_name(eval));
   EXPECT_NE(r.fit.evaluation, "hand");
   EXPECT_EQ(r.fit.evaluation.size(), 16u);
+}
+
+// fit_from_samples regresses each pair's deep value on its shallow one, by
+// band: synthetic samples drawn from known lines with known noise give
+// them back, the `exact` pairs in the search's units (the margin in cells
+// times 16) with the rounding to whole cells in their spread. Each depth
+// has its own line, so a depth read one off, or shallow and deep swapped,
+// gives another slope; a band with too few samples gets no pair.
+TEST(ProbCutFitting, TheFitRecoversTheLinesTheSamplesWereDrawnFrom) {
+  Rng rng(11);
+  const auto noise = [&](double sigma) {  // 12 uniforms less 6: mean 0, variance 1
+    double n = -6;
+    for (int k = 0; k < 12; ++k) n += rng.uniform_double();
+    return sigma * n;
+  };
+  struct Line {
+    double slope, offset, spread;
+  };
+  // By band (60-79, 100-119): depth 2 on depth 1 (not fitted), 3 on 1, 4 on 2, and the exact margin on 2.
+  const Line lines[2][4] = {{{1.1, 20, 10}, {0.8, -30, 25}, {0.9, 12, 30}, {0.7, 40, 50}},
+                            {{1.3, -10, 15}, {1.2, 50, 35}, {1.05, -8, 20}, {1.15, -25, 60}}};
+  const int lefts[2] = {65, 110};
+  std::vector<ProbCutSample> samples;
+  for (int band = 0; band < 2; ++band) {
+    const Line* l = lines[band];
+    for (int i = 0; i < 6000; ++i) {
+      ProbCutSample s;
+      s.mushrooms_left = lefts[band];
+      const double v1 = std::round(rng.uniform_double() * 800 - 400);
+      const double v2 = std::round(l[0].slope * v1 + l[0].offset + noise(l[0].spread));
+      const double v3 = std::round(l[1].slope * v1 + l[1].offset + noise(l[1].spread));
+      const double v4 = std::round(l[2].slope * v2 + l[2].offset + noise(l[2].spread));
+      s.values = {int(v1), int(v2), int(v3), int(v4)};
+      s.exact = int(std::round((l[3].slope * v2 + l[3].offset + noise(l[3].spread)) / kEvalScale));
+      samples.push_back(s);
+    }
+  }
+  for (int i = 0; i < 10; ++i) {  // band 0-19: too few
+    ProbCutSample s;
+    s.mushrooms_left = 10;
+    s.values = {i, 2 * i, 3 * i + (i % 3), 4 * i - (i % 2)};
+    s.exact = i;
+    samples.push_back(s);
+  }
+  const ProbCutFit fit = fit_from_samples(samples, {{3, 1}, {4, 2}}, 30, "0123456789abcdef", 2);
+  EXPECT_EQ(fit.evaluation, "0123456789abcdef");
+  EXPECT_EQ(fit.entries().size(), 6u);  // two pairs and the exact one, in two bands
+  EXPECT_EQ(fit.at(10, 3), nullptr);
+  EXPECT_EQ(fit.exact_at(10), nullptr);
+  // The rounding of a value to whole units adds variance 1/12 of its unit squared.
+  const auto spread_with_rounding = [](double sigma, double unit) { return std::sqrt(sigma * sigma + unit * unit / 12); };
+  for (int band = 0; band < 2; ++band) {
+    const Line* l = lines[band];
+    const struct {
+      const ProbCutPair* pair;
+      int shallow;
+      Line expected;
+    } checks[] = {{fit.at(lefts[band], 3), 1, {l[1].slope, l[1].offset, spread_with_rounding(l[1].spread, 1)}},
+                  {fit.at(lefts[band], 4), 2, {l[2].slope, l[2].offset, spread_with_rounding(l[2].spread, 1)}},
+                  {fit.exact_at(lefts[band]), 2, {l[3].slope, l[3].offset, spread_with_rounding(l[3].spread, kEvalScale)}}};
+    for (const auto& c : checks) {
+      ASSERT_NE(c.pair, nullptr) << "band " << band;
+      SCOPED_TRACE("band " + std::to_string(band) + ", depth " + std::to_string(c.pair->depth));
+      EXPECT_EQ(c.pair->shallow, c.shallow);
+      EXPECT_EQ(c.pair->samples, 6000);
+      EXPECT_NEAR(c.pair->slope, c.expected.slope, 0.02);
+      EXPECT_NEAR(c.pair->offset, c.expected.offset, 3.0);
+      EXPECT_NEAR(c.pair->spread, c.expected.spread, 0.05 * c.expected.spread);
+      EXPECT_GT(c.pair->correlation, 0.9);
+    }
+  }
+}
+
+// The evaluation plays and measures the positions: a network that
+// evaluates otherwise than the hand evaluation (random weights) gives
+// other values and another fit; one that evaluates as it does, the same.
+TEST(ProbCutFitting, AnotherEvaluationGivesAnotherFit) {
+  ScratchFolder scratch("probcut_fitting_eval_test");
+  nnue::Network random = nnue::Network::hand_equivalent({16, 4, 4});
+  Rng rng(3);
+  for (auto& t : random.tensors())
+    for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.05 * (2 * rng.uniform_double() - 1));
+  // Small weights alone round away in 1/16 cells: the best gain counts
+  // three times what the hand evaluation gives it.
+  random.skip_margin = 1;
+  random.skip_gain = 1.5f;
+  const std::string random_eval = (scratch.dir() / "random.bin").string();
+  write_file_atomic(random_eval, nnue::serialize_network(random));
+  const std::string same_eval = (scratch.dir() / "same.bin").string();
+  write_file_atomic(same_eval, nnue::serialize_network(nnue::Network::hand_equivalent({16, 4, 4})));
+  ProbCutFitJob job = small_job();
+  job.games = 1;
+  const ProbCutFitResult hand = run_probcut_fit(job);
+  job.eval = same_eval;
+  const ProbCutFitResult same = run_probcut_fit(job);
+  job.eval = random_eval;
+  const ProbCutFitResult other = run_probcut_fit(job);
+  const auto values = [](const ProbCutFitResult& r) {
+    std::vector<std::vector<int>> v;
+    for (const ProbCutSample& s : r.samples) v.push_back(s.values);
+    return v;
+  };
+  const auto pairs_text = [](ProbCutFit fit) {
+    fit.evaluation = "hand";
+    return format_probcut_fit(fit);
+  };
+  EXPECT_EQ(values(same), values(hand));
+  EXPECT_NE(values(other), values(hand));
+  EXPECT_NE(pairs_text(other.fit), pairs_text(hand.fit));
 }
 
 // Settings out of range and malformed pairs are refused by name.

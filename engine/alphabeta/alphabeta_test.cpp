@@ -169,13 +169,24 @@ TEST(AlphaBeta, ExactSolverGivesUpPastItsNodeLimit) {
   EXPECT_FALSE(solver.solve_exact(positions[0], 2000).has_value());  // an opening: far too big
 }
 
-TEST(AlphaBeta, ExactSolverStopsAtItsDeadline) {
+// The deadline is checked every 1,024 nodes: one already past stops the
+// proof at the first check, whatever the machine's load (no wall-clock
+// bound asserted), the heuristic search after its first iteration at the
+// latest, and a node limit far above it (the test's backstop, were the
+// deadline ignored) is never what stops them. A deadline not reached stops
+// nothing.
+TEST(AlphaBeta, SearchesStopAtTheFirstCheckPastTheirDeadline) {
   const auto positions = playout_positions(50, 2);
+  const auto past = AlphaBeta::Clock::now() - std::chrono::milliseconds(1);
   AlphaBeta solver;
-  const auto t0 = AlphaBeta::Clock::now();
-  EXPECT_FALSE(solver.solve_exact(positions[0], 0, nullptr, t0 + std::chrono::milliseconds(30)).has_value());
-  // Checked every 1,024 nodes: well under a millisecond past the deadline.
-  EXPECT_LT(AlphaBeta::Clock::now() - t0, std::chrono::milliseconds(500));
+  EXPECT_FALSE(solver.solve_exact(positions[0], 1'000'000, nullptr, past).has_value());  // an opening
+  EXPECT_EQ(solver.nodes(), 1025u);  // the proof's first node, then its search's 1,024
+  const AlphaBetaResult r = solver.search(positions[0], past, 64, 1'000'000);
+  EXPECT_LE(r.nodes, 1024u);
+  EXPECT_LE(r.depth, 1) << "no iteration starts past the deadline";
+  const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+  EXPECT_FALSE(solver.solve_exact(positions[0], 5000, nullptr, far).has_value());
+  EXPECT_GT(solver.nodes(), 5000u) << "the node limit stopped it, not a deadline an hour away";
 }
 
 TEST(AlphaBeta, DepthOneSearchTakesTheBestStaticReply) {

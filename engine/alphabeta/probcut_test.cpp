@@ -12,6 +12,21 @@
 #include "util/rng.h"
 
 namespace mushroom {
+
+// A friend of AlphaBeta: one null-window node's ProbCut decision, from an
+// empty table, as a node one ply below a root meets it.
+struct ProbCutProbe {
+  static constexpr int kNoCut = AlphaBeta::kNoCut;
+  // beta or more: cut high; beta - 1 or less: cut low; kNoCut: searched on.
+  static int cut(AlphaBeta& search, const Position& pos, const ProbCutPair& pair, int beta) {
+    search.clear();
+    search.start(false, 0, std::nullopt);
+    if (search.evaluator_) search.evaluator_->set_root(pos);
+    Position node = pos;
+    return search.probcut(node, pair, beta - 1, beta, 1);
+  }
+};
+
 namespace {
 
 ProbCutPair pair_of(int depth, int shallow, double slope, double offset, double spread) {
@@ -192,6 +207,51 @@ TEST(ProbCutSearch, ATightFitCutsAndConfidenceControlsHowMuch) {
   }
   EXPECT_LT(tight_nodes, off_nodes);
   EXPECT_LT(tight_nodes, loose_nodes);
+}
+
+// A cut returns the bound its prediction clears, and only then: fail high
+// (a value of at least beta) where the shallow value v predicts the deep one
+// `sigmas` spreads above beta (slope * v + offset - margin >= beta), fail
+// low (at most alpha) where it predicts it as far below alpha, and no cut
+// in between. v comes from a separate search to the shallow depth; without
+// reductions or quiescence both are plain alpha-beta, whose null-window
+// answers agree with the full value's side of the bound.
+TEST(ProbCutSearch, ACutReturnsTheBoundItsPredictionClears) {
+  AlphaBetaConfig config;
+  config.lmr = false;
+  config.tt_bits = 14;
+  // No tie of slope * v + offset +- margin with an integer bound: a decimal .35 against .9 * v.
+  const ProbCutPair pair = pair_of(4, 2, 0.9, 8.3, 21.1);
+  const double margin = config.probcut_sigmas * pair.spread;
+  int highs = 0, lows = 0, none = 0;
+  for (const Position& root : middle_game_positions(3)) {
+    MoveList list;
+    generate_moves(root, list);
+    for (int i = 0; i < list.size && i < 5; ++i) {  // nodes one ply below the root, as ProbCut needs
+      Position pos = root;
+      pos.apply(list[i]);
+      const int v = AlphaBeta(config).search(pos, AlphaBeta::Clock::now() + std::chrono::hours(1), pair.shallow).score;
+      const double predicted = pair.slope * v + pair.offset;
+      for (int beta = v - 96; beta <= v + 96; beta += 8) {
+        AlphaBeta search(config);
+        const int cut = ProbCutProbe::cut(search, pos, pair, beta);
+        if (predicted - margin >= beta) {
+          ++highs;
+          EXPECT_GE(cut, beta) << "a fail high below beta: v " << v << ", beta " << beta;
+          EXPECT_NE(cut, ProbCutProbe::kNoCut) << "v " << v << ", beta " << beta;
+        } else if (predicted + margin <= beta - 1) {
+          ++lows;
+          EXPECT_LE(cut, beta - 1) << "a fail low above alpha: v " << v << ", alpha " << beta - 1;
+        } else {
+          ++none;
+          EXPECT_EQ(cut, ProbCutProbe::kNoCut) << "a cut the prediction does not clear: v " << v << ", beta " << beta;
+        }
+      }
+    }
+  }
+  EXPECT_GT(highs, 20);
+  EXPECT_GT(lows, 20);
+  EXPECT_GT(none, 20);
 }
 
 }  // namespace
