@@ -2638,6 +2638,9 @@ class AlphaBeta {
   void set_probcut(const ProbCutFit* fit) { probcut_ = fit; }
 
  private:
+  // The tests' view of one null-window node's Multi-ProbCut decision
+  // (alphabeta/probcut_test.cpp), which no search result shows alone.
+  friend struct ProbCutProbe;
   // What a transposition-table score says about the true value.
   enum class Bound : uint8_t { kNone, kExact, kLower, kUpper };
   struct Entry {
