@@ -69,9 +69,9 @@ TEST(FitStage, ARunKilledInTheMiddleOfAFitMakesTheSameFitAndExportsIt) {
   fs::create_directories(root);
   const fs::path dir = root / "run";
   const fs::path models = dir / "models";
-  // Killed after the candidate's fit has played its first game of eight,
+  // Killed after the candidate's fit has played its first game of forty,
   // before it is written.
-  ASSERT_TRUE(run_until_line(dir, root / "killed.log", "probcut: probcut-fit: 1/8 games"))
+  ASSERT_TRUE(run_until_line(dir, root / "killed.log", "probcut: probcut-fit: 1/40 games"))
       << read_file((root / "killed.log").string());
   EXPECT_TRUE(fs::exists(models / "gen-0001.eval"));
   EXPECT_FALSE(fs::exists(models / "gen-0001.probcut")) << "the kill came after the fit";
@@ -93,7 +93,7 @@ TEST(FitStage, ARunKilledInTheMiddleOfAFitMakesTheSameFitAndExportsIt) {
   // ...the same fit as one made whole, by `probcut-fit` at other threads.
   const std::string whole = (root / "whole.probcut").string();
   const std::string fitted = run_command("probcut-fit --eval " + (models / "gen-0001.eval").string() + " --out " + whole +
-                                             " --games 8 --threads 2 --play-depth 1 --sample-rate 1 --max-depth 4 --seed 1",
+                                             " --games 40 --threads 2 --play-depth 1 --sample-rate 1 --max-depth 4 --seed 1",
                                          &code);
   ASSERT_EQ(code, 0) << fitted;
   EXPECT_EQ(fit_lines((models / "gen-0001.probcut").string()), fit_lines(whole));

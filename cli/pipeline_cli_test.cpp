@@ -245,6 +245,9 @@ TEST(Pipeline, CtrlCSaysWhatIsKeptAndTheResumeCountsTheKeptGames) {
                                          "selfplay.games=12"};
   const pid_t pid = fork();
   if (pid == 0) {
+    // A test run under nohup or as a background job inherits SIGINT
+    // ignored, and mushroom run keeps it so: this run is one Ctrl-C stops.
+    signal(SIGINT, SIG_DFL);
     freopen(log.c_str(), "w", stdout);
     dup2(fileno(stdout), STDERR_FILENO);
     std::vector<char*> argv;
@@ -288,8 +291,9 @@ TEST(Pipeline, CtrlCSaysWhatIsKeptAndTheResumeCountsTheKeptGames) {
   EXPECT_NE(out.find("run the same command again:\n  mushroom run --config testdata/configs/tiny.toml --dir " +
                      dir.string() + " --parallel 1 --generations 1 --set selfplay.games=12\n"),
             std::string::npos) << out;
-  if (!record_when_read)  // read before generation 1 ended: the page written at the run's start
-    EXPECT_NE(first_dashboard.find("No generation has finished yet"), std::string::npos) << first_dashboard;
+  // Read before generation 1 ended: the page written at the run's start.
+  ASSERT_FALSE(record_when_read) << "the first dashboard was read after generation 1 ended";
+  EXPECT_NE(first_dashboard.find("No generation has finished yet"), std::string::npos) << first_dashboard;
   // The games in finished shards are kept, and the resume says how many.
   int64_t kept = 0;
   for (const auto& e : fs::directory_iterator(dir / "data" / "gen-0001"))
@@ -300,8 +304,8 @@ TEST(Pipeline, CtrlCSaysWhatIsKeptAndTheResumeCountsTheKeptGames) {
                                               " --parallel 1 --generations 1 --set selfplay.games=12",
                                           &code);
   ASSERT_EQ(code, 0) << resumed;
-  if (kept < 12)
-    EXPECT_NE(resumed.find("resuming: " + std::to_string(kept) + " of 12 games of generation 1 already played"),
+  ASSERT_LT(kept, 12) << "the stop came after self-play had finished: the resume has nothing to count";
+  EXPECT_NE(resumed.find("resuming: " + std::to_string(kept) + " of 12 games of generation 1 already played"),
               std::string::npos) << resumed;
   EXPECT_NE(resumed.find("run complete: 1 generations"), std::string::npos) << resumed;
   EXPECT_EQ(read_file((dir / "dashboard.html").string()).find("No generation has finished yet"), std::string::npos);

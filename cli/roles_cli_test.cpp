@@ -219,8 +219,11 @@ TEST(Roles, AGatekeeperRefusesAChangedLadderReferenceBeforeAnyWork) {
                     nnue::serialize_network(nnue::Network::hand_equivalent({16, 8, 8})));
   write_file_atomic((run / "ladder" / "programs.txt").string(), "greedy\t/old/mushroom bot --agent greedy\n");
   const std::map<std::string, std::string> before = run_files(run);
-  const ShellResult r = run_shell(std::string("'") + MUSHROOM_BIN + "' run --role gatekeeper --config " + kConfig +
-                                  " --dir " + run.string() + " --poll-seconds 0.2 --parallel 1 --set ladder.every=1" +
+  // One generation, and a time limit: a gatekeeper that did not refuse
+  // would otherwise wait for a generation 2 that no learner makes.
+  const ShellResult r = run_shell(std::string("timeout 300 '") + MUSHROOM_BIN + "' run --role gatekeeper --config " +
+                                  kConfig + " --dir " + run.string() +
+                                  " --poll-seconds 0.2 --parallel 1 --set ladder.every=1 --set run.generations=1" +
                                   " --set 'ladder.programs=greedy=builtin:greedy'");
   EXPECT_NE(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("program 'greedy' of the ladder in " + (run / "ladder").string() +

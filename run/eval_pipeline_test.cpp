@@ -91,6 +91,11 @@ TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
   ASSERT_EQ(last.step, 5);
   ASSERT_GT(last.loss, 0);
   ASSERT_GT(last.samples_seen, 0);
+  // Training is seeded, so a candidate trained again would be the same
+  // bytes: the one the stop left is made unlike any training's output.
+  nnue::Network marked = nnue::read_network(run.model(1).string());
+  marked.out_bias[0] += 123.0f;
+  write_file_atomic(run.model(1).string(), nnue::serialize_network(marked));
   const std::string candidate = read_file(run.model(1).string());
 
   lines.clear();

@@ -398,7 +398,7 @@ TEST(Dashboard, AnEvaluationRunShowsItsOwnLossAndEveryPredictorsMarkers) {
   EXPECT_NE(loss_line.find("title 'total'"), std::string::npos) << loss_line;
   for (const char* term : {"'policy'", "'value'", "'score'", "'ownership'"})
     EXPECT_EQ(loss_line.find(term), std::string::npos) << term << " in " << loss_line;
-  // A conv-net run keeps its four terms.
+  // A conv-net run keeps its total and its four terms.
   const fs::path net_dir = scratch("net-run-terms");
   write_run(net_dir);
   const RunMetrics net_run = read_run_metrics(net_dir.string());
