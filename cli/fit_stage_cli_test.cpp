@@ -3,14 +3,9 @@
 // candidate's fit and resumed, makes the same fit an unkilled fit makes;
 // its export carries the fit, before and after a promotion.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "util/shell_test_util.h"
 #include "util/text.h"
@@ -40,27 +35,11 @@ std::string fit_lines(const std::string& path) {
 // Starts the run and kills it with SIGKILL once its log holds `line` (or
 // after 300 s). Returns true if it was killed before finishing.
 bool run_until_line(const fs::path& dir, const fs::path& log, const std::string& line) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    freopen(log.c_str(), "w", stdout);
-    execl(MUSHROOM_BIN, MUSHROOM_BIN, "run", "--config", kConfig, "--dir", dir.c_str(), "--init", "models/eval.bin",
-          "--parallel", "1", (char*)nullptr);
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-  int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (waitpid(pid, &status, WNOHANG) == pid) return false;
-    if (fs::exists(log) && read_file(log.string()).find(line) != std::string::npos) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, &status, 0);
-  return false;
+  BackgroundProcess run({MUSHROOM_BIN, "run", "--config", kConfig, "--dir", dir.string(), "--init", "models/eval.bin",
+                         "--parallel", "1"},
+                        log.string());
+  return run.kill_when([&] { return fs::exists(log) && read_file(log.string()).find(line) != std::string::npos; },
+                       300);
 }
 
 TEST(FitStage, ARunKilledInTheMiddleOfAFitMakesTheSameFitAndExportsIt) {

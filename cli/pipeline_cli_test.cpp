@@ -36,28 +36,11 @@ fs::path fresh_dir(const std::string& name) {
 // Starts `mushroom run` and kills it with SIGKILL as soon as until() holds
 // (or after 120 s). Returns true if it was killed before finishing.
 bool run_and_kill(const fs::path& dir, const std::function<bool()>& until) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const std::string log = (dir.parent_path() / (dir.filename().string() + ".log")).string();
-    freopen(log.c_str(), "a", stdout);
-    execl(MUSHROOM_BIN, MUSHROOM_BIN, "run", "--config", "testdata/configs/tiny.toml", "--dir", dir.c_str(),
-          "--parallel", "1", (char*)nullptr);
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (waitpid(pid, &status, WNOHANG) == pid) return false;
-    if (until()) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, &status, 0);
-  return false;
+  const std::string log = (dir.parent_path() / (dir.filename().string() + ".log")).string();
+  BackgroundProcess run({MUSHROOM_BIN, "run", "--config", "testdata/configs/tiny.toml", "--dir", dir.string(),
+                         "--parallel", "1"},
+                        log);
+  return run.kill_when(until, 120);
 }
 
 int count_files(const fs::path& dir, const std::string& needle) {

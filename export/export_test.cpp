@@ -461,6 +461,17 @@ TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   EXPECT_NE(read_file((d / "r.cpp").string()).find("gen-0002.eval"), std::string::npos);
 }
 
+// The options that export the committed evaluation with its committed fit,
+// as models/submission.cpp and models/data.bin were made.
+ExportOptions committed_bot_options() {
+  ExportOptions options;
+  options.model_label = "eval.bin";
+  options.data_bin = true;
+  options.probcut_fit = read_file(kProbCutPath);
+  options.probcut_label = "eval.probcut";
+  return options;
+}
+
 // The exported bot plays its embedded Multi-ProbCut fit: a fresh export of
 // the committed evaluation and fit, built inside bench/submission_speed.cpp
 // (the submission's own engine, data.bin and embedded fit, searched as its
@@ -470,11 +481,7 @@ TEST(ExportedEvalBot, SearchesTheEnginesTreeWithItsEmbeddedFit) {
   const ScratchFolder folder("mushroom-export-fit");
   const fs::path& d = folder.dir();
   const std::string weights = read_file(kEvalPath);
-  ExportOptions options;
-  options.model_label = "eval.bin";
-  options.data_bin = true;
-  options.probcut_fit = read_file(kProbCutPath);
-  options.probcut_label = "eval.probcut";
+  const ExportOptions options = committed_bot_options();
   const ExportedBot bot = export_eval_bot(weights, options);
   write_file_atomic((d / "main.cpp").string(), bot.source);
   write_file_atomic((d / "data.bin").string(), std::string(bot.data_bin.begin(), bot.data_bin.end()));
@@ -511,11 +518,7 @@ TEST(ExportedEvalBot, SearchesTheEnginesTreeWithItsEmbeddedFit) {
 
 TEST(Export, CommittedSubmissionIsUpToDate) {
   const std::string weights = read_file(kEvalPath);
-  ExportOptions options;
-  options.model_label = "eval.bin";
-  options.data_bin = true;
-  options.probcut_fit = read_file(kProbCutPath);
-  options.probcut_label = "eval.probcut";
+  const ExportOptions options = committed_bot_options();
   const ExportedBot bot = export_eval_bot(weights, options);
   const std::string regenerate = std::string("; regenerate it with:\n  build/mushroom export-bot --eval ") + kEvalPath +
                                  " --probcut " + kProbCutPath + " --out " + kSubmissionPath;

@@ -72,6 +72,24 @@ class BackgroundProcess {
     }
     return true;
   }
+  // Kills it with SIGKILL as soon as until() holds, polled every 2 ms, or
+  // after `seconds`. True if until() held while it was still running.
+  template <typename Condition>
+  bool kill_when(Condition until, double seconds) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (running()) {
+      if (until()) {
+        kill_now();
+        return true;
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill_now();
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+  }
   int exit_code() const { return exit_code_; }  // -1 when killed or not exited
 
  private:
