@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "agents/probcut_fitting.h"  // probcut_fit_path
 #include "alphabeta/probcut.h"
 #include "export/exporter.h"
 #include "nn/model_file.h"
@@ -102,7 +103,7 @@ int cmd_export_bot(int argc, char** argv) {
     // A run's evaluation goes with its fit (the run's fit stage writes it
     // beside the evaluation: run/fit_stage.h), as the bot searches.
     std::string fit_path = args.count("probcut") ? args["probcut"].as<std::string>() : "";
-    const std::filesystem::path beside = std::filesystem::path(eval_path).replace_extension(".probcut");
+    const std::filesystem::path beside = probcut_fit_path(eval_path);
     if (fit_path.empty() && std::filesystem::is_directory(args["eval"].as<std::string>()) &&
         std::filesystem::is_regular_file(beside)) {
       fit_path = beside.string();

@@ -11,6 +11,7 @@
 #include "mushroom/mushroom_evaluators.h"
 #include "nn/model_file.h"
 #include "nnue/evaluator.h"
+#include "agents/probcut_fitting.h"  // probcut_fit_path
 #include "run/fit_stage.h"
 #include "run/match.h"
 #include "selfplay/eval_selfplay.h"

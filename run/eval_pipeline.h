@@ -32,7 +32,7 @@ Pipeline eval_pipeline(const RunConfig& config);
 
 // The alphabeta agent's options for one side of the judge's matches: the
 // evaluation file ("" the hand evaluation) at evalnet.match_depth, without
-// the root solver, and with [probcut] enabled its fit (probcut_fit_path;
+// the root solver, and with [probcut] enabled its fit (agents/probcut_fitting.h probcut_fit_path;
 // the hand evaluation has none). Throws std::runtime_error naming a fit
 // that does not exist.
 std::map<std::string, std::string> judge_player_options(const RunConfig& config, const std::string& evaluation);

@@ -61,10 +61,6 @@ ProbCutFitJob probcut_fit_job(const ProbCutStageConfig& config, const std::strin
   return job;
 }
 
-fs::path probcut_fit_path(const std::string& evaluation) {
-  return fs::path(evaluation).replace_extension(".probcut");
-}
-
 void check_fit_of(const std::string& evaluation, const std::string& fit) {
   try {
     check_probcut_evaluation(read_probcut_fit(fit), probcut_evaluation_name(evaluation), fit);

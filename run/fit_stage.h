@@ -50,10 +50,6 @@ const SettingsTable<ProbCutStageConfig>& probcut_stage_settings();
 // (check_probcut_fit_job: e.g. exact_shallow above max_depth).
 ProbCutFitJob probcut_fit_job(const ProbCutStageConfig& config, const std::string& evaluation);
 
-// An evaluation's fit file: the same path with the extension .probcut
-// (models/eval.bin -> models/eval.probcut, gen-0003.eval -> gen-0003.probcut).
-std::filesystem::path probcut_fit_path(const std::string& evaluation);
-
 // Throws std::invalid_argument, naming the fit, the evaluation and both
 // hashes, unless `fit` was made with `evaluation`.
 void check_fit_of(const std::string& evaluation, const std::string& fit);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/probcut_fitting.h"
 #include "alphabeta/probcut.h"
 #include "nnue/network.h"
 #include "run/eval_pipeline.h"

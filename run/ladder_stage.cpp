@@ -6,6 +6,7 @@
 #include "arena/boards_file.h"
 #include "ladder/ladder_report.h"
 #include "ladder/program_spec.h"
+#include "agents/probcut_fitting.h"  // probcut_fit_path
 #include "run/fit_stage.h"
 #include "util/text.h"
 

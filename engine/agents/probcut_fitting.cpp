@@ -168,6 +168,10 @@ ProbCutFit fit_from_samples(const std::vector<ProbCutSample>& samples, const std
   return fit;
 }
 
+std::filesystem::path probcut_fit_path(const std::string& evaluation) {
+  return std::filesystem::path(evaluation).replace_extension(".probcut");
+}
+
 ProbCutFitResult run_probcut_fit(const ProbCutFitJob& job, const std::function<void(const std::string&)>& progress) {
   check_probcut_fit_job(job);
   const auto start = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@
 // the shallow ones (`mushroom probcut-fit`).
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -60,6 +61,11 @@ struct ProbCutFitResult {
   uint64_t search_nodes = 0;
   double seconds = 0;
 };
+
+// An evaluation's fit file: the same path with the extension .probcut
+// (models/eval.bin -> models/eval.probcut, gen-0003.eval -> gen-0003.probcut),
+// where the run's fit stage writes it and export-bot looks for it.
+std::filesystem::path probcut_fit_path(const std::string& evaluation);
 
 // progress (when given) is called after each game with a line to show.
 ProbCutFitResult run_probcut_fit(const ProbCutFitJob& job,
