@@ -829,13 +829,13 @@ TEST(Cli, ProbCutFitWritesTheFitItPrintsAndRefusesBadSettings) {
   EXPECT_EQ(rows[0], "game,ply,mushrooms_left,exact,v1,v2,v3,v4");
   EXPECT_EQ(std::count(rows[1].begin(), rows[1].end(), ','), 7) << rows[1];
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"--max-depth 40", "max depth must be in [2, 32]"},
-      {"--max-depth 1", "max depth must be in [2, 32]"},
+      {"--max-depth 40", "--max-depth must be in [2, 32]"},
+      {"--max-depth 1", "--max-depth must be in [2, 32]"},
       {"--pairs 8-4", "depth pair '8-4' is not DEPTH:SHALLOW"},
       {"--pairs 6:3", "pair 6:3 must have a shallow depth"},
-      {"--min-samples 2", "min samples must be at least 3"},
-      {"--sample-rate 0", "sample rate must be in (0, 1]"},
-      {"--exact-max-left 90 --exact-shallow 5", "exact shallow depth must be in [1, max depth]"},
+      {"--min-samples 2", "--min-samples must be at least 3"},
+      {"--sample-rate 0", "--sample-rate must be in (0, 1]"},
+      {"--exact-max-left 90 --exact-shallow 5", "--exact-shallow = 5 must be in [1, --max-depth = 4]"},
   };
   for (const auto& [flags, message] : bad) {
     const CommandResult refused = run(tiny + " " + flags + " --out " + (dir / "x.probcut").string());

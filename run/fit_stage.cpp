@@ -53,11 +53,10 @@ ProbCutFitJob probcut_fit_job(const ProbCutStageConfig& config, const std::strin
   job.exact_max_left = config.exact_max_left;
   job.exact_nodes = uint64_t(config.exact_nodes);
   job.exact_shallow = config.exact_shallow;
-  if (config.exact_max_left > 0 && config.exact_shallow > config.max_depth)
-    throw std::invalid_argument("probcut.exact_shallow = " + std::to_string(config.exact_shallow) +
-                                " exceeds probcut.max_depth = " + std::to_string(config.max_depth) +
-                                ": the depth that predicts the exact margin must be searched");
-  check_probcut_fit_job(job);  // the fit's own rules, whatever this table lets through
+  // The fit's own rules, whatever this table lets through, named as keys.
+  check_probcut_fit_job(job, [](const std::string& member) {
+    return "probcut." + (member == "node_limit" ? std::string("nodes") : member);
+  });
   return job;
 }
 

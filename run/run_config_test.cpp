@@ -229,7 +229,7 @@ TEST(RunConfig, BadProbCutSettingsAreRefusedByName) {
   expect_error(eval_run + "[probcut]\nnodes = 10\n", {"probcut.nodes", "outside the range"});
   expect_error(eval_run + "[probcut]\nenabled = \"yes\"\n", {"probcut.enabled", "true or false"});
   expect_error(eval_run + "[probcut]\nmax_depth = 6\nexact_max_left = 60\nexact_shallow = 8\n",
-               {"probcut.exact_shallow = 8 exceeds probcut.max_depth = 6"});
+               {"probcut.exact_shallow = 8 must be in [1, probcut.max_depth = 6]"});
   expect_error("[probcut]\nenabled = true\n", {"probcut.enabled", "run.model = \"net\""});
   const RunConfig ok =
       parse_run_config(eval_run + "[probcut]\nenabled = true\ngames = 40\nmax_depth = 10\nexact_max_left = 100\n",

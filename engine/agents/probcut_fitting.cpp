@@ -1,5 +1,6 @@
 #include "agents/probcut_fitting.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -24,28 +25,35 @@ std::vector<std::pair<int, int>> ProbCutFitJob::default_pairs() {
   return {{3, 1}, {4, 2}, {5, 3}, {6, 2}, {7, 3}, {8, 4}, {9, 5}, {10, 6}, {11, 7}, {12, 8}};
 }
 
-void check_probcut_fit_job(const ProbCutFitJob& job) {
-  const auto need = [](bool ok, const std::string& what) {
-    if (!ok) throw std::invalid_argument("probcut-fit: " + what);
+std::string probcut_fit_flag(const std::string& member) {
+  std::string flag = member == "node_limit" ? "nodes" : member;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return "--" + flag;
+}
+
+void check_probcut_fit_job(const ProbCutFitJob& job, const FitSettingName& name) {
+  const auto need = [&](bool ok, const std::string& member, const std::string& rule) {
+    if (!ok) throw std::invalid_argument("probcut-fit: " + name(member) + " " + rule);
   };
-  need(job.games >= 1 && job.games <= 1'000'000, "games must be in [1, 1000000]");
-  need(job.threads >= 1 && job.threads <= 256, "threads must be in [1, 256]");
-  need(job.play_depth >= 1 && job.play_depth <= 12, "play depth must be in [1, 12]");
-  need(job.random_plies >= 0 && job.random_plies <= 60, "random plies must be in [0, 60]");
-  need(job.sample_rate > 0 && job.sample_rate <= 1, "sample rate must be in (0, 1]");
-  need(job.max_depth >= 2 && job.max_depth <= ProbCutFit::kMaxDepth,
-       "max depth must be in [2, " + std::to_string(ProbCutFit::kMaxDepth) + "]");
-  need(job.node_limit >= 1000, "node limit must be at least 1000");
-  need(job.tt_bits >= 10 && job.tt_bits <= 28, "tt bits must be in [10, 28]");
-  need(job.min_samples >= 3, "min samples must be at least 3");
-  need(job.exact_max_left >= 0 && job.exact_max_left <= 170, "exact max left must be in [0, 170]");
-  need(job.exact_nodes >= 1000, "exact nodes must be at least 1000");
-  need(job.exact_max_left == 0 || (job.exact_shallow >= 1 && job.exact_shallow <= job.max_depth),
-       "exact shallow depth must be in [1, max depth]");
-  need(!job.pairs.empty(), "no depth pairs to fit");
+  need(job.games >= 1 && job.games <= 1'000'000, "games", "must be in [1, 1000000]");
+  need(job.threads >= 1 && job.threads <= 256, "threads", "must be in [1, 256]");
+  need(job.play_depth >= 1 && job.play_depth <= 12, "play_depth", "must be in [1, 12]");
+  need(job.random_plies >= 0 && job.random_plies <= 60, "random_plies", "must be in [0, 60]");
+  need(job.sample_rate > 0 && job.sample_rate <= 1, "sample_rate", "must be in (0, 1]");
+  need(job.max_depth >= 2 && job.max_depth <= ProbCutFit::kMaxDepth, "max_depth",
+       "must be in [2, " + std::to_string(ProbCutFit::kMaxDepth) + "]");
+  need(job.node_limit >= 1000, "node_limit", "must be at least 1000");
+  need(job.tt_bits >= 10 && job.tt_bits <= 28, "tt_bits", "must be in [10, 28]");
+  need(job.min_samples >= 3, "min_samples", "must be at least 3");
+  need(job.exact_max_left >= 0 && job.exact_max_left <= 170, "exact_max_left", "must be in [0, 170]");
+  need(job.exact_nodes >= 1000, "exact_nodes", "must be at least 1000");
+  need(job.exact_max_left == 0 || (job.exact_shallow >= 1 && job.exact_shallow <= job.max_depth), "exact_shallow",
+       "= " + std::to_string(job.exact_shallow) + " must be in [1, " + name("max_depth") + " = " +
+           std::to_string(job.max_depth) + "]: the depth that predicts the exact margin must be searched");
+  need(!job.pairs.empty(), "pairs", "names no depth pair to fit");
   for (const auto& [depth, shallow] : job.pairs)
     need(depth >= 2 && depth <= ProbCutFit::kMaxDepth && shallow >= 1 && shallow < depth && (depth - shallow) % 2 == 0,
-         "pair " + std::to_string(depth) + ":" + std::to_string(shallow) +
+         "pairs", "pair " + std::to_string(depth) + ":" + std::to_string(shallow) +
              " must have a shallow depth of at least 1, below the depth and of its parity");
 }
 

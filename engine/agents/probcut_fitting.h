@@ -43,8 +43,15 @@ struct ProbCutFitJob {
   static std::vector<std::pair<int, int>> default_pairs();
 };
 
-// Throws std::invalid_argument naming the first setting out of range.
-void check_probcut_fit_job(const ProbCutFitJob& job);
+// How a caller spells the job's settings in its messages, from the
+// member's name (`exact_shallow`): the command's flags (`--exact-shallow`)
+// or a config's keys (`probcut.exact_shallow`).
+using FitSettingName = std::function<std::string(const std::string& member)>;
+std::string probcut_fit_flag(const std::string& member);  // `probcut-fit`'s flags
+
+// Throws std::invalid_argument naming the first setting out of range, as
+// `name` spells it.
+void check_probcut_fit_job(const ProbCutFitJob& job, const FitSettingName& name = probcut_fit_flag);
 
 // "3:1,4:2,..." as pairs; throws std::invalid_argument naming a bad one.
 std::vector<std::pair<int, int>> parse_probcut_pairs(const std::string& text);

@@ -224,13 +224,14 @@ TEST(ProbCutFitting, AnotherEvaluationGivesAnotherFit) {
 // Settings out of range and malformed pairs are refused by name.
 TEST(ProbCutFitting, BadSettingsAreRefusedByName) {
   const std::vector<std::pair<std::function<void(ProbCutFitJob&)>, std::string>> bad = {
-      {[](ProbCutFitJob& j) { j.games = 0; }, "games"},
-      {[](ProbCutFitJob& j) { j.sample_rate = 0; }, "sample rate"},
-      {[](ProbCutFitJob& j) { j.max_depth = 40; }, "max depth"},
+      {[](ProbCutFitJob& j) { j.games = 0; }, "--games must be"},
+      {[](ProbCutFitJob& j) { j.sample_rate = 0; }, "--sample-rate must be"},
+      {[](ProbCutFitJob& j) { j.max_depth = 40; }, "--max-depth must be"},
+      {[](ProbCutFitJob& j) { j.node_limit = 10; }, "--nodes must be"},
       {[](ProbCutFitJob& j) { j.pairs = {{6, 3}}; }, "pair 6:3"},
       {[](ProbCutFitJob& j) { j.pairs = {{6, 6}}; }, "pair 6:6"},
-      {[](ProbCutFitJob& j) { j.pairs.clear(); }, "no depth pairs"},
-      {[](ProbCutFitJob& j) { j.min_samples = 1; }, "min samples"},
+      {[](ProbCutFitJob& j) { j.pairs.clear(); }, "--pairs names no depth pair"},
+      {[](ProbCutFitJob& j) { j.min_samples = 1; }, "--min-samples must be"},
   };
   for (const auto& [change, expected] : bad) {
     ProbCutFitJob job = small_job();
