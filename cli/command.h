@@ -83,6 +83,7 @@ int cmd_positions(int argc, char** argv);
 int cmd_bot(int argc, char** argv);
 int cmd_arena(int argc, char** argv);
 int cmd_ladder(int argc, char** argv);
+int cmd_elo_curve(int argc, char** argv);
 int cmd_balanced_boards(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 int cmd_solve(int argc, char** argv);

@@ -58,6 +58,8 @@ const std::vector<CommandGroup>& command_groups() {
        {
            {"arena", "play programs against each other on paired boards", cmd_arena},
            {"ladder", "rate many programs on one list: round robin or gauntlet, resumable", cmd_ladder},
+           {"elo-curve", "the shipped evaluations' real-clock Elo, chained by the matches that shipped them: table and page",
+            cmd_elo_curve},
            {"balanced-boards", "write a boards file of boards on which the first seat does not decide the game",
             cmd_balanced_boards},
            {"analyze", "where was a game lost: the bot's evaluation before and after every move", cmd_analyze},
