@@ -154,23 +154,29 @@ TEST(Labeller, ProbCutLabelsWithTheSearchThatShips) {
 
 // ProbCut's shallow searches are nodes of the label's search: a fit whose
 // predictions never clear the window (a spread of 125 cells) runs them at
-// every node it reaches and cuts none, so its labels cost more nodes than
-// the search without it, not the same.
+// every node it reaches, at depth 6 two plies deep, and cuts none. Its
+// labels cost a quarter more nodes than the search without it (1.249
+// times, on these positions). Their table entries alone change the main
+// tree by less: counted without the shallow searches' nodes (alpha-beta's
+// probcut() putting its node count back) the same labels cost 1.093 times,
+// which this test refuses.
 TEST(Labeller, ProbCutsShallowSearchesAreCountedInTheLabelsNodes) {
   ProbCutFit never_cuts;  // the hand evaluation's, made up
   for (int band = 0; band < ProbCutFit::kBands; ++band)
-    for (const auto& [depth, shallow] : std::vector<std::pair<int, int>>{{4, 2}, {5, 3}})
+    for (const auto& [depth, shallow] : std::vector<std::pair<int, int>>{{4, 2}, {5, 3}, {6, 4}})
       never_cuts.set(band, ProbCutPair{.depth = depth, .shallow = shallow, .slope = 1, .offset = 0,
                                        .spread = 125.0 * kEvalScale / 1.5, .samples = 100, .correlation = 0.9});
-  LabelConfig on{.depth = 5, .search = "playing"};
+  const LabelConfig plain{.depth = 6, .search = "playing"};
+  LabelConfig on = plain;
   on.probcut = true;
-  Labeller tried(on, nullptr, &never_cuts), plain(LabelConfig{.depth = 5, .search = "playing"}, nullptr);
+  Labeller tried(on, nullptr, &never_cuts), without(plain, nullptr);
   uint64_t tried_nodes = 0, plain_nodes = 0;
   for (const Position& pos : live_positions(12, 85)) {
     tried_nodes += tried.label(pos).search_nodes;
-    plain_nodes += plain.label(pos).search_nodes;
+    plain_nodes += without.label(pos).search_nodes;
   }
-  EXPECT_GT(tried_nodes, plain_nodes) << "the shallow searches' nodes are not in the label's count";
+  EXPECT_GT(double(tried_nodes), 1.17 * double(plain_nodes))
+      << "the shallow searches' nodes are not in the label's count: " << tried_nodes << " against " << plain_nodes;
 }
 
 // A fit goes with the evaluation it was made with: another evaluation's is
