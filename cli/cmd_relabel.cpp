@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "alphabeta/probcut.h"
 #include "cli/command.h"
 #include "nnue/network.h"
 #include "run/run_config.h"
@@ -16,7 +17,8 @@ int cmd_relabel(int argc, char** argv) {
   cxxopts::Options opts(
       "mushroom relabel",
       "Labels the learned evaluation's data again, position for position, with a run config's [evalplay] label "
-      "settings (label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes): each "
+      "settings (label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes; "
+      "label_probcut is --probcut FIT here): each "
       "shard under --data becomes one of the same name under --dir, its positions, final margins and game ids "
       "kept. --mode exact only replaces the labels of the positions the endgame solver proves. --mode horizon "
       "searches nothing: each label is mixed with the next positions' of its game, (1 - lambda) * label(t) - "
@@ -32,6 +34,11 @@ int cmd_relabel(int argc, char** argv) {
       "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
       cxxopts::value<std::vector<std::string>>())(
       "eval", "learned-evaluation file the label search uses (default: the hand evaluation)",
+      cxxopts::value<std::string>())(
+      "probcut", "the playing search (evalplay.label_search = \"playing\") also prunes with this Multi-ProbCut fit of "
+                 "--eval (`mushroom probcut-fit`, or a run's models/NAME.probcut), as the contest bot searches; a fit "
+                 "made with another evaluation is refused. Sets evalplay.label_probcut, which without --probcut is "
+                 "refused",
       cxxopts::value<std::string>())(
       "mode", "search: every kept position gets the new label; exact: only those the solver proves; horizon: "
               "the short-horizon target (no search)",
@@ -67,12 +74,20 @@ int cmd_relabel(int argc, char** argv) {
   if (args.count("eval")) job.evaluation_id = args["eval"].as<std::string>();
   if (!job.evaluation_id.empty())
     job.evaluation = std::make_shared<nnue::Network>(nnue::read_network(job.evaluation_id));
+  if (args.count("probcut")) {
+    job.probcut_id = args["probcut"].as<std::string>();
+    job.probcut = std::make_shared<ProbCutFit>(read_probcut_fit(job.probcut_id));  // names a malformed line
+    job.label.probcut = true;
+  } else if (job.label.probcut) {
+    throw std::invalid_argument("evalplay.label_probcut = true: name the fit of the label's evaluation with --probcut "
+                                "FIT (relabel does not guess it)");
+  }
   job.progress = [](const std::string& line) { print_line(line); };
   print_line("relabel: " + std::to_string(job.shards.size()) + " shards under " + job.data_root + ", labels: " +
              selfplay::describe(job.label) + ", mode " + job.mode +
              (job.mode == "horizon" ? " (lambda " + format_fixed(job.horizon_lambda, 3) + ")" : std::string()) +
-             ", evaluation " +
-             (job.evaluation_id.empty() ? "hand" : job.evaluation_id) + ", " + std::to_string(job.threads) +
+             ", evaluation " + (job.evaluation_id.empty() ? "hand" : job.evaluation_id) +
+             (job.probcut ? ", fit " + job.probcut_id : std::string()) + ", " + std::to_string(job.threads) +
              " threads");
   const selfplay::RelabelReport report = selfplay::relabel(job);
   std::printf("%s", selfplay::format_report(report).c_str());

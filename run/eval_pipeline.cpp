@@ -12,6 +12,7 @@
 #include "nn/model_file.h"
 #include "nnue/evaluator.h"
 #include "agents/probcut_fitting.h"  // probcut_fit_path
+#include "alphabeta/probcut.h"
 #include "run/fit_stage.h"
 #include "run/match.h"
 #include "selfplay/eval_selfplay.h"
@@ -37,6 +38,18 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
   eval_job.job = job;
   eval_job.eval = config.evalplay;
   if (!model.empty()) eval_job.evaluation = std::make_shared<nnue::Network>(nnue::read_network(model));
+  // The hand evaluation has no fit in a run (fit_selfplay_player): it labels without ProbCut.
+  if (model.empty()) eval_job.eval.label_probcut = false;
+  if (config.evalplay.label_probcut && !model.empty()) {
+    // The run's fit stage made it before this self-play (fit_selfplay_player);
+    // labelling without it would pass other labels off as the asked ones.
+    const std::string fit = probcut_fit_path(model).string();
+    if (!fs::exists(fit))
+      throw std::runtime_error("evalplay.label_probcut: " + model + " has no Multi-ProbCut fit (" + fit +
+                               "): the fit stage did not make it; its self-play will not label without it");
+    eval_job.probcut = std::make_shared<ProbCutFit>(read_probcut_fit(fit));
+    eval_job.probcut_source = fit;  // run_eval_selfplay refuses a fit made with another evaluation
+  }
   if (!config.evalplay.teacher.empty())
     eval_job.teacher = std::make_shared<nn::Model>(nn::load_model(config.evalplay.teacher));
   return selfplay::run_eval_selfplay(eval_job);

@@ -103,6 +103,16 @@ void fit_gate_players(const ProbCutStageConfig& config, const RunDir& run, int g
   if (!best.empty()) fit_evaluation(config, best, log);  // the --init model's, once; a promoted one's exists
 }
 
+void fit_selfplay_player(const ProbCutStageConfig& config, bool label_probcut, const std::string& best,
+                         const std::function<void(const std::string&)>& log) {
+  if (!label_probcut) return;
+  if (best.empty()) {
+    log("probcut: self-play with the hand evaluation labels without ProbCut (the run fits none for it)");
+    return;
+  }
+  fit_evaluation(config, best, log);
+}
+
 void adopt_init_fit(const std::string& init_model, const std::string& run_copy,
                     const std::function<void(const std::string&)>& log) {
   const fs::path ours = probcut_fit_path(run_copy), beside = probcut_fit_path(init_model);

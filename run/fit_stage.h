@@ -12,7 +12,9 @@
 // killed in the middle makes the same fit again. A fit made with another
 // evaluation (its `evaluation` line is that file's hash) is refused by name
 // before any work: a stale gen-0001.probcut beside a retrained
-// gen-0001.eval, say.
+// gen-0001.eval, say. With [evalplay] label_probcut, self-play labels with
+// the best evaluation's fit (fit_selfplay_player), so the fits are there
+// before the self-play that needs them, not only before the gate.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -65,6 +67,17 @@ std::string fit_evaluation(const ProbCutStageConfig& config, const std::string& 
 // hand evaluation, which has none), made or checked.
 void fit_gate_players(const ProbCutStageConfig& config, const RunDir& run, int generation, const std::string& best,
                       const std::function<void(const std::string&)>& log);
+
+// The fit that self-play by `best` (the best evaluation so far, "" for the
+// hand evaluation) labels with, when label_probcut ([evalplay]) is on:
+// made or checked (fit_evaluation) before the self-play starts. A promoted
+// candidate's was made before its gate; the --init model's, when not
+// adopted from beside it, is made here, since the gate would make it only
+// after generation 1's self-play. The hand evaluation has none: its
+// self-play labels without ProbCut (said in the log), as the run's matches
+// play it. Nothing when label_probcut is off.
+void fit_selfplay_player(const ProbCutStageConfig& config, bool label_probcut, const std::string& best,
+                         const std::function<void(const std::string&)>& log);
 
 // The --init model's fit when the run has none yet: the fit beside it
 // (X.probcut next to X.bin), checked and copied to the run's copy's fit

@@ -15,6 +15,7 @@
 #include "nnue/network.h"
 #include "run/eval_pipeline.h"
 #include "run/ladder_stage.h"
+#include "run/pipeline.h"
 #include "run/run_config.h"
 #include "train/nnue/eval_test_util.h"
 #include "util/scratch_folder_test_util.h"
@@ -132,6 +133,72 @@ TEST(FitStage, TheGateAndTheLadderPlayEachEvaluationWithItsFit) {
     ADD_FAILURE() << "a missing fit was not named";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(probcut_fit_path(candidate).string()), std::string::npos) << e.what();
+  }
+}
+
+// With [evalplay] label_probcut, self-play by the best evaluation so far
+// labels with its fit from the run. The --init model's is made before its
+// self-play (fit_selfplay_player: the gate would fit it only after
+// generation 1's games); the pipeline's self-play refuses, naming the
+// file, a model without a fit rather than labelling without it, and a fit
+// made for another evaluation. The hand evaluation has none, said in the
+// log; with label_probcut off nothing is fitted.
+TEST(FitStage, SelfPlayLabelsWithTheBestEvaluationsFit) {
+  const ScratchFolder folder("mushroom-fit-stage-selfplay");
+  const RunDir run{folder.dir() / "run", ".eval"};
+  run.prepare();
+  const std::string init = (run.root / "models" / "init.eval").string();
+  const std::string ours = nnue::serialize_network(train::lively_model(7));
+  write_file_atomic(init, ours);
+  const RunConfig config = parse_run_config(std::string(kFitSettings) +
+                                                "[evalplay]\nlabel_search = \"playing\"\nlabel_probcut = true\n"
+                                                "label_depth = 2\n[selfplay]\nthreads = 1\n",
+                                            "test.toml");
+  const Pipeline pipeline = eval_pipeline(config);
+  int64_t next_id = 8400;
+  auto play = [&](const std::string& model) {
+    selfplay::SelfplayJob job;
+    job.config = config.selfplay;
+    job.out_dir = (folder.dir() / "data").string();
+    job.games = 1;
+    job.first_game_id = next_id++;
+    return pipeline.selfplay(job, model);
+  };
+  const std::string fit = probcut_fit_path(init).string();
+  try {
+    play(init);
+    ADD_FAILURE() << "self-play labelled without the fit label_probcut asks for";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(init + " has no Multi-ProbCut fit (" + fit + ")"), std::string::npos)
+        << e.what();
+  }
+
+  std::vector<std::string> lines;
+  const auto log = [&](const std::string& line) { lines.push_back(line); };
+  fit_selfplay_player(config.probcut, false, init, log);  // label_probcut off: nothing
+  EXPECT_FALSE(fs::exists(fit));
+  fit_selfplay_player(config.probcut, true, init, log);
+  ASSERT_TRUE(fs::exists(fit)) << "the --init model's fit was not made before its self-play";
+  EXPECT_EQ(read_probcut_fit(fit).evaluation, probcut_evaluation_of_bytes(ours));
+  EXPECT_EQ(play(init).games_done, 1);
+  lines.clear();
+  fit_selfplay_player(config.probcut, true, "", log);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("the hand evaluation labels without ProbCut"), std::string::npos) << lines[0];
+  EXPECT_EQ(play("").games_done, 1);
+
+  // A candidate beside a fit made for another evaluation (a stale one).
+  const std::string candidate = run.model(1).string();
+  write_file_atomic(candidate, nnue::serialize_network(train::lively_model(8)));
+  write_file_atomic(probcut_fit_path(candidate).string(), read_file(fit));
+  try {
+    play(candidate);
+    ADD_FAILURE() << "self-play labelled with a fit made for another evaluation";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(probcut_fit_path(candidate).string() + " was made with evaluation " +
+                                         probcut_evaluation_of_bytes(ours)),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -145,7 +145,14 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
             model_name());
       }
     }
-    if (!announced) log("actor " + tag + ": self-play with " + model_name());
+    if (!announced) {
+      log("actor " + tag + ": self-play with " + model_name());
+      // The labels' fit, made here when the gatekeeper has not made it yet
+      // (the --init model's: the gate fits it only after generation 1's
+      // games); the same bytes as the gatekeeper's, written atomically.
+      fit_selfplay_player(c.config.probcut, c.config.evalplay.label_probcut, model,
+                          [&](const std::string& line) { log("actor " + tag + ": " + line); });
+    }
     announced = true;
     selfplay::SelfplayJob job;
     job.config = c.config.selfplay;

@@ -287,6 +287,19 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
   if (c.probcut.enabled && !c.learns_eval())
     throw ConfigError(source + ": probcut.enabled fits Multi-ProbCut for a learned evaluation; a run.model = \"" +
                       c.run.model + "\" run has none: set it false");
+  if (c.evalplay.label_probcut && !c.learns_eval())
+    throw ConfigError(source + ": evalplay.label_probcut prunes the learned evaluation's label search with its "
+                      "Multi-ProbCut fit; a run.model = \"" + c.run.model + "\" run has none: set it false");
+  if (c.evalplay.label_probcut && !c.probcut.enabled)
+    throw ConfigError(source + ": evalplay.label_probcut labels with the fits the run's fit stage makes; set "
+                      "probcut.enabled = true (the gate then plays with them too) or label_probcut = false");
+  if (c.learns_eval()) {
+    try {
+      selfplay::check_label_config(c.evalplay.label_config());  // e.g. label_probcut with the plain search
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(source + ": [evalplay] " + e.what());
+    }
+  }
   try {
     probcut_fit_job(c.probcut, "");  // the fit's own rules across keys, before any work
   } catch (const std::invalid_argument& e) {

@@ -241,6 +241,24 @@ TEST(RunConfig, BadProbCutSettingsAreRefusedByName) {
   EXPECT_FALSE(parse_run_config("", "empty.toml").probcut.enabled);  // off unless a config turns it on
 }
 
+// [evalplay] label_probcut: off unless a config turns it on, and refused
+// by name where it cannot apply: a conv-net run (no learned evaluation, no
+// fit), a run that makes no fits ([probcut] off), the plain search (the
+// fits are the playing search's); a misspelt key is named.
+TEST(RunConfig, LabelProbCutIsRefusedWhereItCannotApply) {
+  const std::string eval_run = "[run]\nmodel = \"eval\"\n[probcut]\nenabled = true\n";
+  const std::string playing = "[evalplay]\nlabel_search = \"playing\"\nlabel_probcut = true\n";
+  const RunConfig ok = parse_run_config(eval_run + playing, "test.toml");
+  EXPECT_TRUE(ok.evalplay.label_probcut);
+  EXPECT_TRUE(ok.evalplay.label_config().probcut);
+  EXPECT_FALSE(parse_run_config("", "empty.toml").evalplay.label_probcut);
+  expect_error(playing, {"evalplay.label_probcut", "run.model = \"net\""});
+  expect_error("[run]\nmodel = \"eval\"\n" + playing, {"evalplay.label_probcut", "probcut.enabled = true"});
+  expect_error(eval_run + "[evalplay]\nlabel_probcut = true\n", {"[evalplay]", "label_search = \"playing\", not \"plain\""});
+  expect_error(eval_run + "[evalplay]\nlabel_probcutt = true\n", {"unknown key 'evalplay.label_probcutt'"});
+  expect_error(eval_run + "[evalplay]\nlabel_probcut = 1\n", {"evalplay.label_probcut", "true or false"});
+}
+
 TEST(RunConfig, DefaultsFileIsTheDeclaration) {
   // configs/defaults.toml is written from the declared settings; when this
   // fails, run `build/mushroom config --out configs/defaults.toml`.

@@ -132,6 +132,7 @@ void run_training_loop(const RunOptions& options) {
     const std::string best = best_model_of_run(run.root.string(), init, run.model_extension);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) + " (self-play with " +
         (best.empty() ? pipeline.bootstrap_name : best) + ")");
+    fit_selfplay_player(config.probcut, config.evalplay.label_probcut, best, log);  // before the labels need it
     const ActorReport actor = run_actor(config, pipeline, run, g, best, log);
     const train::TrainStats trained = pipeline.learn(run, g, init, log);
     fit_gate_players(config.probcut, run, g, best, log);

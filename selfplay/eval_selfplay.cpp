@@ -31,6 +31,11 @@ const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings() {
           .flag("label_parity_mean", FIELD(label_parity_mean),
                 "label with the mean of the searches at label_depth and label_depth + 1 (the deeper one reuses the "
                 "shallower one's table), so neither depth's parity bias is learned alone")
+          .flag("label_probcut", FIELD(label_probcut),
+                "the playing search (label_search = \"playing\") also prunes with Multi-ProbCut, with the fit of the "
+                "evaluation that labels, as the contest bot searches; in a run ([probcut] enabled) self-play by the "
+                "best evaluation so far uses its fit from the run's fit stage (the hand evaluation has none and "
+                "labels without); `mushroom relabel` takes the fit as --probcut FIT")
           .integer("exact_mushrooms", FIELD(exact_mushrooms), 0, 170,
                    "at or below this many mushrooms left, the endgame solver is tried first: a position it proves "
                    "is labelled with the proven final margin and its move is played (0: never)")
@@ -51,7 +56,10 @@ namespace {
 class Worker {
  public:
   Worker(SelfplayCounters& counters, const EvalSelfplayJob& job, int index)
-      : counters_(counters), job_(job), index_(index), labeller_(job.eval.label_config(), job.evaluation.get()) {
+      : counters_(counters),
+        job_(job),
+        index_(index),
+        labeller_(job.eval.label_config(), job.evaluation.get(), job.probcut.get()) {
     if (job.teacher) teacher_ = std::make_unique<nn::CpuNet>(*job.teacher);
   }
 
@@ -148,6 +156,9 @@ class Worker {
 SelfplayProgress run_eval_selfplay(const EvalSelfplayJob& job) {
   if (job.job.carry || job.job.config.carry_games)
     throw std::invalid_argument("selfplay.carry_games is for the conv net's self-play only, not the learned evaluation's");
+  // Refused here, by name, rather than in every worker.
+  check_label_config(job.eval.label_config());
+  check_label_fit(job.eval.label_config(), job.evaluation.get(), job.probcut.get(), job.probcut_source);
   std::filesystem::create_directories(job.job.out_dir);
   SelfplayCounters counters(job.job);
   counters.alpha_beta = true;

@@ -6,7 +6,9 @@
 // current evaluation (the hand one before there is a learned one), within
 // a node budget when one is set (the deepest iteration finished within it
 // counts), with the search label_search names (selfplay/labeller.h labels
-// every position, here and in the offline relabelling pass). Every searched position is a sample labelled with the search's
+// every position, here and in the offline relabelling pass; with
+// label_probcut the playing search prunes with the evaluation's
+// Multi-ProbCut fit, as the contest bot searches). Every searched position is a sample labelled with the search's
 // score; when the game ends each gets its side's final margin and outcome.
 // The random opening's positions are not samples. Once few enough
 // mushrooms are left (exact_mushrooms), each position is first given to
@@ -23,6 +25,7 @@
 #include <memory>
 #include <string>
 
+#include "alphabeta/probcut.h"
 #include "nn/model.h"
 #include "nnue/network.h"
 #include "selfplay/labeller.h"
@@ -36,6 +39,7 @@ struct EvalSelfplayConfig {
   int64_t label_nodes = 0;          // node budget of each labelled search (0: the depth alone bounds it)
   std::string label_search = "plain";  // "plain" or "playing" (selfplay/labeller.h)
   bool label_parity_mean = false;      // the mean of label_depth and label_depth + 1
+  bool label_probcut = false;          // the playing search with the evaluation's Multi-ProbCut fit
   int exact_mushrooms = 0;          // solve exactly at or below this many mushrooms left (0: never)
   int64_t exact_nodes = 2'000'000;  // node budget of each exact solve
   double random_move_fraction = 0.1;  // moves after the opening played at random
@@ -44,7 +48,7 @@ struct EvalSelfplayConfig {
 
   // The settings the labeller takes (selfplay/labeller.h).
   LabelConfig label_config() const {
-    return {label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes};
+    return {label_depth, label_nodes, label_search, label_parity_mean, label_probcut, exact_mushrooms, exact_nodes};
   }
 };
 // The [evalplay] settings of a run config.
@@ -54,9 +58,15 @@ struct EvalSelfplayJob {
   SelfplayJob job;  // games, workers, seed, openings, shard size, out_dir, progress; job.model unused
   EvalSelfplayConfig eval;
   std::shared_ptr<const nnue::Network> evaluation;  // null: the hand evaluation
+  // With eval.label_probcut: the evaluation's fit (alphabeta/probcut.h),
+  // made with it; probcut_source names it in messages. Null otherwise.
+  std::shared_ptr<const ProbCutFit> probcut;
+  std::string probcut_source;
   std::shared_ptr<const nn::Model> teacher;            // loaded from eval.teacher by the caller
 };
 
+// Throws std::invalid_argument before any game when the label settings or
+// the fit are refused (check_label_config, check_label_fit).
 SelfplayProgress run_eval_selfplay(const EvalSelfplayJob& job);
 
 }  // namespace mushroom::selfplay

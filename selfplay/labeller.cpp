@@ -5,7 +5,9 @@
 #include "alphabeta/alphabeta.h"
 #include "alphabeta/playing_search.h"
 #include "endgame/endgame_solver.h"
+#include "alphabeta/probcut.h"
 #include "nnue/evaluator.h"
+#include "nnue/network.h"
 
 namespace mushroom::selfplay {
 
@@ -27,13 +29,32 @@ void check_label_config(const LabelConfig& config) {
     throw std::invalid_argument("label search '" + config.search + "' is unknown: use \"plain\" or \"playing\"");
   if (config.depth < 1 || config.depth > 12)
     throw std::invalid_argument("label depth " + std::to_string(config.depth) + " is outside [1, 12]");
+  if (config.probcut && config.search != "playing")
+    throw std::invalid_argument("label_probcut prunes the playing search, the one the fits are made with and the "
+                                "contest bot plays: set label_search = \"playing\", not \"" + config.search + "\"");
 }
 
-Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation) : config_(config) {
+void check_label_fit(const LabelConfig& config, const nnue::Network* evaluation, const ProbCutFit* fit,
+                     const std::string& source) {
+  if (config.probcut && !fit)
+    throw std::invalid_argument("label_probcut is on but no Multi-ProbCut fit was given for the label's evaluation");
+  if (!config.probcut && fit)
+    throw std::invalid_argument("a Multi-ProbCut fit (" + source + ") was given but label_probcut is off");
+  if (!fit) return;
+  // The evaluation file's bytes are the network serialized (its reader keeps
+  // an older file's format), so their hash is the fit's `evaluation` line.
+  const std::string name = evaluation ? probcut_evaluation_of_bytes(nnue::serialize_network(*evaluation)) : "hand";
+  check_probcut_evaluation(*fit, name, source);
+}
+
+Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation, const ProbCutFit* fit)
+    : config_(config) {
   check_label_config(config);
+  check_label_fit(config, evaluation, fit, "the label's fit");
   const AlphaBetaConfig search_config = label_search_config(config.search);
   if (evaluation) evaluator_ = std::make_unique<nnue::Evaluator>(*evaluation);
   search_ = std::make_unique<AlphaBeta>(search_config, evaluator_.get());
+  search_->set_probcut(fit);  // null: no ProbCut; the sigmas and depth are the contest bot's (AlphaBetaConfig's)
   if (config.exact_mushrooms > 0) {
     EndgameConfig solver_config;
     solver_config.tt_bits = 20;
@@ -88,6 +109,7 @@ Label Labeller::label(const Position& pos, bool keep_proof) {
 std::string describe(const LabelConfig& config) {
   std::string s = config.search + " depth " + std::to_string(config.depth);
   if (config.parity_mean) s += "+" + std::to_string(config.depth + 1) + " mean";
+  if (config.probcut) s += " with ProbCut";
   if (config.nodes > 0) s += " within " + std::to_string(config.nodes) + " nodes";
   if (config.exact_mushrooms > 0) s += ", exact at <= " + std::to_string(config.exact_mushrooms) + " left";
   return s;

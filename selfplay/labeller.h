@@ -9,7 +9,12 @@
 // alphabeta/playing_search.h). With label_parity_mean the label is the
 // mean of the searches at label_depth and label_depth + 1, so that neither
 // parity's bias (the last mover's gain) is learned alone; the deeper search
-// reuses the shallower one's table. Once few enough mushrooms are left
+// reuses the shallower one's table. With label_probcut the playing search
+// also prunes with Multi-ProbCut (alphabeta/probcut.h), with the fit of the
+// evaluation that labels, as the contest bot searches (issue 84); a fit
+// made with another evaluation is refused. Its shallow searches are nodes
+// of the label's search (alpha-beta counts them), so search_nodes stays the
+// label's whole cost. Once few enough mushrooms are left
 // (exact_mushrooms), the endgame solver is tried first and a proven
 // position gets its exact final margin instead.
 #pragma once
@@ -26,6 +31,7 @@
 namespace mushroom {
 class AlphaBeta;
 class EndgameSolver;
+class ProbCutFit;
 namespace nnue {
 class Evaluator;
 }
@@ -38,6 +44,7 @@ struct LabelConfig {
   int64_t nodes = 0;                   // label_nodes (0: the depth alone bounds it)
   std::string search = "plain";        // label_search: "plain" or "playing"
   bool parity_mean = false;            // label_parity_mean
+  bool probcut = false;                // label_probcut: the playing search with its evaluation's fit
   int exact_mushrooms = 0;             // at or below, the endgame solver first (0: never)
   int64_t exact_nodes = 2'000'000;     // node budget of each exact solve
 };
@@ -50,15 +57,26 @@ struct Label {
 };
 
 // Throws std::invalid_argument naming the first bad setting (a search
-// name other than "plain" or "playing", a depth outside [1, 12]); the
-// labeller checks its settings so, and a job can before any work.
+// name other than "plain" or "playing", a depth outside [1, 12], ProbCut
+// with the plain search, whose reductions the fits were not made with);
+// the labeller checks its settings so, and a job can before any work.
 void check_label_config(const LabelConfig& config);
+
+// Throws std::invalid_argument unless the fit goes with the settings and
+// the evaluation: label_probcut needs a fit, a fit needs label_probcut,
+// and the fit must have been made with `evaluation` (null: the hand
+// evaluation), checked by its `evaluation` line (check_probcut_evaluation;
+// `source` names the fit in the message).
+void check_label_fit(const LabelConfig& config, const nnue::Network* evaluation, const ProbCutFit* fit,
+                     const std::string& source);
 
 class Labeller {
  public:
   // evaluation: the label search's static evaluation (null: the hand
-  // one); it must outlive the labeller. Throws as check_label_config.
-  Labeller(const LabelConfig& config, const nnue::Network* evaluation);
+  // one); fit: its Multi-ProbCut fit, given exactly when config.probcut
+  // is set. Both must outlive the labeller. Throws as check_label_config
+  // and check_label_fit.
+  Labeller(const LabelConfig& config, const nnue::Network* evaluation, const ProbCutFit* fit = nullptr);
   ~Labeller();
 
   // keep_proof: pos follows a position this labeller proved, so the
@@ -89,7 +107,8 @@ inline int parity_mean(int a, int b) {
 }
 
 // A short name of the settings, for logs and shard attributes:
-// "playing depth 5", "plain depth 5+6 mean", "... exact <= 110".
+// "playing depth 5", "plain depth 5+6 mean", "playing depth 5 with
+// ProbCut", "... exact <= 110".
 std::string describe(const LabelConfig& config);
 
 }  // namespace mushroom::selfplay

@@ -2,12 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "alphabeta/alphabeta.h"
 #include "alphabeta/playing_search.h"
+#include "alphabeta/probcut.h"
 #include "endgame/endgame_solver.h"
 #include "mushroom/playout_positions.h"
 #include "nnue/evaluator.h"
 #include "nnue/network.h"
+#include "util/text.h"
 
 namespace mushroom::selfplay {
 namespace {
@@ -109,6 +115,99 @@ TEST(Labeller, ProvenPositionsGetTheExactMargin) {
   const Position late = endgame_positions(1, 74, 60).at(0);
   EXPECT_FALSE(never.prove(late).has_value());
   EXPECT_FALSE(never.label(late).tried_exact);
+}
+
+// label_probcut labels with the search the contest bot plays: the playing
+// search pruned by the evaluation's Multi-ProbCut fit (models/eval.bin and
+// models/eval.probcut, the shipped pair). Each label is that search's
+// score, run afresh, its nodes those of the whole search; at depth 5 (where
+// ProbCut reaches nodes with 4 plies left) some labels change and the same
+// positions cost fewer nodes than without the fit.
+TEST(Labeller, ProbCutLabelsWithTheSearchThatShips) {
+  const nnue::Network net = nnue::read_network("models/eval.bin");
+  const ProbCutFit fit = read_probcut_fit("models/eval.probcut");
+  const LabelConfig off{.depth = 5, .search = "playing"};
+  LabelConfig on = off;
+  on.probcut = true;
+  Labeller pruned(on, &net, &fit), full(off, &net);
+  nnue::Evaluator evaluator(net);
+  AlphaBetaConfig config = playing_search_config();
+  config.tt_bits = 18;
+  uint64_t pruned_nodes = 0, full_nodes = 0;
+  int differ = 0;
+  for (const Position& pos : live_positions(24, 84)) {
+    const Label a = pruned.label(pos), b = full.label(pos);
+    AlphaBeta search(config, &evaluator);
+    search.set_probcut(&fit);
+    const AlphaBetaResult r = search.search(pos, AlphaBeta::Clock::now() + std::chrono::hours(1), 5);
+    EXPECT_EQ(a.labels.search_score, r.score);
+    EXPECT_EQ(a.search_nodes, r.nodes);
+    EXPECT_TRUE(pos.is_legal(a.best));
+    pruned_nodes += a.search_nodes;
+    full_nodes += b.search_nodes;
+    differ += a.labels.search_score != b.labels.search_score;
+  }
+  EXPECT_GT(differ, 0) << "no label changed: was the fit used?";
+  EXPECT_LT(pruned_nodes, full_nodes) << "ProbCut's labels cost no fewer nodes at equal depth";
+  EXPECT_EQ(describe(on), "playing depth 5 with ProbCut");
+}
+
+// ProbCut's shallow searches are nodes of the label's search: a fit whose
+// predictions never clear the window (a spread of 125 cells) runs them at
+// every node it reaches, at depth 6 two plies deep, and cuts none. Its
+// labels cost a quarter more nodes than the search without it (1.249
+// times, on these positions). Their table entries alone change the main
+// tree by less: counted without the shallow searches' nodes (alpha-beta's
+// probcut() putting its node count back) the same labels cost 1.093 times,
+// which this test refuses.
+TEST(Labeller, ProbCutsShallowSearchesAreCountedInTheLabelsNodes) {
+  ProbCutFit never_cuts;  // the hand evaluation's, made up
+  for (int band = 0; band < ProbCutFit::kBands; ++band)
+    for (const auto& [depth, shallow] : std::vector<std::pair<int, int>>{{4, 2}, {5, 3}, {6, 4}})
+      never_cuts.set(band, ProbCutPair{.depth = depth, .shallow = shallow, .slope = 1, .offset = 0,
+                                       .spread = 125.0 * kEvalScale / 1.5, .samples = 100, .correlation = 0.9});
+  const LabelConfig plain{.depth = 6, .search = "playing"};
+  LabelConfig on = plain;
+  on.probcut = true;
+  Labeller tried(on, nullptr, &never_cuts), without(plain, nullptr);
+  uint64_t tried_nodes = 0, plain_nodes = 0;
+  for (const Position& pos : live_positions(12, 85)) {
+    tried_nodes += tried.label(pos).search_nodes;
+    plain_nodes += without.label(pos).search_nodes;
+  }
+  EXPECT_GT(double(tried_nodes), 1.17 * double(plain_nodes))
+      << "the shallow searches' nodes are not in the label's count: " << tried_nodes << " against " << plain_nodes;
+}
+
+// A fit goes with the evaluation it was made with: another evaluation's is
+// refused naming the fit and both hashes, as the search agents refuse it;
+// so is ProbCut without a fit, a fit without ProbCut, and ProbCut on the
+// plain search (the fits are the playing search's).
+TEST(Labeller, AFitForAnotherEvaluationIsRefusedByName) {
+  const nnue::Network net = nnue::read_network("models/eval.bin");
+  const ProbCutFit other = read_probcut_fit("models/eval-2h-norandom-gen1.probcut");
+  const ProbCutFit own = read_probcut_fit("models/eval.probcut");
+  LabelConfig on{.depth = 5, .search = "playing"};
+  on.probcut = true;
+  auto refused = [&](const std::function<void()>& make, const std::vector<std::string>& words) {
+    try {
+      make();
+      ADD_FAILURE() << "taken: " << words.front();
+    } catch (const std::invalid_argument& e) {
+      for (const std::string& w : words) EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+  };
+  const std::string ours = probcut_evaluation_of_bytes(read_file("models/eval.bin"));
+  refused([&] { check_label_fit(on, &net, &other, "models/eval-2h-norandom-gen1.probcut"); },
+          {"models/eval-2h-norandom-gen1.probcut", other.evaluation, ours});
+  refused([&] { Labeller(on, &net, &other); }, {"was made with evaluation " + other.evaluation, ours});
+  refused([&] { Labeller(on, nullptr, &own); }, {"was made with evaluation " + own.evaluation, "(hand)"});
+  refused([&] { Labeller(on, &net, nullptr); }, {"label_probcut is on but no Multi-ProbCut fit"});
+  refused([&] { Labeller(LabelConfig{.depth = 5, .search = "playing"}, &net, &own); }, {"label_probcut is off"});
+  LabelConfig plain = on;
+  plain.search = "plain";
+  refused([&] { Labeller(plain, &net, &own); }, {"label_search = \"playing\""});
+  EXPECT_NO_THROW(Labeller(on, &net, &own));
 }
 
 TEST(Labeller, BadSettingsAreRefusedByName) {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "alphabeta/probcut.h"
 #include "mushroom/static_evaluator.h"
 #include "selfplay/shard.h"
 #include "util/hash.h"
@@ -74,6 +75,7 @@ void check_job(const RelabelJob& job) {
     throw std::invalid_argument("the output folder " + job.out_dir + " is the input folder: relabelled shards "
                                 "would replace the data they are made from");
   check_label_config(job.label);
+  check_label_fit(job.label, job.evaluation.get(), job.probcut.get(), job.probcut_id);
   for (const std::string& shard : job.shards) {
     const std::string game = read_shard_meta(shard).game;
     if (!is_eval_schema(game))
@@ -93,11 +95,19 @@ nlohmann::json settings_record(const RelabelJob& job) {
     const std::string bytes = nnue::serialize_network(*job.evaluation);
     fingerprint = fnv1a64_hex(bytes.data(), bytes.size());
   }
+  std::string fit_fingerprint;  // of the fit's facts, not its comments
+  if (job.probcut) {
+    const std::string text = format_probcut_fit(*job.probcut);
+    fit_fingerprint = fnv1a64_hex(text.data(), text.size());
+  }
   return {{"data", fs::weakly_canonical(fs::absolute(job.data_root)).string()},
           {"label_depth", job.label.depth},
           {"label_nodes", job.label.nodes},
           {"label_search", job.label.search},
           {"label_parity_mean", job.label.parity_mean},
+          {"label_probcut", job.label.probcut},
+          {"probcut_fit", job.probcut ? job.probcut_id : std::string()},
+          {"probcut_fit_fnv1a64", fit_fingerprint},
           {"exact_mushrooms", job.label.exact_mushrooms},
           {"exact_nodes", job.label.exact_nodes},
           {"mode", job.mode},
@@ -127,9 +137,14 @@ void check_or_record_settings(const RelabelJob& job) {
       throw std::invalid_argument(path + " does not read as JSON (" + e.what() + "); remove the folder " +
                                   job.out_dir + " or choose another output folder");
     }
+    // Settings recorded since issue 84, as a record made before them stands
+    // for them (it labelled without ProbCut): such a pass resumes.
+    const nlohmann::json recorded_later = {{"label_probcut", false}, {"probcut_fit", ""}, {"probcut_fit_fnv1a64", ""}};
     std::string changes;
     for (const auto& [key, value] : now.items()) {
-      const std::string old = was.contains(key) ? was[key].dump() : "absent";
+      const std::string old = was.contains(key)            ? was[key].dump()
+                              : recorded_later.contains(key) ? recorded_later[key].dump()
+                                                             : "absent";
       if (old != value.dump()) changes += (changes.empty() ? "" : "; ") + key + " was " + old + ", now " + value.dump();
     }
     if (!changes.empty())
@@ -193,6 +208,7 @@ void write_report(const RelabelJob& job, const RelabelReport& r) {
                                  {"mode", job.mode},
                                  {"horizon_lambda", job.mode == "horizon" ? nlohmann::json(job.horizon_lambda) : nlohmann::json()},
                                  {"evaluation", job.evaluation_id},
+                                 {"probcut_fit", job.probcut ? job.probcut_id : std::string()},
                                  {"mushrooms_left", {job.min_left, job.max_left}},
                                  {"limit", job.limit},
                                  {"input_samples", r.input_samples},
@@ -290,7 +306,7 @@ RelabelReport relabel(const RelabelJob& job) {
     std::exception_ptr error;  // the first worker's error, rethrown once all have stopped
     auto work = [&](int t) {
       try {
-        Labeller labeller(job.label, job.evaluation.get());
+        Labeller labeller(job.label, job.evaluation.get(), job.probcut.get());
         for (size_t i; !failed && (i = next.fetch_add(1)) < kept.size();) {
           const Sample& s = *kept[i];
           const Position pos = eval_position_of(s, schema);

@@ -12,7 +12,8 @@
 // renamed when complete; a pass that stops is run again and skips the
 // output shards already there. Before any shard, the pass records its
 // settings in out_dir/settings.json (the data folder, the label settings,
-// mode, lambda, evaluation and its fingerprint, range and limit); a pass
+// mode, lambda, evaluation and its fingerprint, the ProbCut fit and its
+// fingerprint, range and limit); a pass
 // run again into that folder with other settings is refused, naming each
 // setting that changed, so that old shards are never kept as new labels.
 // Beside the shards, report.json and the
@@ -56,6 +57,10 @@ struct RelabelJob {
   int threads = 1;
   std::shared_ptr<const nnue::Network> evaluation;  // the label search's evaluation (null: the hand one)
   std::string evaluation_id;                        // recorded as the output shards' model_id
+  // With label.probcut: the evaluation's Multi-ProbCut fit (made with it,
+  // or refused by name) and its file, recorded in settings.json.
+  std::shared_ptr<const ProbCutFit> probcut;
+  std::string probcut_id;
   double progress_seconds = 10;
   std::function<void(const std::string&)> progress;  // a line every progress_seconds and at each shard's end
 };
@@ -96,7 +101,8 @@ std::vector<int> horizon_scores(const std::vector<Sample>& samples, const Sample
 
 // Checks every input shard's schema and the settings before any work, so
 // that a conv-net shard, an unknown mode, a bad range or settings other
-// than those of the pass already in out_dir are refused by name
+// than those of the pass already in out_dir, or a fit made with another
+// evaluation (check_label_fit), are refused by name
 // (std::invalid_argument); then relabels. Writes out_dir/settings.json
 // first and out_dir/report.json at the end.
 RelabelReport relabel(const RelabelJob& job);

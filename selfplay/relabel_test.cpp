@@ -4,9 +4,11 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "alphabeta/alphabeta.h"
 #include "alphabeta/playing_search.h"
+#include "alphabeta/probcut.h"
 #include "endgame/endgame_solver.h"
 #include "mushroom/board_gen.h"
 #include "nnue/evaluator.h"
@@ -272,6 +274,78 @@ TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("holds shards but no settings.json"), std::string::npos) << e.what();
   }
+}
+
+// With a Multi-ProbCut fit (relabel --probcut), the labels are the playing
+// search's with the fit, and settings.json records it: a pass run again
+// without the fit, or with it into a pass made without, is refused by name;
+// a fit made for another evaluation is refused before the folder is made.
+// A record from before the fit was recorded stands for a pass without it.
+TEST(Relabel, AFitIsRecordedAndARerunWithOrWithoutItIsRefused) {
+  LabelConfig on{.depth = 5, .search = "playing"};
+  on.probcut = true;
+  const auto net = std::make_shared<nnue::Network>(nnue::read_network("models/eval.bin"));
+  const auto fit = std::make_shared<ProbCutFit>(read_probcut_fit("models/eval.probcut"));
+  auto with_eval = [&](const std::string& name, const LabelConfig& label) {
+    RelabelJob job = job_into(name, label);
+    job.evaluation = net;
+    job.evaluation_id = "models/eval.bin";
+    job.limit = 16;
+    return job;
+  };
+  RelabelJob pruned = with_eval("relabel_probcut", on);
+  pruned.probcut = fit;
+  pruned.probcut_id = "models/eval.probcut";
+  relabel(pruned);
+  const nlohmann::json record = nlohmann::json::parse(read_file(pruned.out_dir + "/settings.json"));
+  EXPECT_TRUE(record.at("label_probcut").get<bool>());
+  EXPECT_EQ(record.at("probcut_fit").get<std::string>(), "models/eval.probcut");
+  EXPECT_EQ(record.at("probcut_fit_fnv1a64").get<std::string>().size(), 16u);
+  const std::vector<Sample> after = all_samples(pruned.out_dir);
+  ASSERT_EQ(after.size(), 16u);
+  AlphaBetaConfig config = playing_search_config();
+  config.tt_bits = 18;
+  nnue::Evaluator learned(*net);
+  for (const Sample& s : after) {
+    AlphaBeta search(config, &learned);
+    search.set_probcut(fit.get());
+    EXPECT_EQ(eval_labels_of(s).search_score,
+              search.search(eval_position_of(s), AlphaBeta::Clock::now() + std::chrono::hours(1), 5).score);
+  }
+
+  auto refused = [](const RelabelJob& job, const std::string& words) {
+    try {
+      relabel(job);
+      ADD_FAILURE() << "taken: " << words;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  RelabelJob without = pruned;  // into the pruned pass's folder
+  without.label.probcut = false;
+  without.probcut = nullptr;
+  without.probcut_id.clear();
+  refused(without, "label_probcut was true, now false");
+
+  RelabelJob full = with_eval("relabel_no_probcut", LabelConfig{.depth = 5, .search = "playing"});
+  full.limit = 2;  // a short pass to run into
+  relabel(full);
+  RelabelJob added = pruned;
+  added.out_dir = full.out_dir;
+  added.limit = 2;
+  refused(added, "label_probcut was false, now true");
+
+  // A record written before issue 84 has none of the fit's keys: a pass without the fit resumes.
+  nlohmann::json old = nlohmann::json::parse(read_file(full.out_dir + "/settings.json"));
+  for (const char* key : {"label_probcut", "probcut_fit", "probcut_fit_fnv1a64"}) old.erase(key);
+  write_file_atomic(full.out_dir + "/settings.json", old.dump(2));
+  EXPECT_EQ(relabel(full).shards_written, 0);
+
+  RelabelJob foreign = with_eval("relabel_foreign_fit", on);
+  foreign.probcut = std::make_shared<ProbCutFit>(read_probcut_fit("models/eval-2h-norandom-gen1.probcut"));
+  foreign.probcut_id = "models/eval-2h-norandom-gen1.probcut";
+  refused(foreign, "ProbCut fit models/eval-2h-norandom-gen1.probcut was made with evaluation");
+  EXPECT_FALSE(fs::exists(foreign.out_dir)) << "the refused pass made its folder";
 }
 
 // With an evaluation set, the label search uses it: the setup issue 71
