@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -567,6 +568,7 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
   EXPECT_NE(starts.output.find("exported with the agent options solver_selective_left=110"), std::string::npos)
       << starts.output;
   EXPECT_EQ(starts.output.find("selective endgame is off"), std::string::npos) << starts.output;
+  EXPECT_EQ(starts.output.find("error"), std::string::npos) << starts.output;
   const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
   ASSERT_EQ(report.games.size(), 2u);
   for (const ArenaGame& g : report.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
@@ -577,7 +579,10 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
   EXPECT_NE(other.output.find("solver_selective_left=110 needs the Multi-ProbCut fit"), std::string::npos)
       << other.output;
   EXPECT_NE(other.output.find("the selective endgame is off"), std::string::npos) << other.output;
-  EXPECT_NE(other.output.find("OK"), std::string::npos) << other.output;
+  EXPECT_EQ(other.output.find("error"), std::string::npos) << other.output;
+  // OK, then a move in answer to TIME: the bot plays on.
+  const ShellResult moves = stdout_of("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_EQ(std::count(moves.output.begin(), moves.output.end(), '\n'), 2) << moves.output;
 }
 
 TEST(Export, CommittedSubmissionIsUpToDate) {
