@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "agents/agent_spec.h"
 #include "agents/probcut_fitting.h"  // probcut_fit_path
 #include "alphabeta/probcut.h"
 #include "export/exporter.h"
@@ -35,6 +36,9 @@ int cmd_export_bot(int argc, char** argv) {
       "embedded in the source for the bot's search; a fit made with another evaluation is refused. With --eval a run "
       "directory, its promoted evaluation's fit is taken from beside it (models/NAME.probcut, made by the run's fit "
       "stage). Without one the bot searches without ProbCut, and the export warns", cxxopts::value<std::string>())(
+      "agent", "with --eval: the bot's alphabeta options over its defaults, as an agent is written everywhere "
+      "(alphabeta:key=value,..., e.g. alphabeta:solver_selective_left=110), checked as the agent checks them and "
+      "embedded in the source; eval and probcut are --eval and --probcut", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(
       "max-bytes", "largest source file to write (the judge's limit is 1 MiB)",
       cxxopts::value<size_t>()->default_value(std::to_string(exporter::kMaxSourceBytes)))(
@@ -90,6 +94,15 @@ int cmd_export_bot(int argc, char** argv) {
   };
   if (args.count("model") && args.count("probcut"))
     throw std::invalid_argument("export-bot: --probcut goes with --eval (a fit of a learned evaluation), not with --model");
+  if (args.count("agent")) {
+    if (args.count("model"))
+      throw std::invalid_argument("export-bot: --agent goes with --eval (the alphabeta bot's options), not with --model");
+    const AgentSpec spec = parse_agent_spec(args["agent"].as<std::string>());
+    if (spec.name != "alphabeta")
+      throw std::invalid_argument("export-bot: --agent " + args["agent"].as<std::string>() +
+                                  ": the exported bot is the alphabeta agent (alphabeta:key=value,...)");
+    options.agent_options = spec.options;
+  }
   if (args.count("model")) {
     const std::string model_path = weights_path(args["model"].as<std::string>());
     const auto model = std::make_shared<nn::Model>(nn::load_model(model_path));

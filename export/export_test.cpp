@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -514,6 +515,74 @@ TEST(ExportedEvalBot, SearchesTheEnginesTreeWithItsEmbeddedFit) {
   }
   EXPECT_EQ(bot_nodes, with_fit) << run.output;
   EXPECT_NE(bot_nodes, without) << "the fit changes no tree on these positions: the test shows nothing";
+}
+
+// The exported bot carries alphabeta options as the agent takes them
+// (`export-bot --agent alphabeta:key=value,...`): checked by name at the
+// export, embedded in the source, read by the bot over its defaults; the
+// selective endgame, which needs the embedded fit, is switched off with a
+// warning when the bot plays without it (another data.bin), where the agent
+// would refuse, so the bot never forfeits for it. With the fit, it plays
+// legal games to the end on the real clock.
+TEST(ExportedEvalBot, CarriesItsAgentOptions) {
+  const ScratchFolder folder("mushroom-export-options");
+  const fs::path& d = folder.dir();
+  const std::string bin = MUSHROOM_BIN;
+  const std::string export_line = "'" + bin + "' export-bot --eval " + kEvalPath + " --out " + (d / "main.cpp").string();
+  const struct {
+    const char* args;
+    const char* message;
+  } refused[] = {
+      {" --probcut models/eval.probcut --agent alphabeta:solver_selective_left=171", "solver_selective_left=171"},
+      {" --probcut models/eval.probcut --agent alphabeta:no_such_option=1", "no option 'no_such_option'"},
+      {" --agent alphabeta:solver_selective_left=110", "solver_selective_left=110 needs a Multi-ProbCut fit"},
+      {" --probcut models/eval.probcut --agent alphabeta:probcut=other.probcut", "give the file as --probcut"},
+      {" --probcut models/eval.probcut --agent mcts:sims=10", "the exported bot is the alphabeta agent"},
+  };
+  for (const auto& r : refused) {
+    const ShellResult out = run_shell(export_line + r.args);
+    EXPECT_NE(out.exit_code, 0) << r.args;
+    EXPECT_NE(out.output.find(r.message), std::string::npos) << r.args << ": " << out.output;
+    EXPECT_FALSE(fs::exists(d / "main.cpp")) << r.args;
+  }
+  const ShellResult with_model = run_shell("'" + bin + "' export-bot --model " + kStudentPath +
+                                           " --agent alphabeta:depth=3 --out " + (d / "main.cpp").string());
+  EXPECT_NE(with_model.exit_code, 0);
+  EXPECT_NE(with_model.output.find("--agent goes with --eval"), std::string::npos) << with_model.output;
+
+  const ShellResult exported =
+      run_shell(export_line + " --probcut " + kProbCutPath + " --agent alphabeta:solver_selective_left=110");
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  const std::string source = read_file((d / "main.cpp").string());
+  EXPECT_NE(source.find("// Agent options: solver_selective_left=110."), std::string::npos);
+  EXPECT_NE(source.find("kAgentOptions[] = \"solver_selective_left=110\";"), std::string::npos);
+  const ShellResult build =
+      run_shell("g++ -std=c++17 -O1 -Wall -Wextra -Werror " + (d / "main.cpp").string() + " -o " + (d / "bot").string());
+  ASSERT_EQ(build.exit_code, 0) << build.output;
+  const std::string board = "READY FIRST\nINIT " + std::string("11111111111111111 ") + "55555555555555555 " +
+                            "19191919191919191 " + "22222222222222222 " + "33333333333333333 " +
+                            "44444444444444444 " + "66666666666666666 " + "77777777777777777 " +
+                            "88888888888888888 " + "99999999999999999\nTIME 10000 10000\nFINISH\n";
+  write_file_atomic((d / "input.txt").string(), board);
+  const ShellResult starts = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_NE(starts.output.find("exported with the agent options solver_selective_left=110"), std::string::npos)
+      << starts.output;
+  EXPECT_EQ(starts.output.find("selective endgame is off"), std::string::npos) << starts.output;
+  EXPECT_EQ(starts.output.find("error"), std::string::npos) << starts.output;
+  const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
+  ASSERT_EQ(report.games.size(), 2u);
+  for (const ArenaGame& g : report.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
+
+  // Other weights: played with, without their fit, and so without the mode.
+  write_file_atomic((d / "data.bin").string(), random_eval_file(5));
+  const ShellResult other = run_shell("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_NE(other.output.find("solver_selective_left=110 needs the Multi-ProbCut fit"), std::string::npos)
+      << other.output;
+  EXPECT_NE(other.output.find("the selective endgame is off"), std::string::npos) << other.output;
+  EXPECT_EQ(other.output.find("error"), std::string::npos) << other.output;
+  // OK, then a move in answer to TIME: the bot plays on.
+  const ShellResult moves = stdout_of("cd " + d.string() + " && ./bot < input.txt");
+  EXPECT_EQ(std::count(moves.output.begin(), moves.output.end(), '\n'), 2) << moves.output;
 }
 
 TEST(Export, CommittedSubmissionIsUpToDate) {

@@ -7,6 +7,7 @@
 // (docs/submission.md, "The judge"), and with `g++ -std=c++17 -O2` alone.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct ExportOptions {
   // caller checks that it was made with the exported evaluation.
   std::string probcut_fit;
   std::string probcut_label;  // the fit's file name, for the header comment
+  // The learned-evaluation bot's alphabeta options (agents/search_agents.h,
+  // alphabeta_settings), key to value, embedded in the source and read by
+  // the bot over the agent's defaults; empty: the defaults. export_eval_bot
+  // checks them as the agent does (eval and probcut are the export's own).
+  std::map<std::string, std::string> agent_options;
 };
 
 struct ExportedBot {
@@ -29,11 +35,14 @@ struct ExportedBot {
   std::vector<uint8_t> data_bin;   // empty unless ExportOptions::data_bin
 };
 
-// The conv-net bot: the `nn` agent's defaults, the model's int8 weights.
+// The conv-net bot: the `nn` agent's defaults, the model's int8 weights
+// (options.agent_options must be empty: they are alphabeta's).
 ExportedBot export_bot(const nn::Model& model, const ExportOptions& options);
 // The alpha-beta bot with a learned evaluation: the `alphabeta` agent's
-// defaults, the evaluation file's bytes (nnue/network.h;
-// checked here, and again by the bot when it starts).
+// defaults with options.agent_options over them, the evaluation file's
+// bytes (nnue/network.h; checked here, and again by the bot when it
+// starts). Throws std::invalid_argument naming an option the agent would
+// refuse (unknown, out of range, or one the fit cannot serve).
 ExportedBot export_eval_bot(const std::string& eval_file_bytes, const ExportOptions& options);
 
 // "FILE_NAME (model id)": the header's model label, independent of the

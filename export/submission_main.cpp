@@ -1,7 +1,8 @@
 // The exported bot's entry point. export/exporter.cpp appends this file to
 // submission.cpp after the engine sources and the embedded weights
-// (kLearnedEvalBot, kWeightsInDataBin, kWeightsBase64), so it is compiled
-// only there. How the judge builds and starts it: README.md, "The judge".
+// (kLearnedEvalBot, kWeightsInDataBin, kWeightsBase64, kProbCutFit,
+// kAgentOptions), so it is compiled only there. How the judge builds and
+// starts it: README.md, "The judge".
 //
 //   ./main [ARG ...]                plays one game over the contest protocol;
 //       the judge starts it as `./main NYPC`, which is taken quietly; any
@@ -36,6 +37,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mushroom::exported {
@@ -120,12 +122,49 @@ std::shared_ptr<const ProbCutFit> embedded_probcut_fit(const LoadedWeights& w) {
   return fit;
 }
 
-// The engine's `alphabeta` agent with its defaults, the learned evaluation
-// and its Multi-ProbCut fit; the hand evaluation when the weights did not load.
+// The `alphabeta` agent's declared defaults with the options this source
+// was exported with (kAgentOptions, "key=value,...") read over them by the
+// engine's own table. export-bot checked them; should they not read, the
+// bot says so and plays with the defaults rather than forfeit.
+AlphaBetaAgentConfig exported_agent_config() {
+  std::vector<std::pair<std::string, std::string>> values;
+  const std::string text = kAgentOptions;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string pair = text.substr(start, end - start);
+    const size_t eq = pair.find('=');
+    values.emplace_back(pair.substr(0, eq), eq == std::string::npos ? std::string() : pair.substr(eq + 1));
+    start = end + 1;
+  }
+  try {
+    OptionSource source("the exported bot's", values);
+    AlphaBetaAgentConfig c = read_alphabeta_options(source);
+    if (const auto key = source.unread()) throw std::invalid_argument("no option '" + *key + "'");
+    return c;
+  } catch (const std::exception& e) {
+    std::cerr << "bot: error: the exported options " << text << " do not read (" << e.what()
+              << "); playing with the defaults" << std::endl;
+    return AlphaBetaAgentConfig{};
+  }
+}
+
+// The engine's `alphabeta` agent with its exported options, the learned
+// evaluation and its Multi-ProbCut fit; the hand evaluation when the
+// weights did not load. The selective endgame needs the fit: without it
+// (the weights did not load, or are not the exported ones) the bot says so
+// and plays without the mode, where the agent itself would refuse.
 std::unique_ptr<Agent> make_alphabeta_agent(const LoadedWeights& w) {
-  AlphaBetaAgentConfig c;  // the declared defaults, as `alphabeta` without options
+  AlphaBetaAgentConfig c = exported_agent_config();
   c.eval_model = w.evaluation;  // shared, read once
   c.probcut_fit = embedded_probcut_fit(w);
+  if (c.selective_root.max_left > 0 && !c.probcut_fit) {
+    std::cerr << "bot: warning: solver_selective_left=" << c.selective_root.max_left
+              << " needs the Multi-ProbCut fit exported with the weights, which this bot plays without: the "
+                 "selective endgame is off" << std::endl;
+    c.selective_root.max_left = 0;
+  }
   return std::make_unique<AlphaBetaAgent>(c);
 }
 
@@ -257,6 +296,7 @@ int main(int argc, char** argv) {
   }
   for (const std::string& arg : args.ignored)
     std::cerr << "bot: argument '" << arg << "' is not an option of this bot; ignored" << std::endl;
+  if (kAgentOptions[0]) std::cerr << "bot: exported with the agent options " << kAgentOptions << std::endl;
 
   const LoadedWeights weights = load_weights(argv[0]);
   if (weights.ok() && !weights.mismatch.empty()) {

@@ -31,8 +31,16 @@ void EndgameSolver::set_selective(const SelectiveEndgame& selective) {
 }
 
 std::optional<int> EndgameSolver::selective_cut(const Position& pos, const ProbCutPair& pair, int alpha, int beta) {
-  const AlphaBetaResult r = selective_.shallow->search(pos, Clock::now() + std::chrono::hours(1), pair.shallow);
+  const AlphaBetaResult r =
+      selective_.shallow->search(pos, deadline_ ? *deadline_ : Clock::now() + std::chrono::hours(1), pair.shallow);
   stats_.shallow_nodes += r.nodes;
+  // A shallow search costs as much as many of the solver's own nodes, so
+  // the deadline is checked after each one, not only every 1,024 nodes (the
+  // bot's clock); a search it cut short predicts nothing.
+  if (deadline_ && Clock::now() > *deadline_) {
+    stopped_ = true;
+    return std::nullopt;
+  }
   // The fit is in the search's units (16 per cell) on both sides.
   const double predicted = (pair.slope * r.score + pair.offset) / kEvalScale;
   const double margin = selective_.sigmas * pair.spread / kEvalScale;
@@ -160,8 +168,10 @@ int EndgameSolver::search(Position& pos, int alpha, int beta, int ply) {
   if (selective_.fit && ply > 0 && beta - alpha == 1) {
     const int left = pos.mushrooms_left();
     const ProbCutPair* pair = left >= selective_.min_left ? selective_.fit->exact_at(left) : nullptr;
-    if (pair)
+    if (pair) {
       if (const std::optional<int> cut = selective_cut(pos, *pair, alpha, beta)) return *cut;
+      if (stopped_) return 0;
+    }
   }
   const uint64_t nodes_before = nodes_;
   const int alpha_start = alpha;

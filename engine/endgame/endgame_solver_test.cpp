@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -260,6 +261,30 @@ TEST(EndgameSolver, SelectiveEstimatesWithTheShippedFitStayNearTheProof) {
   EXPECT_GE(positions, 3);
   EXPECT_GT(cuts, 0u);
   EXPECT_GE(2 * same, positions) << "most estimates are the proven margin";
+}
+
+// The selective mode checks the deadline after every shallow search, not
+// only every 1,024 of its own nodes: each shallow search costs as much as
+// many of them, and the bot's root attempt runs on the clock. A deadline
+// already past stops the solve at the first shallow search.
+TEST(EndgameSolver, SelectiveModeStopsAtTheFirstShallowSearchPastItsDeadline) {
+  const std::string eval_path = "models/eval.bin", fit_path = "models/eval.probcut";
+  const ProbCutFit fit = read_probcut_fit(fit_path);
+  nnue::Evaluator evaluation(nnue::read_network(eval_path));
+  AlphaBetaConfig config = playing_search_config();
+  config.tt_bits = 16;
+  AlphaBeta shallow(config, &evaluation);
+  EndgameSolver solver(EndgameConfig{.tt_bits = 20});
+  int tried = 0;
+  for (const Position& pos : endgame_positions(kSelectivePositions, kSelectiveSeed, 88)) {
+    if (pos.mushrooms_left() < SelectiveEndgame{}.min_left) continue;
+    solver.set_selective({&fit, &shallow});
+    const auto past = EndgameSolver::Clock::now() - std::chrono::seconds(1);
+    EXPECT_FALSE(solver.solve(pos, {0, past}).has_value());
+    EXPECT_LT(solver.nodes(), 1024u) << "ran on to the periodic check";
+    ++tried;
+  }
+  EXPECT_GE(tried, 3);
 }
 
 }  // namespace
