@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "util/shell_test_util.h"
@@ -40,6 +41,35 @@ bool run_until_line(const fs::path& dir, const fs::path& log, const std::string&
                         log.string());
   return run.kill_when([&] { return fs::exists(log) && read_file(log.string()).find(line) != std::string::npos; },
                        300);
+}
+
+// A Slurm actor that starts before the gatekeeper, labelling with the
+// --init model's fit (label_probcut), adopts the fit beside --init as the
+// gatekeeper would, rather than fitting the model itself: its log has no
+// "probcut: fitting" and the run's init.probcut has the bytes of
+// models/eval.probcut.
+TEST(FitStage, AnActorAdoptsTheFitBesideInitRatherThanFittingIt) {
+  const fs::path root = fs::path("build-test-tmp") / "fit_stage_actor";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const fs::path dir = root / "run", log = root / "actor.log";
+  BackgroundProcess actor({MUSHROOM_BIN, "run", "--role", "actor", "--config", kConfig, "--dir", dir.string(),
+                           "--init", "models/eval.bin", "--poll-seconds", "0.2", "--parallel", "1", "--chunk-games",
+                           "2", "--set", "evalplay.label_search=playing", "--set", "evalplay.label_probcut=true"},
+                          log.string());
+  const auto log_has = [&](const std::string& words) {
+    return fs::exists(log) && read_file(log.string()).find(words) != std::string::npos;
+  };
+  // One chunk played (or the actor gave up): then stop it.
+  ASSERT_TRUE(wait_until([&] { return log_has("generation 1: ") || actor.wait_exit(0); }, 300)) << read_file(log.string());
+  std::ofstream(dir / "stop") << "\n";
+  ASSERT_TRUE(actor.wait_exit(60));
+  const std::string text = read_file(log.string());
+  EXPECT_EQ(actor.exit_code(), 0) << text;
+  EXPECT_NE(text.find("generation 1: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("probcut: fitting"), std::string::npos) << "the actor fitted the --init model itself:\n" << text;
+  EXPECT_NE(text.find("the --init model's fit"), std::string::npos) << text;
+  EXPECT_EQ(read_file((dir / "models" / "init.probcut").string()), read_file("models/eval.probcut"));
 }
 
 TEST(FitStage, ARunKilledInTheMiddleOfAFitMakesTheSameFitAndExportsIt) {

@@ -109,6 +109,11 @@ int64_t next_actor_chunk(const RunContext& c, int g, const ActorIdentity& actor,
 void run_actor_role(const RoleOptions& options, const RunContext& c, const StageLog& log) {
   actor_game_id_base(1, options.actor.index);  // a bad index is an error before any game
   const std::string tag = options.actor.tag();
+  // The fit beside --init, adopted as the gatekeeper does (idempotent and
+  // atomic, so whichever role starts first): else an actor that starts
+  // first would fit the --init model itself, and the fit beside it would
+  // be dropped.
+  if (c.config.probcut.enabled && !c.init_model.empty()) adopt_init_fit(options.run.init_model, c.init_model, log);
   const int chunk = options.chunk_games > 0 ? options.chunk_games : std::max(1, c.config.selfplay.games / 4);
   // With carry_games, a chunk starts games until `chunk` have finished, so
   // up to every worker's games in flight more than that.
