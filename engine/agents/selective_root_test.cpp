@@ -62,8 +62,8 @@ std::vector<Position> endgames(int lo, int hi) {
 }
 
 // The selective mode as the agent sets it up, on a fresh solver: its answer
-// within `nodes`, if any.
-std::optional<EndgameProof> selective_answer(const Position& pos, uint64_t nodes) {
+// within `nodes`, if any (shallow_nodes: its shallow searches' nodes).
+std::optional<EndgameProof> selective_answer(const Position& pos, uint64_t nodes, uint64_t* shallow_nodes = nullptr) {
   nnue::Evaluator evaluator(nnue::read_network(kEval));
   AlphaBetaConfig shallow_config = playing_search_config();
   shallow_config.tt_bits = 18;
@@ -71,7 +71,9 @@ std::optional<EndgameProof> selective_answer(const Position& pos, uint64_t nodes
   const ProbCutFit fit = read_probcut_fit(kFit);
   EndgameSolver solver(EndgameConfig{.tt_bits = 22});
   solver.set_selective({&fit, &shallow, 1.5, 80});
-  return solver.solve(pos, {nodes, std::nullopt});
+  std::optional<EndgameProof> answer = solver.solve(pos, {nodes, std::nullopt});
+  if (shallow_nodes) *shallow_nodes = solver.stats().shallow_nodes;
+  return answer;
 }
 
 // A position of 90-119 left (where games between strong bots are decided)
@@ -100,7 +102,8 @@ TEST(SelectiveRoot, AnswersWhereTheExactSolverCannotAndPlaysItsMove) {
   const std::optional<EndgameProof> expected = selective_answer(pos, kReachNodes);
   ASSERT_TRUE(expected.has_value()) << kSelectiveOnly << " is no longer within the selective mode's reach";
 
-  AlphaBetaAgentConfig config = agent_config({{"solver_selective_left", "120"}});
+  // Exactly the position's mushrooms left: the limit is inclusive.
+  AlphaBetaAgentConfig config = agent_config({{"solver_selective_left", std::to_string(pos.mushrooms_left())}});
   config.selective_root.node_limit = kReachNodes;
   AlphaBetaAgent agent(config);
   agent.new_game(pos, pos.to_move());
@@ -130,14 +133,24 @@ TEST(SelectiveRoot, AnswersWhereTheExactSolverCannotAndPlaysItsMove) {
 
 // An attempt that does not answer within its nodes leaves the move to the
 // heuristic search, which searches it as it would have without the attempt.
-// At 135 or more left the fit has no `exact` pairs, so nothing is cut and
-// 1,024 nodes (the first check of the limit) cannot finish.
+// At 100-119 left the fit has `exact` pairs, so the attempt runs shallow
+// searches before it gives up: a table or search they shared with the
+// move's search would change its tree.
 TEST(SelectiveRoot, AFailedAttemptLeavesTheMoveToTheSearch) {
-  const std::vector<Position> positions = endgames(135, 170);
-  ASSERT_FALSE(positions.empty());
-  const Position& pos = positions.front();
+  constexpr uint64_t kStarvedNodes = 2'000;
+  std::optional<Position> found;
+  for (const Position& pos : endgames(100, 119)) {
+    uint64_t shallow_nodes = 0;
+    if (!selective_answer(pos, kStarvedNodes, &shallow_nodes) && shallow_nodes > 0) {
+      found = pos;
+      break;
+    }
+  }
+  ASSERT_TRUE(found.has_value())
+      << "no endgame of 100-119 left where the attempt fails after shallow searches: the test shows nothing";
+  const Position& pos = *found;
   AlphaBetaAgentConfig starved = agent_config({{"solver_selective_left", "170"}});
-  starved.selective_root.node_limit = 1;
+  starved.selective_root.node_limit = kStarvedNodes;
   AlphaBetaAgent agent(starved);
   agent.new_game(pos, pos.to_move());
   const Move move = agent.choose_move(pos, Clock{});
@@ -167,6 +180,9 @@ TEST(SelectiveRoot, ALossTheExactAttemptProvedStaysTheSearchs) {
     }
   }
   ASSERT_TRUE(lost.has_value()) << "no lost endgame of 75-89 left proved within the nodes: the test shows nothing";
+  // Else the search's move would show nothing: the mode would not have answered anyway.
+  ASSERT_TRUE(selective_answer(*lost, kNodes).has_value())
+      << "the selective mode does not answer on the lost endgame within its nodes: the test shows nothing";
   AlphaBetaAgent agent(
       agent_config({{"solver_selective_left", "170"}, {"wdl", "1"}, {"solver_moves", "64"}, {"exact", "endgame"}}));
   agent.new_game(*lost, lost->to_move());
