@@ -99,6 +99,34 @@ TEST(Pipeline, RelabelLabelsTheSamePositionsAgain) {
   EXPECT_NE(out.find("needs evalplay.exact_mushrooms"), std::string::npos) << out;
 }
 
+// `relabel` with evalplay.label_probcut needs the fit named with
+// --probcut FIT (it does not guess it): without it, exit 2 naming the
+// option before any folder is made; with it, the pass labels with the fit
+// and settings.json records it.
+TEST(Pipeline, RelabelWithLabelProbcutLabelsWithTheFitItIsGiven) {
+  const fs::path dir = fresh_dir("pipeline_relabel_probcut");
+  int code = 0;
+  std::string out = run_command("selfplay --config testdata/configs/eval-ci.toml --games 2 --dir " +
+                                    (dir / "data").string(),
+                                &code);
+  ASSERT_EQ(code, 0) << out;
+  const std::string relabel = "relabel --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() +
+                              " --set evalplay.label_search=playing --set evalplay.label_probcut=true"
+                              " --set probcut.enabled=true";
+  out = run_command(relabel + " --dir " + (dir / "refused").string(), &code);
+  EXPECT_EQ(code, 2) << out;
+  EXPECT_NE(out.find("--probcut FIT"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "refused")) << "the refused pass made its folder";
+  out = run_command(relabel + " --dir " + (dir / "pruned").string() +
+                        " --probcut models/eval.probcut --eval models/eval.bin --limit 2",
+                    &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("fit models/eval.probcut"), std::string::npos) << out;
+  const std::string settings = read_file((dir / "pruned" / "settings.json").string());
+  EXPECT_NE(settings.find("\"label_probcut\": true"), std::string::npos) << settings;
+  EXPECT_NE(settings.find("\"probcut_fit\": \"models/eval.probcut\""), std::string::npos) << settings;
+}
+
 // `bench labels` plays and times the learned evaluation's self-play as a
 // run's actor would, and `train` trains an evaluation from its shards when
 // the config says run.model = "eval".

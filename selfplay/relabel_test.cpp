@@ -15,6 +15,7 @@
 #include "nnue/network.h"
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
+#include "util/hash.h"
 #include "util/scratch_folder_test_util.h"
 #include "util/text.h"
 
@@ -300,7 +301,8 @@ TEST(Relabel, AFitIsRecordedAndARerunWithOrWithoutItIsRefused) {
   const nlohmann::json record = nlohmann::json::parse(read_file(pruned.out_dir + "/settings.json"));
   EXPECT_TRUE(record.at("label_probcut").get<bool>());
   EXPECT_EQ(record.at("probcut_fit").get<std::string>(), "models/eval.probcut");
-  EXPECT_EQ(record.at("probcut_fit_fnv1a64").get<std::string>().size(), 16u);
+  const std::string fit_text = format_probcut_fit(*fit);
+  EXPECT_EQ(record.at("probcut_fit_fnv1a64").get<std::string>(), fnv1a64_hex(fit_text.data(), fit_text.size()));
   const std::vector<Sample> after = all_samples(pruned.out_dir);
   ASSERT_EQ(after.size(), 16u);
   AlphaBetaConfig config = playing_search_config();
@@ -326,6 +328,16 @@ TEST(Relabel, AFitIsRecordedAndARerunWithOrWithoutItIsRefused) {
   without.probcut = nullptr;
   without.probcut_id.clear();
   refused(without, "label_probcut was true, now false");
+  // Another fit at the same path for the same evaluation (one spread
+  // changed): only its fingerprint tells it apart.
+  RelabelJob changed = pruned;
+  ProbCutFit refit = *fit;
+  ASSERT_FALSE(refit.entries().empty());
+  auto [band, pair] = refit.entries().front();
+  pair.spread += 1;
+  refit.set(band, pair);
+  changed.probcut = std::make_shared<ProbCutFit>(refit);
+  refused(changed, "probcut_fit_fnv1a64 was");
 
   RelabelJob full = with_eval("relabel_no_probcut", LabelConfig{.depth = 5, .search = "playing"});
   full.limit = 2;  // a short pass to run into
