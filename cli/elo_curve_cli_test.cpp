@@ -41,6 +41,17 @@ TEST(EloCurveCli, DrawsThePageAndPrintsTheTableFromARecord) {
        {">gamma<", "against beta, SPRT(0, 15) H1, LLR 3.11", "4 17 206 20 16", "233-24-7",
         "build/mushroom arena --a gamma --b beta --boards 1400 --sprt 0,15", "variances add", "+70.4"})
     EXPECT_NE(page.find(text), std::string::npos) << text;
+  // The history links, from the page's folder (not the repository's root,
+  // where the command ran), reach the fixture's history file.
+  const std::regex link("<a href=\"([^\"]*README\\.md)(#[^\"]*)?\">");
+  int links = 0;
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), link); it != std::sregex_iterator(); ++it, ++links) {
+    const fs::path target = out.parent_path() / (*it)[1].str();
+    EXPECT_TRUE(fs::is_regular_file(target)) << (*it)[0].str() << " does not lead from " << out.parent_path()
+                                             << " to docs/history/README.md";
+    EXPECT_TRUE(fs::equivalent(target, "docs/history/README.md")) << target;
+  }
+  EXPECT_EQ(links, 3) << "the page has not one history link an entry";
 }
 
 TEST(EloCurveCli, HasHelp) {

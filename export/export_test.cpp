@@ -188,14 +188,16 @@ TEST_F(ExportedBotTest, EmbeddedInferenceMatchesTheEngine) {
 
 // As the judge plays it: no MUSHROOM_REQUIRE_WEIGHTS, so a bot without its
 // weights plays on (require_weights is the arena's default).
-ArenaReport play_against_greedy(const std::string& bot_command, int boards) {
+// parallel: games at once (1 where a game's moves must not wait on the
+// other game for the cores, on a loaded machine).
+ArenaReport play_against_greedy(const std::string& bot_command, int boards, int parallel = 2) {
   ArenaConfig config;
   config.referee.require_weights = false;
   config.command[0] = bot_command;
   config.command[1] = std::string(MUSHROOM_BIN) + " bot --agent greedy";
   config.boards = boards;
   config.seed = 99;
-  config.parallel = 2;
+  config.parallel = parallel;
   std::ostringstream progress;
   return run_arena(config, progress);
 }
@@ -569,7 +571,9 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
       << starts.output;
   EXPECT_EQ(starts.output.find("selective endgame is off"), std::string::npos) << starts.output;
   EXPECT_EQ(starts.output.find("error"), std::string::npos) << starts.output;
-  const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
+  // One game at a time: the selective attempts run on the real clock, and
+  // two games at once on a loaded 2-core machine could run a move out of time.
+  const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1, 1);
   ASSERT_EQ(report.games.size(), 2u);
   for (const ArenaGame& g : report.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
 

@@ -140,6 +140,32 @@ TEST(ShippedRecord, AVerdictTheCountsDoNotReachIsRefused) {
       << e;
 }
 
+// The SPRT's error rates (sprt_alpha, sprt_beta; 0.05 each when absent)
+// move the bounds the verdict is checked against: gamma's LLR 3.11 reaches
+// H1 with alpha 0.2 and beta 0.01 (upper bound 1.60), not with alpha 0.01
+// (4.55). Rates out of (0, 0.5) and elo0 not below elo1 are refused by name.
+TEST(ShippedRecord, TheSprtsErrorRatesSetTheBoundsTheVerdictIsCheckedAgainst) {
+  const std::string gamma = "sprt = [0, 15]\nverdict = \"H1\"";
+  const auto with = [&](const std::string& lines) {
+    return error_reading_edited(gamma, "sprt = [0, 15]\n" + lines + "verdict = \"H1\"");
+  };
+  EXPECT_EQ(with("sprt_alpha = 0.2\nsprt_beta = 0.01\n"), "");
+  std::string e = with("sprt_alpha = 0.01\n");
+  EXPECT_NE(e.find("shipped[3].match.verdict is H1, but the stated counts give LLR 3.11 against the bounds "
+                   "[-2.99, 4.55]: undecided"),
+            std::string::npos)
+      << e;
+  e = with("sprt_alpha = 0.5\n");
+  EXPECT_NE(e.find("sprt_alpha"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be above 0 and below 0.5"), std::string::npos) << e;
+  e = with("sprt_beta = 0\n");
+  EXPECT_NE(e.find("sprt_beta"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be above 0 and below 0.5"), std::string::npos) << e;
+  e = error_reading_edited(gamma, "sprt = [15, 0]\nverdict = \"H1\"");
+  EXPECT_NE(e.find("sprt"), std::string::npos) << e;
+  EXPECT_NE(e.find("needs elo0 < elo1"), std::string::npos) << e;
+}
+
 TEST(ShippedRecord, MalformedEntriesAreRefusedByName) {
   EXPECT_NE(
       error_reading_edited("date = 2026-01-02", "date = \"2026-01-02\"").find("shipped[2].date must be a TOML date"),
