@@ -148,23 +148,74 @@ TEST(Cli, PlayPrintsTheGame) {
   EXPECT_NE(r.output.find("result: "), std::string::npos);
 }
 
+// mushroom-bot, beside mushroom, is `mushroom bot` without LibTorch
+// (cli/bot_main.cpp): the arena and the ladder start it for builtin: programs.
+const std::string kMushroomBot = (fs::path(MUSHROOM_BIN).parent_path() / "mushroom-bot").string();
+
+// Both `mushroom bot` and mushroom-bot, the same command.
 TEST(Cli, BotSpeaksTheProtocolOnStdout) {
   const fs::path dir = temp_dir("cli-bot");
   std::string init = "INIT";
   for (int r = 0; r < 10; ++r) init += " 12345678912345678";
   write_file_atomic((dir / "in.txt").string(), "READY FIRST\r\n\r\nBOGUS\n" + init + "\nTIME 10000 10000\nFINISH\n");
-  const std::string command = std::string("'") + MUSHROOM_BIN + "' bot --agent greedy < '" + (dir / "in.txt").string() +
-                              "' 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char buffer[256] = {};
-  std::string out;
-  while (fgets(buffer, sizeof(buffer), pipe)) out += buffer;
-  EXPECT_EQ(pclose(pipe), 0);
-  const auto lines = split_lines(out);
-  ASSERT_EQ(lines.size(), 2u) << out;
+  for (const std::string bot : {std::string("'") + MUSHROOM_BIN + "' bot", "'" + kMushroomBot + "'"}) {
+    const std::string command = bot + " --agent greedy < '" + (dir / "in.txt").string() + "' 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char buffer[256] = {};
+    std::string out;
+    while (fgets(buffer, sizeof(buffer), pipe)) out += buffer;
+    EXPECT_EQ(pclose(pipe), 0) << bot;
+    const auto lines = split_lines(out);
+    ASSERT_EQ(lines.size(), 2u) << bot << ": " << out;
+    EXPECT_EQ(lines[0], "OK") << bot;
+    EXPECT_EQ(split_words(lines[1]).size(), 4u) << bot;
+  }
+}
+
+// mushroom-bot plays the contest bot with no --agent, knows the nn agent,
+// names itself in its help and errors, and refuses what mushroom bot refuses.
+TEST(Cli, MushroomBotIsTheBotCommand) {
+  const fs::path dir = temp_dir("cli-mushroom-bot");
+  std::string init = "INIT";
+  for (int r = 0; r < 10; ++r) init += " 12345678912345678";
+  const std::string in = (dir / "in.txt").string();
+  write_file_atomic(in, "READY FIRST\n" + init + "\nTIME 10000 10000\nFINISH\n");
+  const ShellResult help = run_shell("'" + kMushroomBot + "' --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.output.rfind("Play one game over the contest protocol", 0), 0u) << help.output;
+  EXPECT_NE(help.output.find("Usage:\n  mushroom-bot [OPTION...]"), std::string::npos) << help.output;
+  std::string as_mushroom_bot = help.output;
+  as_mushroom_bot.replace(as_mushroom_bot.find("mushroom-bot"), 12, "mushroom bot");
+  EXPECT_EQ(as_mushroom_bot, run("bot --help").output) << "mushroom-bot --help differs from mushroom bot --help";
+  const ShellResult played = run_shell("'" + kMushroomBot + "' < '" + in + "' 2>/dev/null");
+  ASSERT_EQ(played.exit_code, 0) << played.output;
+  const auto lines = split_lines(played.output);
+  ASSERT_EQ(lines.size(), 2u) << played.output;
   EXPECT_EQ(lines[0], "OK");
-  EXPECT_EQ(split_words(lines[1]).size(), 4u);
+  EXPECT_EQ(split_words(lines[1]).size(), 4u) << played.output;
+  const ShellResult nn = run_shell("'" + kMushroomBot + "' --agent nn:model=models/default.h5,sims=8 < '" + in + "' 2>/dev/null");
+  ASSERT_EQ(nn.exit_code, 0) << nn.output;
+  EXPECT_EQ(nn.output.rfind("OK\n", 0), 0u) << nn.output;
+  const ShellResult bad = run_shell("'" + kMushroomBot + "' --agent nope < '" + in + "'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("mushroom-bot: error: unknown agent 'nope'"), std::string::npos) << bad.output;
+  EXPECT_EQ(bad.output.find("OK"), std::string::npos) << bad.output;
+
+  // The arena plays builtin: programs with it: its fingerprints name the
+  // file each program ran (arena/program_fingerprint.h).
+  const CommandResult arena = run("arena --a builtin:greedy --b builtin:random --boards 1 --log-dir " +
+                                  (dir / "arena").string());
+  ASSERT_EQ(arena.exit_code, 0) << arena.output;
+  EXPECT_NE(arena.output.find("A: builtin:greedy = '" + kMushroomBot + "' --agent 'greedy'"), std::string::npos)
+      << arena.output;
+  const std::string fingerprints = read_file((dir / "arena" / "fingerprints.txt").string());
+  for (const std::string side : {"a\t", "b\t"}) {
+    const size_t line = fingerprints.find(side);
+    ASSERT_NE(line, std::string::npos) << fingerprints;
+    EXPECT_NE(fingerprints.substr(line, fingerprints.find('\n', line) - line).find(kMushroomBot + "@"), std::string::npos)
+        << fingerprints;
+  }
 }
 
 // `mushroom bot` with no --agent plays the shipped learned evaluation
@@ -329,16 +380,19 @@ TEST(Cli, AnArenaBegunUnderTheOldAgentSpellingResumes) {
   ASSERT_EQ(first.exit_code, 0) << first.output;
   const std::string settings_path = (dir / "arena.txt").string();
   std::string settings = read_file(settings_path);
-  const size_t spec = settings.find("bot --agent 'alphabeta:depth=1'");
+  // Written as mushroom-bot plays it (ladder/program_spec.h); the old
+  // spelling was mushroom's bot command with --opt pairs.
+  const std::string now = "mushroom-bot' --agent 'alphabeta:depth=1'";
+  const size_t spec = settings.find(now);
   ASSERT_NE(spec, std::string::npos) << settings;
-  settings.replace(spec, std::string("bot --agent 'alphabeta:depth=1'").size(), "bot --agent 'alphabeta' --opt 'depth=1'");
+  settings.replace(spec, now.size(), "mushroom' bot --agent 'alphabeta' --opt 'depth=1'");
   write_file_atomic(settings_path, settings);
   const CommandResult resumed = run(match + " --boards 2");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find("games: 4 (2 complete pairs, 2 read back from games.csv)"), std::string::npos)
       << resumed.output;
   EXPECT_EQ(read_games_file((dir / "games.csv").string(), false).size(), 4u);
-  EXPECT_NE(read_file(settings_path).find("bot --agent 'alphabeta:depth=1'"), std::string::npos);  // rewritten
+  EXPECT_NE(read_file(settings_path).find(now), std::string::npos);  // rewritten
   // Another program is still another match.
   const CommandResult other = run("arena --a builtin:alphabeta:depth=2 --b builtin:greedy --seed 5 --boards 2 --log-dir " +
                                   dir.string());

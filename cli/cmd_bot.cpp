@@ -5,8 +5,9 @@
 
 namespace mushroom::cli {
 
+// Also mushroom-bot's whole program (bot_main.cpp), which names itself in argv[0].
 int cmd_bot(int argc, char** argv) {
-  cxxopts::Options opts("mushroom bot",
+  cxxopts::Options opts(argv[0],
                         "Play one game over the contest protocol on stdin/stdout (READY, INIT, TIME, OPP, "
                         "FINISH). Only OK and moves are printed on stdout; warnings go to stderr. With no --agent it plays "
                         "the contest bot, the strongest by measurement (BENCHMARKS.md): alphabeta with the learned "

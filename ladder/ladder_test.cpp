@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -191,6 +192,34 @@ TEST(Ladder, OneProgramInEitherSpellingIsOneProgram) {
     EXPECT_EQ(canonical_program_command(other), other);
   EXPECT_NE(canonical_program_command(exe + " bot --agent 'alphabeta' --opt 'eval=a.bin'"),
             canonical_program_command(exe + " bot --agent 'alphabeta:eval=b.bin'"));
+}
+
+// builtin: programs start mushroom-bot, found beside mushroom, for every
+// agent (nn too: no agent needs LibTorch); without it, or when it cannot be
+// executed, `mushroom bot` as before. mushroom, which loads LibTorch, took
+// 1.1-1.6 s to start, past the judge's 3 s for OK on a loaded machine. Both
+// commands are one program to a resumed ladder or arena.
+TEST(Ladder, BuiltinProgramsStartMushroomBotBesideMushroom) {
+  const fs::path dir = fresh_dir("companion");
+  fs::create_directories(dir);
+  const std::string self = (dir / "mushroom").string(), companion = (dir / "mushroom-bot").string();
+  const std::string agent = "alphabeta:eval=models/eval.bin,probcut=models/eval.probcut";
+  const std::string old_command = "'" + self + "' bot --agent '" + agent + "'";
+  EXPECT_EQ(builtin_bot_command(self, agent), old_command);  // no mushroom-bot yet
+  { std::ofstream(companion) << "#!/bin/sh\n"; }
+  fs::permissions(companion, fs::perms::owner_all);
+  EXPECT_EQ(builtin_bot_command(self, agent), "'" + companion + "' --agent '" + agent + "'");
+  EXPECT_EQ(builtin_bot_command(self, "nn:model=models/default.h5"),
+            "'" + companion + "' --agent 'nn:model=models/default.h5'");
+  EXPECT_EQ(canonical_program_command(builtin_bot_command(self, agent)), old_command);
+  EXPECT_EQ(canonical_program_command("'mushroom-bot' --agent 'greedy'"), "'mushroom' bot --agent 'greedy'");
+  EXPECT_EQ(canonical_program_command("'/x/not-mushroom-bot' --agent 'greedy'"), "'/x/not-mushroom-bot' --agent 'greedy'");
+  fs::permissions(companion, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(builtin_bot_command(self, agent), old_command);  // not executable
+  // resolve_program goes through builtin_bot_command, with this test's own
+  // path (no mushroom-bot beside it here).
+  EXPECT_EQ(resolve_program("builtin:greedy", dir.string()), builtin_bot_command(self_executable(), "greedy"));
+  fs::remove_all(dir);
 }
 
 TEST(Ladder, BadInputIsAnErrorThatNamesIt) {

@@ -19,6 +19,13 @@ std::string self_executable() {
   return std::string(buf, size_t(n));
 }
 
+std::string builtin_bot_command(const std::string& self, const std::string& agent) {
+  const std::filesystem::path companion = std::filesystem::path(self).parent_path() / "mushroom-bot";
+  if (access(companion.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(companion))
+    return shell_quote(companion.string()) + " --agent " + shell_quote(agent);
+  return shell_quote(self) + " bot --agent " + shell_quote(agent);
+}
+
 std::string resolve_program(const std::string& spec, const std::string& work_dir) {
   const std::string prefix = "builtin:";
   if (spec.rfind(prefix, 0) != 0) return spec;
@@ -29,7 +36,7 @@ std::string resolve_program(const std::string& spec, const std::string& work_dir
   }
   // Fail now, not inside every game, on unknown agents or options.
   make_agent(agent.name, AgentOptions{1, agent.options});
-  return shell_quote(self_executable()) + " bot --agent " + shell_quote(format_agent_spec(agent));
+  return builtin_bot_command(self_executable(), format_agent_spec(agent));
 }
 
 std::string checkpoint_program(const std::string& path, const std::string& probcut) {

@@ -1,5 +1,6 @@
 // Turns an arena program spec into a shell command:
-//   builtin:NAME[:key=value,key=value]  -> this binary's `bot --agent NAME ...`
+//   builtin:NAME[:key=value,key=value]  -> mushroom-bot --agent NAME... beside
+//                                          this binary (builtin_bot_command)
 //   builtin:seed-greedy                 -> python3 on seed 000's bot, extracted
 //                                          into work_dir at run time
 //   anything else                       -> used as a shell command as is
@@ -11,6 +12,13 @@
 namespace mushroom {
 
 std::string resolve_program(const std::string& spec, const std::string& work_dir);
+// The command that plays `agent` (NAME[:key=value,...]) over the contest
+// protocol: mushroom-bot beside `self` (the running mushroom) when it is there
+// and executable, since it starts in milliseconds without LibTorch where
+// `mushroom` takes over a second (past the judge's 3 s for OK under load);
+// else `self bot --agent AGENT`, as before. mushroom-bot knows every agent
+// mushroom does, `nn` included (no agent needs LibTorch).
+std::string builtin_bot_command(const std::string& self, const std::string& agent);
 // This executable's absolute path (from /proc/self/exe).
 std::string self_executable();
 

@@ -51,7 +51,15 @@ std::optional<std::vector<std::string>> quoted_words(const std::string& text) {
 }  // namespace
 
 std::string canonical_program_command(const std::string& command) {
-  const auto words = quoted_words(command);
+  auto words = quoted_words(command);
+  // mushroom-bot --agent A is mushroom bot --agent A beside it (ladder/program_spec.h).
+  const std::string companion = "mushroom-bot";
+  if (words && words->size() >= 3 && (*words)[1] == "--agent" && (*words)[0].size() >= companion.size() &&
+      (*words)[0].compare((*words)[0].size() - companion.size(), companion.size(), companion) == 0 &&
+      ((*words)[0].size() == companion.size() || (*words)[0][(*words)[0].size() - companion.size() - 1] == '/')) {
+    (*words)[0].erase((*words)[0].size() - 4);  // "-bot"
+    words->insert(words->begin() + 1, "bot");
+  }
   if (!words || words->size() < 4 || (*words)[1] != "bot" || (*words)[2] != "--agent") return command;
   try {
     AgentSpec spec = parse_agent_spec((*words)[3]);
