@@ -6951,6 +6951,10 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
                            root_solver_.principal_variation(pos, 12), false};
     return solved;
   }
+  // The exact attempt ran on the bank: the move's own budget, hard
+  // deadline included, starts after it. The selective attempt and the
+  // search share that budget, so neither runs past the move's hard one.
+  if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();
   // The selective mode where the exact attempt did not run or did not
   // finish (a loss it proved with wdl is left to the search, as before).
   bool selective_failed = false;
@@ -6962,7 +6966,6 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
     }
     selective_failed = true;
   }
-  if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();  // the search's budget starts after the attempt
   // After a failed selective attempt the search's soft budget starts anew;
   // its hard deadline stays the move's, so the move never runs past it.
   const auto search_start = selective_failed ? SteadyClock::now() : t0;
