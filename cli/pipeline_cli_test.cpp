@@ -320,6 +320,19 @@ TEST(Pipeline, CtrlCSaysWhatIsKeptAndTheResumeCountsTheKeptGames) {
               std::string::npos) << resumed;
   EXPECT_NE(resumed.find("run complete: 1 generations"), std::string::npos) << resumed;
   EXPECT_EQ(read_file((dir / "dashboard.html").string()).find("No generation has finished yet"), std::string::npos);
+  // The generation's record counts its samples in every shard, the kept
+  // ones included, as it counts its games.
+  int64_t samples = 0;
+  for (const auto& e : fs::directory_iterator(dir / "data" / "gen-0001"))
+    if (e.path().extension() == ".h5") {
+      int64_t n = 0;
+      selfplay::read_shard_meta(e.path().string(), &n);
+      samples += n;
+    }
+  const std::string record = read_file((dir / "metrics" / "gen-0001.json").string());
+  EXPECT_NE(record.find("\"selfplay_games\":12,"), std::string::npos) << record;
+  EXPECT_NE(record.find("\"selfplay_samples\":" + std::to_string(samples) + ","), std::string::npos)
+      << samples << " samples in the shards: " << record;
 }
 
 // [ladder] every = 1: the candidate plays a gauntlet against the reference
@@ -350,8 +363,20 @@ TEST(Pipeline, EachCandidateIsPlacedOnTheRunsLadder) {
   EXPECT_NE(code, 0) << resumed;
   EXPECT_NE(resumed.find("program 'greedy' of the ladder in " + (dir / "ladder").string()), std::string::npos) << resumed;
   EXPECT_NE(resumed.find("give the new program another name"), std::string::npos) << resumed;
+  EXPECT_NE(resumed.find("move " + (dir / "ladder").string() + " aside"), std::string::npos) << resumed;
   EXPECT_EQ(resumed.find("== generation 2"), std::string::npos) << resumed;
   EXPECT_FALSE(fs::exists(dir / "data" / "gen-0002"));
+  // The advice works: with the old ladder moved aside, the run resumes and
+  // starts a new one.
+  fs::rename(dir / "ladder", dir.parent_path() / "ladder-old");
+  const std::string moved = run_command("run --config testdata/configs/tiny-ladder.toml --dir " + dir.string() +
+                                            " --parallel 1 --generations 2 --set 'ladder.programs=greedy=builtin:random'",
+                                        &code);
+  ASSERT_EQ(code, 0) << moved;
+  EXPECT_NE(moved.find("ladder: gen-0002 rated "), std::string::npos) << moved;
+  const std::string programs = read_file((dir / "ladder" / "programs.txt").string());
+  EXPECT_EQ(programs.find("gen-0001"), std::string::npos) << programs;
+  EXPECT_NE(programs.find("gen-0002"), std::string::npos) << programs;
 }
 
 // `mushroom bot` with no arguments is the contest bot: alphabeta with the

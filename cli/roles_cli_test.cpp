@@ -231,6 +231,7 @@ TEST(Roles, AGatekeeperRefusesAChangedLadderReferenceBeforeAnyWork) {
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("give the new program another name"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("move " + (run / "ladder").string() + " aside"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("== gatekeeper: generation 1"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(run / "heldout")) << "held-out games were played before the refusal";
   EXPECT_FALSE(fs::exists(run / "metrics" / "gen-0001.json"));

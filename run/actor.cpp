@@ -22,6 +22,7 @@ ActorReport run_actor(const RunConfig& config, const Pipeline& pipeline, const R
     const selfplay::Shard shard = selfplay::read_shard(shard_path, pipeline.schema);
     for (const auto& s : shard.samples) next_id = std::max(next_id, s.game_id + 1);
     report.games_before += int(shard.meta.games);
+    report.samples_before += int64_t(shard.samples.size());
   }
   if (report.games_before >= config.selfplay.games) {
     log("selfplay: already complete (" + std::to_string(report.games_before) + " games)");

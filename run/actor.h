@@ -14,8 +14,10 @@ namespace mushroom::run {
 
 struct ActorReport {
   int games_before = 0;               // finished in earlier sessions
+  int64_t samples_before = 0;         // their samples
   selfplay::SelfplayProgress played;  // what this call played
   int games() const { return games_before + played.games_done; }
+  int64_t samples() const { return samples_before + played.samples; }
 };
 
 // model: the model file to self-play with, "" for the pipeline's bootstrap

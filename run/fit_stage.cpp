@@ -54,9 +54,7 @@ ProbCutFitJob probcut_fit_job(const ProbCutStageConfig& config, const std::strin
   job.exact_nodes = uint64_t(config.exact_nodes);
   job.exact_shallow = config.exact_shallow;
   // The fit's own rules, whatever this table lets through, named as keys.
-  check_probcut_fit_job(job, [](const std::string& member) {
-    return "probcut." + (member == "node_limit" ? std::string("nodes") : member);
-  });
+  check_probcut_fit_job(job, [](const std::string& member) { return "probcut." + probcut_fit_setting(member); });
   return job;
 }
 

@@ -65,7 +65,15 @@ void check_ladder_references(const LadderStageConfig& config, const RunDir& run)
   if (config.every <= 0) return;
   const fs::path dir = run.root / "ladder";
   const std::vector<LadderProgram> references = ladder_references(config, (dir / "work").string());
-  if (fs::exists(dir)) check_ladder_programs(dir.string(), references);
+  if (!fs::exists(dir)) return;
+  try {
+    check_ladder_programs(dir.string(), references);
+  } catch (const std::invalid_argument& e) {
+    // A run's references are its config's, so renaming is no way out; a
+    // rebuilt or moved `mushroom` is the usual cause.
+    throw std::invalid_argument(std::string(e.what()) + ". The run's ladder cannot mix them: move " + dir.string() +
+                                " aside (its games stay readable there) and the run starts a new ladder");
+  }
 }
 
 std::string ladder_candidate_program(const RunDir& run, int generation, bool with_probcut) {

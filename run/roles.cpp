@@ -219,7 +219,7 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
     const train::ShardTotals played = train::shard_totals(c.run.data(g).string());
     ActorReport actor;
     actor.games_before = int(played.games);
-    actor.played.samples = played.samples;
+    actor.samples_before = played.samples;
     record_generation(c.run, g, actor, trained_stats_of(c.run, g), gate, ladder, c.init_model, c.config.hash,
                       log);
   }

@@ -30,7 +30,7 @@ view::GenerationRecord make_record(int g, const ActorReport& actor, const train:
   r.selfplay_games = actor.games();
   r.selfplay_seconds = actor.played.seconds;
   r.selfplay_games_per_minute = actor.played.seconds > 0 ? actor.played.games_done * 60.0 / actor.played.seconds : 0;
-  r.selfplay_samples = actor.played.samples;
+  r.selfplay_samples = actor.samples();  // the generation's, a resume's earlier shards included
   r.mean_game_plies = actor.played.mean_game_plies;
   r.batch_fill = actor.played.batch_fill;
   if (actor.played.device_busy >= 0) r.device_busy = actor.played.device_busy;

@@ -25,8 +25,12 @@ std::vector<std::pair<int, int>> ProbCutFitJob::default_pairs() {
   return {{3, 1}, {4, 2}, {5, 3}, {6, 2}, {7, 3}, {8, 4}, {9, 5}, {10, 6}, {11, 7}, {12, 8}};
 }
 
+std::string probcut_fit_setting(const std::string& member) {
+  return member == "node_limit" ? "nodes" : member;
+}
+
 std::string probcut_fit_flag(const std::string& member) {
-  std::string flag = member == "node_limit" ? "nodes" : member;
+  std::string flag = probcut_fit_setting(member);
   std::replace(flag.begin(), flag.end(), '_', '-');
   return "--" + flag;
 }

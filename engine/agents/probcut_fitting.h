@@ -47,6 +47,9 @@ struct ProbCutFitJob {
 // member's name (`exact_shallow`): the command's flags (`--exact-shallow`)
 // or a config's keys (`probcut.exact_shallow`).
 using FitSettingName = std::function<std::string(const std::string& member)>;
+// A job member's setting name, as `probcut-fit`'s flags and the run's
+// [probcut] keys both spell it (node_limit is "nodes").
+std::string probcut_fit_setting(const std::string& member);
 std::string probcut_fit_flag(const std::string& member);  // `probcut-fit`'s flags
 
 // Throws std::invalid_argument naming the first setting out of range, as
