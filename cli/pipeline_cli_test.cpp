@@ -377,6 +377,10 @@ TEST(Pipeline, EachCandidateIsPlacedOnTheRunsLadder) {
   const std::string programs = read_file((dir / "ladder" / "programs.txt").string());
   EXPECT_EQ(programs.find("gen-0001"), std::string::npos) << programs;
   EXPECT_NE(programs.find("gen-0002"), std::string::npos) << programs;
+  // The old ladder's games stay readable where it was moved.
+  const std::string old_programs = read_file((dir.parent_path() / "ladder-old" / "programs.txt").string());
+  EXPECT_NE(old_programs.find("gen-0001"), std::string::npos) << old_programs;
+  EXPECT_TRUE(fs::exists(dir.parent_path() / "ladder-old" / "games.csv"));
 }
 
 // `mushroom bot` with no arguments is the contest bot: alphabeta with the

@@ -32,6 +32,30 @@ const char* kFitSettings =
 // A fit made with another evaluation (a stale gen-0001.probcut beside a
 // retrained gen-0001.eval) is refused by name, naming both hashes, before
 // any fitting; the evaluation's own is accepted as made.
+// The fit's own rules, whatever the settings table lets through, name the
+// run's keys as the config spells them: the node limit is probcut.nodes.
+TEST(FitStage, TheFitsOwnRulesNameTheRunsKeys) {
+  ProbCutStageConfig config;
+  config.nodes = 10;  // below the fit's 1000 (the table refuses it too, by its own name)
+  try {
+    probcut_fit_job(config, "eval.bin");
+    ADD_FAILURE() << "a node limit of 10 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("probcut.nodes must be at least 1000"), std::string::npos) << e.what();
+  }
+  config = ProbCutStageConfig{};
+  config.exact_max_left = 100;
+  config.exact_shallow = config.max_depth + 1;
+  try {
+    probcut_fit_job(config, "eval.bin");
+    ADD_FAILURE() << "exact_shallow above max_depth was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("probcut.exact_shallow = 10 must be in [1, probcut.max_depth = 9]"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(FitStage, AFitMadeForAnotherEvaluationIsRefusedBeforeAnyWork) {
   const ScratchFolder folder("mushroom-fit-stage-foreign");
   const RunDir run{folder.dir() / "run", ".eval"};

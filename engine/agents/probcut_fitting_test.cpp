@@ -243,6 +243,10 @@ TEST(ProbCutFitting, BadSettingsAreRefusedByName) {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   }
+  // One spelling of the node limit for the command's flags and the run's keys.
+  EXPECT_EQ(probcut_fit_setting("node_limit"), "nodes");
+  EXPECT_EQ(probcut_fit_setting("exact_shallow"), "exact_shallow");
+  EXPECT_EQ(probcut_fit_flag("exact_shallow"), "--exact-shallow");
   EXPECT_EQ(parse_probcut_pairs("8:4, 6:2"), (std::vector<std::pair<int, int>>{{8, 4}, {6, 2}}));
   for (const char* text : {"8-4", "8:", ":4", "8:4,", "x:y"}) EXPECT_THROW(parse_probcut_pairs(text), std::invalid_argument) << text;
 }
