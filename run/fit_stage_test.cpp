@@ -29,9 +29,6 @@ namespace fs = std::filesystem;
 const char* kFitSettings =
     "[run]\nmodel = \"eval\"\n[probcut]\nenabled = true\ngames = 2\nmax_depth = 3\nsample_rate = 0.5\nthreads = 1\n";
 
-// A fit made with another evaluation (a stale gen-0001.probcut beside a
-// retrained gen-0001.eval) is refused by name, naming both hashes, before
-// any fitting; the evaluation's own is accepted as made.
 // The fit's own rules, whatever the settings table lets through, name the
 // run's keys as the config spells them: the node limit is probcut.nodes.
 TEST(FitStage, TheFitsOwnRulesNameTheRunsKeys) {
@@ -56,6 +53,9 @@ TEST(FitStage, TheFitsOwnRulesNameTheRunsKeys) {
   }
 }
 
+// A fit made with another evaluation (a stale gen-0001.probcut beside a
+// retrained gen-0001.eval) is refused by name, naming both hashes, before
+// any fitting; the evaluation's own is accepted as made.
 TEST(FitStage, AFitMadeForAnotherEvaluationIsRefusedBeforeAnyWork) {
   const ScratchFolder folder("mushroom-fit-stage-foreign");
   const RunDir run{folder.dir() / "run", ".eval"};
