@@ -47,7 +47,8 @@ TEST(Cli, EverySubcommandHasHelp) {
   const CommandResult usage = run("--help");
   EXPECT_EQ(usage.exit_code, 0);
   for (const char* name : {"play", "moves", "perft", "bench", "positions", "bot", "arena", "replay", "solve", "tonga",
-                           "view", "analyze", "dashboard", "export-bot", "ladder", "solve-endgame", "balanced-boards"}) {
+                           "view", "analyze", "dashboard", "export-bot", "ladder", "solve-endgame", "balanced-boards",
+                           "time-use"}) {
     EXPECT_NE(usage.output.find(std::string("  ") + name), std::string::npos) << name;
     const CommandResult help = run(std::string(name) + " --help");
     EXPECT_EQ(help.exit_code, 0) << name;
@@ -312,6 +313,51 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
   EXPECT_EQ(records[0].second, "builtin:random");
   EXPECT_EQ(records[1].first, "builtin:random");
   EXPECT_EQ(records[0].log, "game-0000.log");
+}
+
+// time-use reads an arena folder through its games.csv: each program under
+// its name, its bank used a game as the logs' time column adds up.
+TEST(Cli, TimeUseReadsAMatchFolderUnderItsProgramsNames) {
+  const fs::path dir = temp_dir("cli-time-use");
+  const fs::path match = dir / "match";
+  const CommandResult arena =
+      run("arena --a builtin:greedy --a-name gr --b builtin:random --b-name rn --boards 2 --seed 5 --log-dir " +
+          match.string());
+  ASSERT_EQ(arena.exit_code, 0) << arena.output;
+  double greedy_ms = 0;
+  for (const GameRecord& g : read_games_file((match / "games.csv").string(), false))
+    for (const LoggedMove& m : parse_game_log(read_file((match / g.log).string())).moves)
+      if ((m.player == kFirst) == (g.first == "gr")) greedy_ms += m.ms;
+  const CommandResult r = run("time-use " + match.string() + " --csv " + (dir / "bands.csv").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("4 games\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("gr: 4 games, bank used a game: mean " + format_fixed(greedy_ms / 4, 0) + " ms"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("rn: 4 games"), std::string::npos) << r.output;
+  const std::string csv = read_file((dir / "bands.csv").string());
+  EXPECT_EQ(csv.rfind("program,left_low,left_high,moves,mean_ms,share\ngr,170,170,2,", 0), 0u) << csv;
+
+  // A lone log without a games.csv beside it: its seats.
+  fs::copy_file(match / "game-0000.log", dir / "lone.log");
+  const CommandResult lone = run("time-use " + (dir / "lone.log").string());
+  ASSERT_EQ(lone.exit_code, 0) << lone.output;
+  EXPECT_NE(lone.output.find("first: 1 game"), std::string::npos) << lone.output;
+
+  // What it cannot read is named.
+  const CommandResult no_games = run("time-use " + dir.string());
+  EXPECT_NE(no_games.exit_code, 0);
+  EXPECT_NE(no_games.output.find(dir.string() + " has no games.csv"), std::string::npos) << no_games.output;
+  const CommandResult missing = run("time-use " + (dir / "nothing").string());
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("nothing does not exist"), std::string::npos) << missing.output;
+  const CommandResult band = run("time-use " + match.string() + " --band 0");
+  EXPECT_NE(band.exit_code, 0);
+  EXPECT_NE(band.output.find("band width 0 is out of range"), std::string::npos) << band.output;
+  write_file_atomic((dir / "torn.log").string(), "INIT 123\n");
+  const CommandResult torn = run("time-use " + (dir / "torn.log").string());
+  EXPECT_NE(torn.exit_code, 0);
+  EXPECT_NE(torn.output.find("torn.log"), std::string::npos) << torn.output;
 }
 
 // A killed arena, run again with the same command, plays only the games not

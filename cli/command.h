@@ -86,6 +86,7 @@ int cmd_ladder(int argc, char** argv);
 int cmd_elo_curve(int argc, char** argv);
 int cmd_balanced_boards(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
+int cmd_time_use(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_probcut_fit(int argc, char** argv);
 int cmd_solve_endgame(int argc, char** argv);

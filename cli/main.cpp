@@ -65,6 +65,7 @@ const std::vector<CommandGroup>& command_groups() {
            {"analyze", "where was a game lost: the bot's evaluation before and after every move", cmd_analyze},
            {"view", "turn a game log into a self-contained HTML viewer page", cmd_view},
            {"replay", "print a game log board by board", cmd_replay},
+           {"time-use", "where the clock went: the bank used a game and the time of the moves by mushrooms left", cmd_time_use},
        }},
       {"inspect the engine",
        {
