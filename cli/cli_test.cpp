@@ -343,6 +343,32 @@ TEST(Cli, TimeUseReadsAMatchFolderUnderItsProgramsNames) {
   const CommandResult lone = run("time-use " + (dir / "lone.log").string());
   ASSERT_EQ(lone.exit_code, 0) << lone.output;
   EXPECT_NE(lone.output.find("first: 1 game"), std::string::npos) << lone.output;
+  EXPECT_NE(lone.output.find("second: 1 game"), std::string::npos) << lone.output;
+  // A log with its games.csv beside it: the programs' names, first seat first.
+  const GameRecord g0 = read_games_file((match / "games.csv").string(), false)[0];
+  const CommandResult named = run("time-use " + (match / g0.log).string());
+  ASSERT_EQ(named.exit_code, 0) << named.output;
+  EXPECT_NE(named.output.find(g0.first + ": 1 game"), std::string::npos) << named.output;
+  EXPECT_LT(named.output.find(g0.first + ":"), named.output.find(g0.second + ":")) << named.output;
+
+  // Seats as games.csv names them, with real times (the judge's example game:
+  // FIRST 70 + 20 ms, SECOND 40 + 10 ms); a forfeit with no log is left out.
+  const fs::path judged = dir / "judged";
+  fs::create_directories(judged);
+  fs::copy_file("testdata/judge/example-log.txt", judged / "ex.log");
+  write_file_atomic((judged / "games.csv").string(), std::string(kGamesFileHeader) + "\n" +
+                                                          "rn,gr,0,0,4,5,-1,,,ex.log\n"
+                                                          "gr,rn,1,0,0,0,-1,gr,crash,\n");
+  const CommandResult seats = run("time-use " + judged.string());
+  ASSERT_EQ(seats.exit_code, 0) << seats.output;
+  EXPECT_NE(seats.output.find("1 game (and 1 game left out"), std::string::npos) << seats.output;
+  EXPECT_NE(seats.output.find("rn: 1 game, bank used a game: mean 90 ms"), std::string::npos) << seats.output;
+  EXPECT_NE(seats.output.find("gr: 1 game, bank used a game: mean 50 ms"), std::string::npos) << seats.output;
+  write_file_atomic((judged / "games.csv").string(),
+                    std::string(kGamesFileHeader) + "\n" + "gr,rn,1,0,0,0,-1,gr,crash,\n");
+  const CommandResult forfeits = run("time-use " + judged.string());
+  EXPECT_NE(forfeits.exit_code, 0);
+  EXPECT_NE(forfeits.output.find("no whole game to read (1 game left out)"), std::string::npos) << forfeits.output;
 
   // What it cannot read is named.
   const CommandResult no_games = run("time-use " + dir.string());
@@ -354,6 +380,9 @@ TEST(Cli, TimeUseReadsAMatchFolderUnderItsProgramsNames) {
   const CommandResult band = run("time-use " + match.string() + " --band 0");
   EXPECT_NE(band.exit_code, 0);
   EXPECT_NE(band.output.find("band width 0 is out of range"), std::string::npos) << band.output;
+  const CommandResult bank = run("time-use " + match.string() + " --time-ms 0");
+  EXPECT_NE(bank.exit_code, 0);
+  EXPECT_NE(bank.output.find("--time-ms 0 is not a bank"), std::string::npos) << bank.output;
   write_file_atomic((dir / "torn.log").string(), "INIT 123\n");
   const CommandResult torn = run("time-use " + (dir / "torn.log").string());
   EXPECT_NE(torn.exit_code, 0);

@@ -36,6 +36,9 @@ ProgramTimeUse& TimeUseTable::program(const std::string& name) {
 
 void TimeUseTable::add_game(const GameLog& log, const std::string& first, const std::string& second,
                             const std::string& source) {
+  if (first == second)
+    throw std::invalid_argument(source + ": both seats are named '" + first +
+                                "': a program's time is counted under its name, so the two need different names");
   if (log.aborted_by || !log.finished) {
     ++skipped_;
     return;

@@ -37,7 +37,8 @@ class TimeUseTable {
   // `second`. A game that ended in a forfeit (ABORT) or has no FINISH adds
   // nothing and is counted in skipped(): its bank use is not a whole game's.
   // Throws std::invalid_argument naming `source` and the move for an
-  // illegal move (the mushrooms left would be wrong after it).
+  // illegal move (the mushrooms left would be wrong after it), and for two
+  // seats of one name (their times could not be told apart).
   void add_game(const GameLog& log, const std::string& first, const std::string& second,
                 const std::string& source = "<log>");
 

@@ -95,7 +95,21 @@ TEST(TimeUse, AnIllegalMoveIsRefusedNamingTheLogAndTheTableStaysAsItWas) {
   EXPECT_EQ(table.programs()[0].moves(), 2);
 }
 
+TEST(TimeUse, TwoSeatsOfOneNameAreRefused) {
+  TimeUseTable table(10);
+  try {
+    table.add_game(example(), "a", "a", "self.log");
+    FAIL() << "accepted two seats named a";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("self.log: both seats are named 'a'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(table.games(), 0);
+  EXPECT_TRUE(table.programs().empty());
+}
+
 TEST(TimeUse, ABandWidthOutOfRangeIsRefusedByName) {
+  EXPECT_EQ(TimeUseTable(1).band_width(), 1);
+  EXPECT_EQ(TimeUseTable(170).band_width(), 170);
   for (int width : {0, -3, 171}) {
     try {
       TimeUseTable table(width);
@@ -116,6 +130,27 @@ TEST(TimeUse, QuantilesAreTheNearestRankGame) {
   EXPECT_EQ(game_ms_quantile(p, 0.5), 200);   // rank 2 of 4
   EXPECT_EQ(game_ms_quantile(p, 0.9), 400);   // rank ceil(3.6) = 4
   EXPECT_EQ(game_ms_quantile(p, 1.0), 400);
+  p.game_ms = {100, 200, 300, 400, 500, 600};
+  EXPECT_EQ(game_ms_quantile(p, 0.9), 600);  // rank ceil(5.4) = 6, where rounding would give 5
+}
+
+GameLog with_times_tripled(GameLog log) {
+  for (LoggedMove& m : log.moves) m.ms *= 3;
+  return log;
+}
+
+TEST(TimeUse, TheReportGivesEachQuantileOfTheGames) {
+  TimeUseTable table(10);
+  table.add_game(example(), "a", "b");
+  table.add_game(with_times_tripled(example()), "a", "b");  // a used 90 ms, then 270
+  const std::string report = format_time_use(table, 1000);
+  EXPECT_NE(report.find("a: 2 games, bank used a game: mean 180 ms, median 90, 90th percentile 270, most 270; left "
+                        "unused of 1000 ms: 820 ms a game on average"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("b: 2 games, bank used a game: mean 100 ms, median 50, 90th percentile 150, most 150"),
+            std::string::npos)
+      << report;
 }
 
 TEST(TimeUse, TheReportAndTheCsvGiveEachBandMostMushroomsFirst) {
