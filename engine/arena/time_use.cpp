@@ -27,11 +27,11 @@ TimeUseTable::TimeUseTable(int band_width) : band_width_(band_width) {
                                 std::to_string(kCells) + " mushrooms left");
 }
 
-ProgramTimeUse& TimeUseTable::program(const std::string& name) {
-  for (ProgramTimeUse& p : programs_)
-    if (p.name == name) return p;
+size_t TimeUseTable::program_index(const std::string& name) {
+  for (size_t i = 0; i < programs_.size(); ++i)
+    if (programs_[i].name == name) return i;
   programs_.push_back({name, {}, {}});
-  return programs_.back();
+  return programs_.size() - 1;
 }
 
 void TimeUseTable::add_game(const GameLog& log, const std::string& first, const std::string& second,
@@ -55,9 +55,8 @@ void TimeUseTable::add_game(const GameLog& log, const std::string& first, const 
     moves.push_back({pos.mushrooms_left(), &log.moves[i]});
     pos.apply(log.moves[i].move);
   }
-  program(first);  // both made before either is held: a new one may move the others
-  program(second);
-  ProgramTimeUse* seat[2] = {&program(first), &program(second)};
+  const size_t first_index = program_index(first), second_index = program_index(second);
+  ProgramTimeUse* seat[2] = {&programs_[first_index], &programs_[second_index]};  // both exist: neither moves now
   double used[2] = {0, 0};
   for (const auto& [left, move] : moves) {
     const int s = move->player == kFirst ? 0 : 1;
@@ -81,8 +80,11 @@ double game_ms_quantile(const ProgramTimeUse& program, double q) {
 
 namespace {
 
+// A band's highest mushrooms left: the board holds at most kCells.
+int band_high(int low, int width) { return std::min(low + width - 1, kCells); }
+
 std::string band_label(int low, int width) {
-  const int high = std::min(low + width - 1, kCells);
+  const int high = band_high(low, width);
   return low == high ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(high);
 }
 
@@ -130,7 +132,7 @@ std::string time_use_csv(const TimeUseTable& table) {
     for (auto it = p.bands.rbegin(); it != p.bands.rend(); ++it) {
       const TimeUseBand& band = it->second;
       out += csv_field(p.name) + "," + std::to_string(it->first) + "," +
-             std::to_string(std::min(it->first + table.band_width() - 1, kCells)) + "," +
+             std::to_string(band_high(it->first, table.band_width())) + "," +
              std::to_string(band.moves) + "," + format_fixed(band.moves > 0 ? band.ms / band.moves : 0, 1) + "," +
              format_fixed(total > 0 ? band.ms / total : 0, 4) + "\n";
     }

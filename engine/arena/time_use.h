@@ -49,7 +49,8 @@ class TimeUseTable {
   const std::vector<ProgramTimeUse>& programs() const { return programs_; }
 
  private:
-  ProgramTimeUse& program(const std::string& name);
+  // The program's place in programs_, added when new.
+  size_t program_index(const std::string& name);
   int band_width_;
   int games_ = 0, skipped_ = 0;
   std::vector<ProgramTimeUse> programs_;
