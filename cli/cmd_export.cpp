@@ -37,7 +37,7 @@ int cmd_export_bot(int argc, char** argv) {
       "directory, its promoted evaluation's fit is taken from beside it (models/NAME.probcut, made by the run's fit "
       "stage). Without one the bot searches without ProbCut, and the export warns", cxxopts::value<std::string>())(
       "agent", "with --eval: the bot's alphabeta options over its defaults, as an agent is written everywhere "
-      "(alphabeta:key=value,..., e.g. alphabeta:solver_selective_left=110), checked as the agent checks them and "
+      "(alphabeta:key=value,..., e.g. alphabeta:time_scale=1.2), checked as the agent checks them and "
       "embedded in the source; eval and probcut are --eval and --probcut", cxxopts::value<std::string>())(
       "out", "output source file, e.g. submission.cpp", cxxopts::value<std::string>())(
       "max-bytes", "largest source file to write (the judge's limit is 1 MiB)",

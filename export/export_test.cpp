@@ -521,11 +521,9 @@ TEST(ExportedEvalBot, SearchesTheEnginesTreeWithItsEmbeddedFit) {
 
 // The exported bot carries alphabeta options as the agent takes them
 // (`export-bot --agent alphabeta:key=value,...`): checked by name at the
-// export, embedded in the source, read by the bot over its defaults; the
-// selective endgame, which needs the embedded fit, is switched off with a
-// warning when the bot plays without it (another data.bin), where the agent
-// would refuse, so the bot never forfeits for it. With the fit, it plays
-// legal games to the end on the real clock.
+// export, embedded in the source, read by the bot over its defaults. It
+// plays legal games to the end on the real clock with them, and plays on
+// with other weights (another data.bin), without its fit.
 TEST(ExportedEvalBot, CarriesItsAgentOptions) {
   const ScratchFolder folder("mushroom-export-options");
   const fs::path& d = folder.dir();
@@ -535,9 +533,8 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
     const char* args;
     const char* message;
   } refused[] = {
-      {" --probcut models/eval.probcut --agent alphabeta:solver_selective_left=171", "solver_selective_left=171"},
+      {" --probcut models/eval.probcut --agent alphabeta:time_scale=11", "time_scale"},
       {" --probcut models/eval.probcut --agent alphabeta:no_such_option=1", "no option 'no_such_option'"},
-      {" --agent alphabeta:solver_selective_left=110", "solver_selective_left=110 needs a Multi-ProbCut fit"},
       {" --probcut models/eval.probcut --agent alphabeta:probcut=other.probcut", "give the file as --probcut"},
       {" --probcut models/eval.probcut --agent mcts:sims=10", "the exported bot is the alphabeta agent"},
   };
@@ -553,11 +550,11 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
   EXPECT_NE(with_model.output.find("--agent goes with --eval"), std::string::npos) << with_model.output;
 
   const ShellResult exported =
-      run_shell(export_line + " --probcut " + kProbCutPath + " --agent alphabeta:solver_selective_left=110");
+      run_shell(export_line + " --probcut " + kProbCutPath + " --agent alphabeta:tail=4,time_scale=0.5");
   ASSERT_EQ(exported.exit_code, 0) << exported.output;
   const std::string source = read_file((d / "main.cpp").string());
-  EXPECT_NE(source.find("// Agent options: solver_selective_left=110."), std::string::npos);
-  EXPECT_NE(source.find("kAgentOptions[] = \"solver_selective_left=110\";"), std::string::npos);
+  EXPECT_NE(source.find("// Agent options: tail=4,time_scale=0.5."), std::string::npos);
+  EXPECT_NE(source.find("kAgentOptions[] = \"tail=4,time_scale=0.5\";"), std::string::npos);
   const ShellResult build =
       run_shell("g++ -std=c++17 -O1 -Wall -Wextra -Werror " + (d / "main.cpp").string() + " -o " + (d / "bot").string());
   ASSERT_EQ(build.exit_code, 0) << build.output;
@@ -567,22 +564,18 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
                             "88888888888888888 " + "99999999999999999\nTIME 10000 10000\nFINISH\n";
   write_file_atomic((d / "input.txt").string(), board);
   const ShellResult starts = run_shell("cd " + d.string() + " && ./bot < input.txt");
-  EXPECT_NE(starts.output.find("exported with the agent options solver_selective_left=110"), std::string::npos)
+  EXPECT_NE(starts.output.find("exported with the agent options tail=4,time_scale=0.5"), std::string::npos)
       << starts.output;
-  EXPECT_EQ(starts.output.find("selective endgame is off"), std::string::npos) << starts.output;
   EXPECT_EQ(starts.output.find("error"), std::string::npos) << starts.output;
-  // One game at a time: the selective attempts run on the real clock, and
-  // two games at once on a loaded 2-core machine could run a move out of time.
   const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1, 1);
   ASSERT_EQ(report.games.size(), 2u);
   for (const ArenaGame& g : report.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
 
-  // Other weights: played with, without their fit, and so without the mode.
+  // Other weights: played with, without their fit, the options still read.
   write_file_atomic((d / "data.bin").string(), random_eval_file(5));
   const ShellResult other = run_shell("cd " + d.string() + " && ./bot < input.txt");
-  EXPECT_NE(other.output.find("solver_selective_left=110 needs the Multi-ProbCut fit"), std::string::npos)
+  EXPECT_NE(other.output.find("exported with the agent options tail=4,time_scale=0.5"), std::string::npos)
       << other.output;
-  EXPECT_NE(other.output.find("the selective endgame is off"), std::string::npos) << other.output;
   EXPECT_EQ(other.output.find("error"), std::string::npos) << other.output;
   // OK, then a move in answer to TIME: the bot plays on.
   const ShellResult moves = stdout_of("cd " + d.string() + " && ./bot < input.txt");

@@ -72,8 +72,8 @@ std::string agent_options_text(const std::map<std::string, std::string>& options
 // Refuses, by name, options the bot could not play: a file option (the
 // weights and the fit are the export's own), a character a plain C string
 // would need escaped, and whatever the alphabeta agent itself refuses
-// (an unknown key, a value out of range, a selective mode without a fit
-// with `exact` pairs), checked by making the agent the bot will make.
+// (an unknown key, a value out of range), checked by making the agent the
+// bot will make.
 void check_agent_options(const ExportOptions& options, const nnue::Network& eval) {
   if (options.agent_options.empty()) return;
   for (const auto& [key, value] : options.agent_options) {

@@ -152,19 +152,11 @@ AlphaBetaAgentConfig exported_agent_config() {
 
 // The engine's `alphabeta` agent with its exported options, the learned
 // evaluation and its Multi-ProbCut fit; the hand evaluation when the
-// weights did not load. The selective endgame needs the fit: without it
-// (the weights did not load, or are not the exported ones) the bot says so
-// and plays without the mode, where the agent itself would refuse.
+// weights did not load.
 std::unique_ptr<Agent> make_alphabeta_agent(const LoadedWeights& w) {
   AlphaBetaAgentConfig c = exported_agent_config();
   c.eval_model = w.evaluation;  // shared, read once
   c.probcut_fit = embedded_probcut_fit(w);
-  if (c.selective_root.max_left > 0 && !c.probcut_fit) {
-    std::cerr << "bot: warning: solver_selective_left=" << c.selective_root.max_left
-              << " needs the Multi-ProbCut fit exported with the weights, which this bot plays without: the "
-                 "selective endgame is off" << std::endl;
-    c.selective_root.max_left = 0;
-  }
   return std::make_unique<AlphaBetaAgent>(c);
 }
 

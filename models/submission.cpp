@@ -924,9 +924,6 @@ struct SearchReport {
   uint64_t nodes = 0;
   bool proved = false;    // cells is the exact final margin under best play for both sides
   std::vector<Move> pv;   // the line the search expects, starting with best
-  // cells is the selective endgame's estimate of the final margin
-  // (Multi-ProbCut against exact values: near-exact, never a proof).
-  bool selective = false;
 };
 
 }  // namespace mushroom
@@ -3069,24 +3066,6 @@ class MctsAgent : public Agent {
   int root_solver_failed_at_ = 1 << 30;  // rectangles when a root attempt last failed
 };
 
-// The root solver's selective mode (issue 85), for the alphabeta agent:
-// where the exact attempt is out of its range or has failed, and at most
-// max_left mushrooms are left, the dedicated endgame solver with
-// Multi-ProbCut against exact values (endgame/endgame_solver.h,
-// SelectiveEndgame) estimates the margin within `share` of the move's soft
-// budget (never past its hard one). An answer's move is played and
-// reported as selective, never as proved; without one, the heuristic
-// search runs with the time that remains, its soft budget starting after
-// the attempt. Needs the agent's fit (`probcut`) with `exact` pairs.
-struct SelectiveRootConfig {
-  int max_left = 0;     // 0: off
-  double share = 0.5;   // of the move's soft budget
-  double sigmas = 1.5;  // SelectiveEndgame::sigmas
-  // A node cap for the attempt below the time budget's (not an option: for
-  // tests, which count nodes, not milliseconds); 0: the budget's alone.
-  uint64_t node_limit = 0;
-};
-
 struct AlphaBetaAgentConfig {
   AlphaBetaConfig search = playing_search_config();  // alphabeta/playing_search.h
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
@@ -3095,7 +3074,6 @@ struct AlphaBetaAgentConfig {
   double move_ms = 0;
   bool solver = true;
   RootSolverConfig root_solver{16};
-  SelectiveRootConfig selective_root;
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
@@ -3108,8 +3086,7 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, exact, solver_selective_left,
-// solver_selective_share, solver_selective_sigmas, lmr, lmr_divisor, pvs,
+// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
 // killers, qdepth, qmoves, eval, probcut, probcut_sigmas,
 // probcut_depth, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
@@ -3121,10 +3098,7 @@ class AlphaBetaAgent : public Agent {
  public:
   // Throws nnue::NetworkError naming the file when config.eval cannot be
   // used, ParseError or std::invalid_argument when config.probcut cannot
-  // (unreadable, malformed, or fitted with another evaluation), and
-  // std::invalid_argument naming solver_selective_left when the selective
-  // mode is asked for without solver, without a fit, or with a fit that has
-  // no `exact` pairs.
+  // (unreadable, malformed, or fitted with another evaluation).
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
@@ -3133,28 +3107,17 @@ class AlphaBetaAgent : public Agent {
   // a forced pass, which is not searched.
   std::optional<SearchReport> last_report() const override { return report_; }
   // The played move's child searched to the report's depth minus one (or,
-  // after a proof, solved exactly within a node budget; after a selective
-  // answer, estimated by the selective solver within one), on the same table.
+  // after a proof, solved exactly within a node budget), on the same table.
   std::optional<double> move_value(const Position& pos, const Move& move) override;
 
  private:
   AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& eval_bytes);  // the file's bytes, read once
-  // The selective mode's estimate of pos within budget_ms (and a node cap
-  // in proportion), as a report; nothing when it does not answer in time.
-  std::optional<SearchReport> solve_selective(const Position& pos, double budget_ms);
-
   AlphaBetaAgentConfig config_;
   uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   std::shared_ptr<const ProbCutFit> probcut_;   // null: off
   AlphaBeta search_;
   ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
-  // The selective mode (null when off): the dedicated solver on its own
-  // table, and the shallow heuristic search its cuts run, on its own
-  // evaluator and table, searched as the fit's `exact` pairs were fitted.
-  std::unique_ptr<StaticEvaluator> shallow_evaluator_;
-  std::unique_ptr<AlphaBeta> shallow_search_;
-  std::unique_ptr<EndgameSolver> selective_solver_;
   std::optional<SearchReport> report_;
   int root_solver_failed_at_ = 1 << 30;
 };
@@ -6712,7 +6675,6 @@ void ExactSolver::clear() {
 #include <cstdint>
 #include <optional>
 #include <ratio>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -6858,27 +6820,6 @@ std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& confi
   check_probcut_evaluation(*fit, evaluation, config.probcut);
   return fit;
 }
-
-// Refuses, naming the option, a selective mode that cannot run: it is the
-// root solver's, and it cuts with the fit's `exact` pairs.
-void check_selective_root(const AlphaBetaAgentConfig& config, const ProbCutFit* fit) {
-  const std::string option = "alphabeta option solver_selective_left=" + std::to_string(config.selective_root.max_left);
-  if (!config.solver) throw std::invalid_argument(option + " needs solver on: the selective mode is the root solver's");
-  if (!fit)
-    throw std::invalid_argument(option + " needs a Multi-ProbCut fit with `exact` pairs (probcut=FIT, made by "
-                                "`mushroom probcut-fit --exact-max-left N`); this agent has none");
-  bool has_exact = false;
-  for (const auto& [band, pair] : fit->entries()) has_exact |= pair.depth == ProbCutFit::kExactDepth;
-  if (!has_exact)
-    throw std::invalid_argument(option + ": the fit " + (config.probcut.empty() ? std::string("given") : config.probcut) +
-                                " has no `exact` pairs (fit it with `mushroom probcut-fit --exact-max-left N`)");
-}
-
-// The selective solver's table: 2^22 entries (64 MiB), as issue 72
-// measured the mode's reach (`bench endgame`'s default).
-constexpr int kSelectiveTableBits = 22;
-// The shallow search's table, as `bench endgame --selective` runs it.
-constexpr int kShallowTableBits = 18;
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : AlphaBetaAgent(config, eval_file_bytes(config)) {}
@@ -6892,34 +6833,6 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& e
   search_.set_move_orderer(config_.orderer.get());
   search_.set_probcut(probcut_.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
-  if (config_.selective_root.max_left > 0) {
-    check_selective_root(config_, probcut_.get());
-    // The shallow search as the fit's `exact` pairs were fitted: the playing
-    // search's settings without ProbCut, on the same evaluation.
-    shallow_evaluator_ = evaluator_from(config_, eval_bytes);
-    AlphaBetaConfig shallow = playing_search_config();
-    shallow.tt_bits = kShallowTableBits;
-    shallow_search_ = std::make_unique<AlphaBeta>(shallow, shallow_evaluator_.get());
-    selective_solver_ = std::make_unique<EndgameSolver>(EndgameConfig{.tt_bits = kSelectiveTableBits});
-    SelectiveEndgame selective;
-    selective.fit = probcut_.get();
-    selective.shallow = shallow_search_.get();
-    selective.sigmas = config_.selective_root.sigmas;
-    selective_solver_->set_selective(selective);
-  }
-}
-
-std::optional<SearchReport> AlphaBetaAgent::solve_selective(const Position& pos, double budget_ms) {
-  if (budget_ms <= 0) return std::nullopt;
-  EndgameSolver::Limits limits;
-  limits.nodes = uint64_t(budget_ms * kSolverNodesPerMs);
-  if (config_.selective_root.node_limit) limits.nodes = std::min(limits.nodes, config_.selective_root.node_limit);
-  limits.deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
-  const std::optional<EndgameProof> answer = selective_solver_->solve(pos, limits);
-  if (!answer) return std::nullopt;
-  // An estimate: never reported as proved.
-  return SearchReport{answer->best, double(answer->margin), 0, answer->nodes, false,
-                      selective_solver_->principal_variation(pos, 12), true};
 }
 
 namespace {
@@ -6942,33 +6855,17 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
     bank_ms = usable_bank_ms(clock.my_ms, config_.time);
   }
   Move solved;
-  constexpr int kNoMargin = 1 << 30;
-  int margin = kNoMargin;  // stays so unless the exact attempt answered
+  int margin = 0;
   if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
                                    root_solver_failed_at_, &margin)) {
     // With wdl only a draw is an exact margin; a win is a lower bound.
     report_ = SearchReport{solved, double(margin), 0, 0, !config_.root_solver.wdl || margin == 0,
-                           root_solver_.principal_variation(pos, 12), false};
+                           root_solver_.principal_variation(pos, 12)};
     return solved;
   }
   // The exact attempt ran on the bank: the move's own budget, hard
-  // deadline included, starts after it. The selective attempt and the
-  // search share that budget, so neither runs past the move's hard one.
+  // deadline included, starts after it.
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();
-  // The selective mode where the exact attempt did not run or did not
-  // finish (a loss it proved with wdl is left to the search, as before).
-  bool selective_failed = false;
-  if (selective_solver_ && margin == kNoMargin && pos.mushrooms_left() <= config_.selective_root.max_left) {
-    const double budget_ms = std::min(soft_ms * config_.selective_root.share, hard_ms - ms_since(t0));
-    if (std::optional<SearchReport> estimate = solve_selective(pos, budget_ms)) {
-      report_ = std::move(estimate);
-      return report_->best;
-    }
-    selective_failed = true;
-  }
-  // After a failed selective attempt the search's soft budget starts anew;
-  // its hard deadline stays the move's, so the move never runs past it.
-  const auto search_start = selective_failed ? SteadyClock::now() : t0;
   AlphaBetaResult result;
   if (config_.depth > 0) {
     result = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
@@ -6976,7 +6873,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
     const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
     // An iteration costs several times the previous one: start none past
     // 40% of the soft budget.
-    const auto soft = search_start + std::chrono::microseconds(int64_t(soft_ms * 400));
+    const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
     result = search_.search(pos, deadline, 64, 0, soft);
   }
   std::vector<Move> line = search_.principal_variation(pos, false);
@@ -6984,7 +6881,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   // starts with the move played.
   if (line.empty() || !(line.front() == result.best)) line.assign(1, result.best);
   report_ = SearchReport{result.best, double(result.score) / kEvalScale, result.depth, result.nodes, false,
-                         std::move(line), false};
+                         std::move(line)};
   return result.best;
 }
 
@@ -6998,12 +6895,6 @@ std::optional<double> AlphaBetaAgent::move_value(const Position& pos, const Move
     // The position was proved: the played move gets an exact value too,
     // when the solver finds it within a budget like the root's.
     if (const std::optional<int> margin = search_.solve_exact(child, kMoveValueSolverNodes)) return -double(*margin);
-  }
-  if (report_->selective && selective_solver_) {
-    // Estimated by the selective mode: the played move is estimated by it
-    // too, within a tenth of that budget (its cuts run shallow searches).
-    const EndgameSolver::Limits limits{kMoveValueSolverNodes / 10, std::nullopt};
-    if (const std::optional<EndgameProof> estimate = selective_solver_->solve(child, limits)) return -double(estimate->margin);
   }
   // As deep as the root's last completed iteration searched each of its
   // moves; at least one ply, so the child is not just evaluated statically.
@@ -7082,17 +6973,6 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
               "search this many ms per move whatever the bank (0: plan from the bank; analyze --ms)")
         .flag("solver", FIELD(solver), "exact endgames at the root");
     add_root_solver_settings(t)
-        .integer("solver_selective_left", FIELD(selective_root.max_left), 0, kCells,
-                 "where the exact attempt is out of range or fails, with at most this many mushrooms left, the "
-                 "endgame solver's selective mode (Multi-ProbCut against exact values; needs probcut=FIT with "
-                 "`exact` pairs) estimates the margin and its move is played; an estimate, never reported as "
-                 "proved (0: off)")
-        .real("solver_selective_share", FIELD(selective_root.share), 0.01, 3,
-              "share of the move's soft budget the selective attempt may use, never past the hard one; after a "
-              "failed attempt the search's soft budget starts anew")
-        .real("solver_selective_sigmas", FIELD(selective_root.sigmas), 0, 8,
-              "the selective mode cuts a node when the shallow search predicts its margin this many spreads "
-              "beyond the window")
         .flag("lmr", FIELD(search.lmr), "late move reductions")
         .real("lmr_divisor", FIELD(search.lmr_divisor), 0, 10,
               "late-move reduction max(1, 0.5 + ln(depth) ln(move number) / this) plies (0: always one ply)")
@@ -7147,15 +7027,13 @@ std::string line_text(const std::vector<Move>& line) {
 }
 
 // The columns after "after": loss, judgement, depth, proved, best, mark, pv.
-// "proved" says est for the selective endgame's estimate.
 std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss,
                            const char* judgement, int mark) {
   char buf[180];
   const std::string depth = report ? std::to_string(report->depth) : "-";
   const std::string best = report ? describe_move(report->best) : "-";
-  const char* proof = proved ? "yes" : report && report->selective ? "est" : "-";
   std::snprintf(buf, sizeof buf, "%6s  %-10s  %5s  %-6s  %-15s  %-5s  ", loss, *judgement ? judgement : "-",
-                depth.c_str(), proof, best.c_str(), mark ? std::to_string(mark).c_str() : "-");
+                depth.c_str(), proved ? "yes" : "-", best.c_str(), mark ? std::to_string(mark).c_str() : "-");
   return buf + (report ? line_text(report->pv) : std::string("-"));
 }
 
@@ -8530,19 +8408,11 @@ AlphaBetaAgentConfig exported_agent_config() {
 
 // The engine's `alphabeta` agent with its exported options, the learned
 // evaluation and its Multi-ProbCut fit; the hand evaluation when the
-// weights did not load. The selective endgame needs the fit: without it
-// (the weights did not load, or are not the exported ones) the bot says so
-// and plays without the mode, where the agent itself would refuse.
+// weights did not load.
 std::unique_ptr<Agent> make_alphabeta_agent(const LoadedWeights& w) {
   AlphaBetaAgentConfig c = exported_agent_config();
   c.eval_model = w.evaluation;  // shared, read once
   c.probcut_fit = embedded_probcut_fit(w);
-  if (c.selective_root.max_left > 0 && !c.probcut_fit) {
-    std::cerr << "bot: warning: solver_selective_left=" << c.selective_root.max_left
-              << " needs the Multi-ProbCut fit exported with the weights, which this bot plays without: the "
-                 "selective endgame is off" << std::endl;
-    c.selective_root.max_left = 0;
-  }
   return std::make_unique<AlphaBetaAgent>(c);
 }
 

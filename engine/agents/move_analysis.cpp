@@ -15,15 +15,13 @@ std::string line_text(const std::vector<Move>& line) {
 }
 
 // The columns after "after": loss, judgement, depth, proved, best, mark, pv.
-// "proved" says est for the selective endgame's estimate.
 std::string search_columns(const std::optional<SearchReport>& report, bool proved, const char* loss,
                            const char* judgement, int mark) {
   char buf[180];
   const std::string depth = report ? std::to_string(report->depth) : "-";
   const std::string best = report ? describe_move(report->best) : "-";
-  const char* proof = proved ? "yes" : report && report->selective ? "est" : "-";
   std::snprintf(buf, sizeof buf, "%6s  %-10s  %5s  %-6s  %-15s  %-5s  ", loss, *judgement ? judgement : "-",
-                depth.c_str(), proof, best.c_str(), mark ? std::to_string(mark).c_str() : "-");
+                depth.c_str(), proved ? "yes" : "-", best.c_str(), mark ? std::to_string(mark).c_str() : "-");
   return buf + (report ? line_text(report->pv) : std::string("-"));
 }
 

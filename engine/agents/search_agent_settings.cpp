@@ -66,17 +66,6 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
               "search this many ms per move whatever the bank (0: plan from the bank; analyze --ms)")
         .flag("solver", FIELD(solver), "exact endgames at the root");
     add_root_solver_settings(t)
-        .integer("solver_selective_left", FIELD(selective_root.max_left), 0, kCells,
-                 "where the exact attempt is out of range or fails, with at most this many mushrooms left, the "
-                 "endgame solver's selective mode (Multi-ProbCut against exact values; needs probcut=FIT with "
-                 "`exact` pairs) estimates the margin and its move is played; an estimate, never reported as "
-                 "proved (0: off)")
-        .real("solver_selective_share", FIELD(selective_root.share), 0.01, 3,
-              "share of the move's soft budget the selective attempt may use, never past the hard one; after a "
-              "failed attempt the search's soft budget starts anew")
-        .real("solver_selective_sigmas", FIELD(selective_root.sigmas), 0, 8,
-              "the selective mode cuts a node when the shallow search predicts its margin this many spreads "
-              "beyond the window")
         .flag("lmr", FIELD(search.lmr), "late move reductions")
         .real("lmr_divisor", FIELD(search.lmr_divisor), 0, 10,
               "late-move reduction max(1, 0.5 + ln(depth) ln(move number) / this) plies (0: always one ply)")

@@ -4,12 +4,10 @@
 #include <cstdint>
 #include <optional>
 #include <ratio>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "alphabeta/playing_search.h"
 #include "mushroom/mushroom_evaluators.h"
 #include "nnue/evaluator.h"
 
@@ -153,27 +151,6 @@ std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& confi
   check_probcut_evaluation(*fit, evaluation, config.probcut);
   return fit;
 }
-
-// Refuses, naming the option, a selective mode that cannot run: it is the
-// root solver's, and it cuts with the fit's `exact` pairs.
-void check_selective_root(const AlphaBetaAgentConfig& config, const ProbCutFit* fit) {
-  const std::string option = "alphabeta option solver_selective_left=" + std::to_string(config.selective_root.max_left);
-  if (!config.solver) throw std::invalid_argument(option + " needs solver on: the selective mode is the root solver's");
-  if (!fit)
-    throw std::invalid_argument(option + " needs a Multi-ProbCut fit with `exact` pairs (probcut=FIT, made by "
-                                "`mushroom probcut-fit --exact-max-left N`); this agent has none");
-  bool has_exact = false;
-  for (const auto& [band, pair] : fit->entries()) has_exact |= pair.depth == ProbCutFit::kExactDepth;
-  if (!has_exact)
-    throw std::invalid_argument(option + ": the fit " + (config.probcut.empty() ? std::string("given") : config.probcut) +
-                                " has no `exact` pairs (fit it with `mushroom probcut-fit --exact-max-left N`)");
-}
-
-// The selective solver's table: 2^22 entries (64 MiB), as issue 72
-// measured the mode's reach (`bench endgame`'s default).
-constexpr int kSelectiveTableBits = 22;
-// The shallow search's table, as `bench endgame --selective` runs it.
-constexpr int kShallowTableBits = 18;
 }  // namespace
 
 AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config) : AlphaBetaAgent(config, eval_file_bytes(config)) {}
@@ -187,34 +164,6 @@ AlphaBetaAgent::AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& e
   search_.set_move_orderer(config_.orderer.get());
   search_.set_probcut(probcut_.get());
   config_.time.solved_tail_moves = config_.solver ? config_.tail : 0;
-  if (config_.selective_root.max_left > 0) {
-    check_selective_root(config_, probcut_.get());
-    // The shallow search as the fit's `exact` pairs were fitted: the playing
-    // search's settings without ProbCut, on the same evaluation.
-    shallow_evaluator_ = evaluator_from(config_, eval_bytes);
-    AlphaBetaConfig shallow = playing_search_config();
-    shallow.tt_bits = kShallowTableBits;
-    shallow_search_ = std::make_unique<AlphaBeta>(shallow, shallow_evaluator_.get());
-    selective_solver_ = std::make_unique<EndgameSolver>(EndgameConfig{.tt_bits = kSelectiveTableBits});
-    SelectiveEndgame selective;
-    selective.fit = probcut_.get();
-    selective.shallow = shallow_search_.get();
-    selective.sigmas = config_.selective_root.sigmas;
-    selective_solver_->set_selective(selective);
-  }
-}
-
-std::optional<SearchReport> AlphaBetaAgent::solve_selective(const Position& pos, double budget_ms) {
-  if (budget_ms <= 0) return std::nullopt;
-  EndgameSolver::Limits limits;
-  limits.nodes = uint64_t(budget_ms * kSolverNodesPerMs);
-  if (config_.selective_root.node_limit) limits.nodes = std::min(limits.nodes, config_.selective_root.node_limit);
-  limits.deadline = SteadyClock::now() + std::chrono::microseconds(int64_t(budget_ms * 1000));
-  const std::optional<EndgameProof> answer = selective_solver_->solve(pos, limits);
-  if (!answer) return std::nullopt;
-  // An estimate: never reported as proved.
-  return SearchReport{answer->best, double(answer->margin), 0, answer->nodes, false,
-                      selective_solver_->principal_variation(pos, 12), true};
 }
 
 namespace {
@@ -237,33 +186,17 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
     bank_ms = usable_bank_ms(clock.my_ms, config_.time);
   }
   Move solved;
-  constexpr int kNoMargin = 1 << 30;
-  int margin = kNoMargin;  // stays so unless the exact attempt answered
+  int margin = 0;
   if (config_.solver && solve_root(root_solver_, pos, list.size, config_.root_solver, soft_ms, bank_ms, solved,
                                    root_solver_failed_at_, &margin)) {
     // With wdl only a draw is an exact margin; a win is a lower bound.
     report_ = SearchReport{solved, double(margin), 0, 0, !config_.root_solver.wdl || margin == 0,
-                           root_solver_.principal_variation(pos, 12), false};
+                           root_solver_.principal_variation(pos, 12)};
     return solved;
   }
   // The exact attempt ran on the bank: the move's own budget, hard
-  // deadline included, starts after it. The selective attempt and the
-  // search share that budget, so neither runs past the move's hard one.
+  // deadline included, starts after it.
   if (config_.root_solver.bank_share > 0) t0 = SteadyClock::now();
-  // The selective mode where the exact attempt did not run or did not
-  // finish (a loss it proved with wdl is left to the search, as before).
-  bool selective_failed = false;
-  if (selective_solver_ && margin == kNoMargin && pos.mushrooms_left() <= config_.selective_root.max_left) {
-    const double budget_ms = std::min(soft_ms * config_.selective_root.share, hard_ms - ms_since(t0));
-    if (std::optional<SearchReport> estimate = solve_selective(pos, budget_ms)) {
-      report_ = std::move(estimate);
-      return report_->best;
-    }
-    selective_failed = true;
-  }
-  // After a failed selective attempt the search's soft budget starts anew;
-  // its hard deadline stays the move's, so the move never runs past it.
-  const auto search_start = selective_failed ? SteadyClock::now() : t0;
   AlphaBetaResult result;
   if (config_.depth > 0) {
     result = search_.search(pos, SteadyClock::now() + std::chrono::hours(1), config_.depth);
@@ -271,7 +204,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
     const auto deadline = t0 + std::chrono::microseconds(int64_t(hard_ms * 1000));
     // An iteration costs several times the previous one: start none past
     // 40% of the soft budget.
-    const auto soft = search_start + std::chrono::microseconds(int64_t(soft_ms * 400));
+    const auto soft = t0 + std::chrono::microseconds(int64_t(soft_ms * 400));
     result = search_.search(pos, deadline, 64, 0, soft);
   }
   std::vector<Move> line = search_.principal_variation(pos, false);
@@ -279,7 +212,7 @@ Move AlphaBetaAgent::choose_move(const Position& pos, const Clock& clock) {
   // starts with the move played.
   if (line.empty() || !(line.front() == result.best)) line.assign(1, result.best);
   report_ = SearchReport{result.best, double(result.score) / kEvalScale, result.depth, result.nodes, false,
-                         std::move(line), false};
+                         std::move(line)};
   return result.best;
 }
 
@@ -293,12 +226,6 @@ std::optional<double> AlphaBetaAgent::move_value(const Position& pos, const Move
     // The position was proved: the played move gets an exact value too,
     // when the solver finds it within a budget like the root's.
     if (const std::optional<int> margin = search_.solve_exact(child, kMoveValueSolverNodes)) return -double(*margin);
-  }
-  if (report_->selective && selective_solver_) {
-    // Estimated by the selective mode: the played move is estimated by it
-    // too, within a tenth of that budget (its cuts run shallow searches).
-    const EndgameSolver::Limits limits{kMoveValueSolverNodes / 10, std::nullopt};
-    if (const std::optional<EndgameProof> estimate = selective_solver_->solve(child, limits)) return -double(estimate->margin);
   }
   // As deep as the root's last completed iteration searched each of its
   // moves; at least one ply, so the child is not just evaluated statically.

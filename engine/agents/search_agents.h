@@ -86,24 +86,6 @@ class MctsAgent : public Agent {
   int root_solver_failed_at_ = 1 << 30;  // rectangles when a root attempt last failed
 };
 
-// The root solver's selective mode (issue 85), for the alphabeta agent:
-// where the exact attempt is out of its range or has failed, and at most
-// max_left mushrooms are left, the dedicated endgame solver with
-// Multi-ProbCut against exact values (endgame/endgame_solver.h,
-// SelectiveEndgame) estimates the margin within `share` of the move's soft
-// budget (never past its hard one). An answer's move is played and
-// reported as selective, never as proved; without one, the heuristic
-// search runs with the time that remains, its soft budget starting after
-// the attempt. Needs the agent's fit (`probcut`) with `exact` pairs.
-struct SelectiveRootConfig {
-  int max_left = 0;     // 0: off
-  double share = 0.5;   // of the move's soft budget
-  double sigmas = 1.5;  // SelectiveEndgame::sigmas
-  // A node cap for the attempt below the time budget's (not an option: for
-  // tests, which count nodes, not milliseconds); 0: the budget's alone.
-  uint64_t node_limit = 0;
-};
-
 struct AlphaBetaAgentConfig {
   AlphaBetaConfig search = playing_search_config();  // alphabeta/playing_search.h
   int depth = 0;            // fixed depth; 0: iterative deepening on the clock
@@ -112,7 +94,6 @@ struct AlphaBetaAgentConfig {
   double move_ms = 0;
   bool solver = true;
   RootSolverConfig root_solver{16};
-  SelectiveRootConfig selective_root;
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
   TimeConfig time;
@@ -125,8 +106,7 @@ struct AlphaBetaAgentConfig {
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
-// solver_bank, solver_bank_moves, wdl, exact, solver_selective_left,
-// solver_selective_share, solver_selective_sigmas, lmr, lmr_divisor, pvs,
+// solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
 // killers, qdepth, qmoves, eval, probcut, probcut_sigmas,
 // probcut_depth, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
@@ -138,10 +118,7 @@ class AlphaBetaAgent : public Agent {
  public:
   // Throws nnue::NetworkError naming the file when config.eval cannot be
   // used, ParseError or std::invalid_argument when config.probcut cannot
-  // (unreadable, malformed, or fitted with another evaluation), and
-  // std::invalid_argument naming solver_selective_left when the selective
-  // mode is asked for without solver, without a fit, or with a fit that has
-  // no `exact` pairs.
+  // (unreadable, malformed, or fitted with another evaluation).
   explicit AlphaBetaAgent(AlphaBetaAgentConfig config);
   std::string name() const override { return "alphabeta"; }
   void new_game(const Position&, Player) override { root_solver_failed_at_ = 1 << 30; }
@@ -150,28 +127,17 @@ class AlphaBetaAgent : public Agent {
   // a forced pass, which is not searched.
   std::optional<SearchReport> last_report() const override { return report_; }
   // The played move's child searched to the report's depth minus one (or,
-  // after a proof, solved exactly within a node budget; after a selective
-  // answer, estimated by the selective solver within one), on the same table.
+  // after a proof, solved exactly within a node budget), on the same table.
   std::optional<double> move_value(const Position& pos, const Move& move) override;
 
  private:
   AlphaBetaAgent(AlphaBetaAgentConfig config, const std::string& eval_bytes);  // the file's bytes, read once
-  // The selective mode's estimate of pos within budget_ms (and a node cap
-  // in proportion), as a report; nothing when it does not answer in time.
-  std::optional<SearchReport> solve_selective(const Position& pos, double budget_ms);
-
   AlphaBetaAgentConfig config_;
   uint64_t report_key_ = 0;  // the position report_ is about
   std::unique_ptr<StaticEvaluator> evaluator_;  // null: the hand evaluation, inline
   std::shared_ptr<const ProbCutFit> probcut_;   // null: off
   AlphaBeta search_;
   ExactSolver root_solver_;  // alpha-beta's exact mode shares search_'s table
-  // The selective mode (null when off): the dedicated solver on its own
-  // table, and the shallow heuristic search its cuts run, on its own
-  // evaluator and table, searched as the fit's `exact` pairs were fitted.
-  std::unique_ptr<StaticEvaluator> shallow_evaluator_;
-  std::unique_ptr<AlphaBeta> shallow_search_;
-  std::unique_ptr<EndgameSolver> selective_solver_;
   std::optional<SearchReport> report_;
   int root_solver_failed_at_ = 1 << 30;
 };

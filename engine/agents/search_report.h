@@ -15,9 +15,6 @@ struct SearchReport {
   uint64_t nodes = 0;
   bool proved = false;    // cells is the exact final margin under best play for both sides
   std::vector<Move> pv;   // the line the search expects, starting with best
-  // cells is the selective endgame's estimate of the final margin
-  // (Multi-ProbCut against exact values: near-exact, never a proof).
-  bool selective = false;
 };
 
 }  // namespace mushroom
