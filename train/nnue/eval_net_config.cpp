@@ -44,7 +44,11 @@ const SettingsTable<EvalNetConfig>& eval_net_settings() {
           .integer("match_depth", FIELD(match_depth), 1, 12, "alpha-beta depth of gating and evaluation matches")
           .flag("fresh_start", FIELD(fresh_start),
                 "each generation trains new weights (and a new optimizer) on the window, instead of going on from the "
-                "previous candidate");
+                "previous candidate")
+          .real("ema_decay", FIELD(ema_decay), 0.0, 0.99999,
+                "the candidate is the exponential moving average of the weights over the generation's steps with this "
+                "decay (ramped up as min(decay, (1 + step) / (10 + step))), not the last step's weights (0: the last "
+                "step's)");
   return table;
 }
 

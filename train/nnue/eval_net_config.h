@@ -38,6 +38,12 @@ struct EvalNetConfig {
   // from the previous candidate: a candidate that learned an early, small
   // window by heart would carry that into every later one (BENCHMARKS.md).
   bool fresh_start = false;
+  // The candidate is the exponential moving average of the weights after
+  // each step, with this decay (ramped up over the first steps, as
+  // min(decay, (1 + step) / (10 + step))), instead of the last step's
+  // weights: one trajectory's average, so less of it is the last batches'
+  // noise. 0: the last step's weights.
+  double ema_decay = 0;
 };
 // The [evalnet] settings of a run config.
 const SettingsTable<EvalNetConfig>& eval_net_settings();

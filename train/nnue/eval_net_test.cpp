@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 
 #include "mushroom/mushroom_evaluators.h"
 #include "mushroom/playout_positions.h"
@@ -141,6 +143,69 @@ TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
   margin.shape.phase_buckets = 4;
   margin.shape.seat_buckets = 2;
   expect_training_lowers_the_loss(window, margin, {4, 6, true});
+  fs::remove_all(dir);
+}
+
+// evalnet.ema_decay: the candidate is the running average of the weights
+// after each step, d = min(decay, (1 + step) / (10 + step)), computed here
+// from the same trajectory taken one step at a time (a constant rate, so
+// three one-step calls draw the same batches and take the same steps as one
+// three-step call), and it is not the last step's weights.
+TEST(EvalNet, EmaDecayMakesTheCandidateTheRunningAverageOfTheSteps) {
+  const fs::path dir = test_scratch_dir() / "eval_net_ema_test";
+  const EvalWindow window = selfplay_window(dir, 8);
+  ASSERT_GT(window.size(), 100u);
+  TrainConfig train;
+  train.optimizer = "adam";
+  train.learning_rate = 3e-2;  // big steps, so the average and the last weights are far apart
+  train.batch_size = 64;
+  train.threads = 1;
+  EvalNetConfig net;
+  net.shape.hidden = 32;
+  net.shape.l1 = 8;
+  net.shape.l2 = 8;
+  const nnue::Network start = initial_eval_model(net, 3);
+  const EvalSampler sampler(window, {});
+  constexpr int kSteps = 3;
+  constexpr double kDecay = 0.2;  // the ramp gives 0.1, 0.18 and then 0.2
+
+  std::vector<nnue::Network> steps;  // the plain trajectory, one step a call
+  EvalTrainer plain(train, net, start, 0, "");
+  for (int i = 0; i < kSteps; ++i) {
+    plain.train(window, sampler, 1, 1, nullptr, 1);
+    steps.push_back(plain.model());
+  }
+  net.ema_decay = kDecay;
+  EvalTrainer averaged(train, net, start, 0, "");
+  averaged.train(window, sampler, kSteps, 1, nullptr, 1);
+  const nnue::Network candidate = averaged.model();
+
+  const auto fields = [](const nnue::Network& m) {
+    return std::vector<const std::vector<float>*>{&m.ft_weight, &m.ft_bias,  &m.l1_weight, &m.l1_bias,
+                                                  &m.l2_weight, &m.l2_bias, &m.out_weight, &m.out_bias};
+  };
+  double worst = 0, apart_from_last = 0;
+  for (size_t f = 0; f < fields(start).size(); ++f) {
+    const std::vector<float>& got = *fields(candidate)[f];
+    ASSERT_EQ(got.size(), fields(start)[f]->size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      double expected = (*fields(start)[f])[i];
+      for (int step = 0; step < kSteps; ++step) {
+        const double d = std::min(kDecay, (1.0 + step) / (10.0 + step));
+        expected = d * expected + (1 - d) * (*fields(steps[size_t(step)])[f])[i];
+      }
+      worst = std::max(worst, std::abs(got[i] - expected));
+      apart_from_last = std::max(apart_from_last, std::abs(double(got[i]) - (*fields(steps.back())[f])[i]));
+    }
+  }
+  EXPECT_LT(worst, 1e-5);
+  EXPECT_GT(apart_from_last, 1e-3) << "the average is the last step's weights: the test shows nothing";
+  // The trajectory itself is the plain one: the averaged trainer's held-out
+  // loss is the average's, not the last step's.
+  std::vector<int> all(window.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = int(i);
+  EvalTrainer check(train, net, candidate, 0, "");
+  EXPECT_DOUBLE_EQ(averaged.loss_on(window.records, all), check.loss_on(window.records, all));
   fs::remove_all(dir);
 }
 

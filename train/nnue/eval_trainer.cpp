@@ -1,8 +1,10 @@
 #include "train/nnue/eval_trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <vector>
 
 #include "nn/torch_net.h"
 #include "train/optimizer_state.h"
@@ -19,7 +21,21 @@ struct EvalTrainer::State {
   std::string optimizer_path;
   int64_t samples_seen = 0;
   Rng rng{1};
+  // evalnet.ema_decay's running average of the parameters (empty: off),
+  // over the steps of the train() under way.
+  std::vector<torch::Tensor> average;
 };
+
+namespace {
+// average = d average + (1 - d) parameters, with d ramped up over the
+// first steps so the starting weights do not linger in it.
+void update_average(std::vector<torch::Tensor>& average, const std::vector<torch::Tensor>& parameters, double decay,
+                    int step) {
+  torch::NoGradGuard no_grad;
+  const double d = std::min(decay, (1.0 + step) / (10.0 + step));
+  for (size_t i = 0; i < average.size(); ++i) average[i].mul_(d).add_(parameters[i].detach(), 1 - d);
+}
+}  // namespace
 
 EvalTrainer::EvalTrainer(const TrainConfig& train, const EvalNetConfig& net, const nnue::Network& start,
                          int64_t samples_seen, std::string optimizer_path)
@@ -57,6 +73,12 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
     return make_eval_batch(window.records, indices, rng);
   };
   std::future<EvalBatch> pending = std::async(std::launch::async, next_batch, s.rng.next_u64());
+  const std::vector<torch::Tensor> parameters = s.net->parameters();
+  s.average.clear();
+  if (s.net_config.ema_decay > 0) {
+    torch::NoGradGuard no_grad;
+    for (const torch::Tensor& p : parameters) s.average.push_back(p.detach().clone());
+  }
   for (int step = 0; step < steps; ++step) {
     const double lr = step_learning_rate(s.train, generation, step, steps);
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
@@ -69,6 +91,7 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
     loss.backward();
     s.optimizer->step();
     s.net->clip_to_runtime_ranges();
+    if (!s.average.empty()) update_average(s.average, parameters, s.net_config.ema_decay, step);
     s.samples_seen += s.train.batch_size;
     stats.steps = step + 1;
     stats.samples_seen = s.samples_seen;
@@ -85,6 +108,15 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
       *metrics += view::to_json_line({generation, step + 1, s.samples_seen, lr, stats.step_loss, 0, stats.step_loss, 0,
                                       0, 0, int64_t(window.size())});
     if (progress && log_now) progress(stats);
+  }
+  if (!s.average.empty()) {
+    // The average becomes the net (inside the runtime's ranges, as each
+    // averaged step was): what model(), loss_on and the next train() see.
+    // The optimizer's state stays the last step's.
+    torch::NoGradGuard no_grad;
+    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(s.average[i]);
+    s.net->clip_to_runtime_ranges();
+    s.average.clear();
   }
   return stats;
 }

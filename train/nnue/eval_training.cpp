@@ -34,7 +34,10 @@ EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, cons
       " shards (" +
       format_fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count(), 1) +
       " s to load), " + std::to_string(steps) + " steps, " + start.shape.to_string() + ", target " +
-      net.target + "; " + sampler.describe());
+      net.target + "; " + sampler.describe() +
+      (net.ema_decay > 0 ? "; the candidate is the steps' running average (ema_decay " +
+                               format_fixed(net.ema_decay, 5) + ")"
+                         : std::string()));
   EvalTrainer trainer(train, net, start, samples_seen, optimizer_path);
   EvalTraining out;
   out.stats = trainer.train(window, sampler, steps, generation, &out.metrics, std::max(1, steps / 20),
