@@ -43,13 +43,14 @@ int main(int argc, char** argv) {
     uint64_t nodes = 0;
     double seconds = 0;
     int searched = 0;
+    const AlphaBetaConfig settings = exported::exported_agent_config().search;  // with its --agent options
     for (const Position& p : parse_position_list(text.str(), argv[2])) {
       MoveList list;
       if (generate_moves(p, list) < 15) continue;  // as bench eval: positions with room for a tree
       if (searched == count) break;
       ++searched;
       nnue::Evaluator evaluator(model);
-      AlphaBeta search(AlphaBetaAgentConfig{}.search, &evaluator);
+      AlphaBeta search(settings, &evaluator);
       search.set_probcut(fit.get());
       const auto t0 = Clock::now();
       nodes += search.search(p, t0 + std::chrono::hours(24), depth).nodes;

@@ -8398,6 +8398,12 @@ AlphaBetaAgentConfig exported_agent_config() {
     OptionSource source("the exported bot's", values);
     AlphaBetaAgentConfig c = read_alphabeta_options(source);
     if (const auto key = source.unread()) throw std::invalid_argument("no option '" + *key + "'");
+    // What the agent will play with, read back from the config by the
+    // same table: each exported option with the value it took.
+    std::string taken;
+    for (const auto& [key, value] : values)
+      taken += (taken.empty() ? "" : ",") + key + "=" + alphabeta_settings().value_text(c, key);
+    if (!taken.empty()) std::cerr << "bot: playing with the agent options " << taken << std::endl;
     return c;
   } catch (const std::exception& e) {
     std::cerr << "bot: error: the exported options " << text << " do not read (" << e.what()

@@ -12,7 +12,6 @@
 #include "alphabeta/playing_search.h"
 #include "alphabeta/probcut.h"
 #include "alphabeta/time_manager.h"
-#include "endgame/endgame_solver.h"
 #include "endgame/exact_solvers.h"
 #include "mushroom/mushroom_game.h"
 #include "nnue/network.h"
