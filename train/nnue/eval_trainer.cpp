@@ -21,9 +21,6 @@ struct EvalTrainer::State {
   std::string optimizer_path;
   int64_t samples_seen = 0;
   Rng rng{1};
-  // evalnet.ema_decay's running average of the parameters (empty: off),
-  // over the steps of the train() under way.
-  std::vector<torch::Tensor> average;
 };
 
 namespace {
@@ -73,11 +70,13 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
     return make_eval_batch(window.records, indices, rng);
   };
   std::future<EvalBatch> pending = std::async(std::launch::async, next_batch, s.rng.next_u64());
+  // evalnet.ema_decay's running average of the parameters over this
+  // call's steps (empty: off).
   const std::vector<torch::Tensor> parameters = s.net->parameters();
-  s.average.clear();
+  std::vector<torch::Tensor> average;
   if (s.net_config.ema_decay > 0) {
     torch::NoGradGuard no_grad;
-    for (const torch::Tensor& p : parameters) s.average.push_back(p.detach().clone());
+    for (const torch::Tensor& p : parameters) average.push_back(p.detach().clone());
   }
   for (int step = 0; step < steps; ++step) {
     const double lr = step_learning_rate(s.train, generation, step, steps);
@@ -91,7 +90,7 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
     loss.backward();
     s.optimizer->step();
     s.net->clip_to_runtime_ranges();
-    if (!s.average.empty()) update_average(s.average, parameters, s.net_config.ema_decay, step);
+    if (!average.empty()) update_average(average, parameters, s.net_config.ema_decay, step);
     s.samples_seen += s.train.batch_size;
     stats.steps = step + 1;
     stats.samples_seen = s.samples_seen;
@@ -109,14 +108,13 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
                                       0, 0, int64_t(window.size())});
     if (progress && log_now) progress(stats);
   }
-  if (!s.average.empty()) {
+  if (!average.empty()) {
     // The average becomes the net (inside the runtime's ranges, as each
     // averaged step was): what model(), loss_on and the next train() see.
     // The optimizer's state stays the last step's.
     torch::NoGradGuard no_grad;
-    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(s.average[i]);
+    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(average[i]);
     s.net->clip_to_runtime_ranges();
-    s.average.clear();
   }
   return stats;
 }
