@@ -159,7 +159,7 @@ TEST(Cli, BotSpeaksTheProtocolOnStdout) {
   std::string init = "INIT";
   for (int r = 0; r < 10; ++r) init += " 12345678912345678";
   write_file_atomic((dir / "in.txt").string(), "READY FIRST\r\n\r\nBOGUS\n" + init + "\nTIME 10000 10000\nFINISH\n");
-  for (const std::string bot : {std::string("'") + MUSHROOM_BIN + "' bot", "'" + kMushroomBot + "'"}) {
+  for (const std::string& bot : {std::string("'") + MUSHROOM_BIN + "' bot", "'" + kMushroomBot + "'"}) {
     const std::string command = bot + " --agent greedy < '" + (dir / "in.txt").string() + "' 2>/dev/null";
     FILE* pipe = popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);

@@ -133,6 +133,72 @@ TEST(ProbCutFit, AFitOfAnotherEvaluationIsRefusedNamingBoth) {
 }
 
 // Least squares finds the line and the noise it was drawn with.
+// Past a band's deepest fitted depth, each depth up to the extension's
+// takes the deepest pair of its parity, as many plies deeper on both sides;
+// the fitted pairs, the `exact` pairs and bands fitted nowhere stay as they were.
+TEST(ProbCutFit, AnExtensionCarriesTheDeepestPairOfEachParity) {
+  ProbCutFit fit;
+  const int band = ProbCutFit::band_of(110);
+  fit.set(band, pair_of(8, 4, 1.03, 1.3, 11.2));
+  fit.set(band, pair_of(9, 5, 1.04, 0.3, 11.0));
+  fit.set(band, pair_of(10, 6, 1.05, 1.0, 10.7));
+  ProbCutPair exact = pair_of(ProbCutFit::kExactDepth, 4, 1.2, -1.0, 22.0);
+  fit.set(band, exact);
+  const int even_only = ProbCutFit::band_of(150);  // one parity fitted: the other stays without pairs
+  fit.set(even_only, pair_of(6, 2, 0.99, 0.9, 6.6));
+
+  const ProbCutFit extended = fit.extended_to(14);
+  for (int d = 2; d <= 10; ++d) {
+    const ProbCutPair* was = fit.at(110, d);
+    const ProbCutPair* now = extended.at(110, d);
+    ASSERT_EQ(was == nullptr, now == nullptr) << d;
+    if (was) {
+      EXPECT_EQ(now->shallow, was->shallow) << d;
+      EXPECT_EQ(now->spread, was->spread) << d;
+    }
+  }
+  for (int d = 0; d <= 6; ++d)  // no deeper than every band's deepest pair: nothing to carry
+    EXPECT_EQ(format_probcut_fit(fit.extended_to(d)), format_probcut_fit(fit)) << "extended to " << d;
+  for (int d = 11; d <= 14; ++d) {
+    const ProbCutPair* p = extended.at(110, d);
+    ASSERT_NE(p, nullptr) << d;
+    const ProbCutPair& from = *fit.at(110, d % 2 ? 9 : 10);
+    EXPECT_EQ(p->depth, d);
+    EXPECT_EQ(p->shallow, d - 4) << d;
+    EXPECT_EQ(p->slope, from.slope) << d;
+    EXPECT_EQ(p->offset, from.offset) << d;
+    EXPECT_EQ(p->spread, from.spread) << d;
+    EXPECT_EQ(p->samples, from.samples) << d;
+  }
+  EXPECT_EQ(extended.at(110, 15), nullptr);
+  ASSERT_NE(extended.exact_at(110), nullptr);
+  EXPECT_EQ(extended.exact_at(110)->shallow, 4);
+  EXPECT_EQ(extended.exact_at(110)->slope, 1.2);
+  for (int d = 7; d <= 14; ++d) {
+    if (d % 2) {
+      EXPECT_EQ(extended.at(150, d), nullptr) << d;
+    } else {
+      ASSERT_NE(extended.at(150, d), nullptr) << d;
+      EXPECT_EQ(extended.at(150, d)->shallow, d - 4) << d;
+      EXPECT_EQ(extended.at(150, d)->spread, 6.6) << d;
+    }
+  }
+  for (int mushrooms : {0, 50, 90, 130, 170})
+    for (int d = 0; d <= ProbCutFit::kMaxDepth; ++d) EXPECT_EQ(extended.at(mushrooms, d), nullptr) << mushrooms << " " << d;
+  // The file of the extension reads back as the extension: its pairs are ordinary pairs.
+  EXPECT_EQ(format_probcut_fit(parse_probcut_fit(format_probcut_fit(extended), "extended")), format_probcut_fit(extended));
+  EXPECT_EQ(fit.extended_to(0).entries().size(), fit.entries().size());
+  EXPECT_EQ(fit.extended_to(ProbCutFit::kMaxDepth).at(110, ProbCutFit::kMaxDepth)->shallow, ProbCutFit::kMaxDepth - 4);
+  for (int bad : {-1, ProbCutFit::kMaxDepth + 1}) {
+    try {
+      fit.extended_to(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(std::to_string(bad)), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ProbCutFit, LeastSquaresRecoversTheLineAndItsSpread) {
   Rng rng(5);
   std::vector<std::pair<double, double>> xy;
