@@ -7,7 +7,6 @@
 #include <fstream>
 
 #include "agents/agent.h"
-#include "agents/search_agents.h"
 #include "mushroom/playout_positions.h"
 #include "mushroom/static_evaluator.h"
 #include "nnue/network.h"
@@ -291,8 +290,7 @@ TEST(ProbCutFitting, TheAlphabetaAgentTakesAFitMadeWithItsEvaluation) {
   malformed.values["probcut"] = broken;
   EXPECT_THROW(make_agent("alphabeta", malformed), std::runtime_error);
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"probcut_sigmas", "9"}, {"probcut_sigmas", "-1"}, {"probcut_depth", "1"}, {"probcut_depth", "33"},
-           {"probcut_extend", "-1"}, {"probcut_extend", "33"}}) {
+           {"probcut_sigmas", "9"}, {"probcut_sigmas", "-1"}, {"probcut_depth", "1"}, {"probcut_depth", "33"}}) {
     AgentOptions out_of_range = opts;
     out_of_range.values[key] = value;
     try {
@@ -302,62 +300,6 @@ TEST(ProbCutFitting, TheAlphabetaAgentTakesAFitMadeWithItsEvaluation) {
       EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
     }
   }
-}
-
-// probcut_extend=N plays exactly as the fit with the carried pairs
-// written out (ProbCutFit::extended_to) and, at a depth past the fit, not
-// as the fit alone: the agent searches with the extension, for a fit read
-// from its file or handed over already read (the exported bot's way).
-TEST(ProbCutFitting, TheAlphabetaAgentExtendsItsFitPastItsDeepestPairs) {
-  ScratchFolder scratch("probcut_extend_test");
-  ProbCutFit fit;
-  for (int band = 0; band < ProbCutFit::kBands; ++band)
-    for (const auto& [depth, shallow] : std::vector<std::pair<int, int>>{{3, 1}, {4, 2}}) {
-      ProbCutPair p;
-      p.depth = depth;
-      p.shallow = shallow;
-      p.spread = 8;
-      p.samples = 50;
-      fit.set(band, p);
-    }
-  const std::string fitted = (scratch.dir() / "fitted.txt").string();
-  const std::string written_out = (scratch.dir() / "written_out.txt").string();
-  write_file_atomic(fitted, format_probcut_fit(fit));
-  write_file_atomic(written_out, format_probcut_fit(fit.extended_to(6)));
-  ASSERT_NE(format_probcut_fit(fit), format_probcut_fit(fit.extended_to(6)));
-  AgentOptions base;
-  base.values = {{"depth", "7"}, {"solver", "0"}, {"probcut_depth", "3"}};
-  const auto played = [](const AgentOptions& opts, const Position& pos) {
-    auto agent = make_agent("alphabeta", opts);
-    agent->new_game(pos, pos.to_move());
-    const Move m = agent->choose_move(pos, Clock{});
-    EXPECT_TRUE(m.is_pass() || pos.is_legal(m));
-    return std::make_pair(m, agent->last_report().value().nodes);
-  };
-  int differ = 0;
-  for (const Position& pos : playout_positions(4, 22)) {
-    AgentOptions alone = base, extended = base, written = base;
-    alone.values["probcut"] = fitted;
-    extended.values["probcut"] = fitted;
-    extended.values["probcut_extend"] = "6";
-    written.values["probcut"] = written_out;
-    const auto [alone_move, alone_nodes] = played(alone, pos);
-    const auto [extended_move, extended_nodes] = played(extended, pos);
-    const auto [written_move, written_nodes] = played(written, pos);
-    EXPECT_EQ(extended_move, written_move);
-    EXPECT_EQ(extended_nodes, written_nodes);
-    if (extended_nodes != alone_nodes) ++differ;
-    // The fit handed over already read (as the exported bot gives its embedded one) is extended too.
-    OptionSource source("test", {extended.values.begin(), extended.values.end()});
-    AlphaBetaAgentConfig config = read_alphabeta_options(source);
-    config.probcut.clear();
-    config.probcut_fit = std::make_shared<const ProbCutFit>(fit);
-    AlphaBetaAgent agent(config);
-    agent.new_game(pos, pos.to_move());
-    EXPECT_EQ(agent.choose_move(pos, Clock{}), written_move);
-    EXPECT_EQ(agent.last_report().value().nodes, written_nodes);
-  }
-  EXPECT_GT(differ, 0) << "the extension changed no search past the fit";
 }
 
 }  // namespace

@@ -79,10 +79,7 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .real("probcut_sigmas", FIELD(search.probcut_sigmas), 0, 8,
               "ProbCut cuts when the shallow search predicts this many spreads beyond the window")
         .integer("probcut_depth", FIELD(search.probcut_depth), 2, 32,
-                 "ProbCut tries nodes with at least this many plies left (and a fitted pair)")
-        .integer("probcut_extend", FIELD(probcut_extend), 0, ProbCutFit::kMaxDepth,
-                 "ProbCut also at the depths past the fit's deepest pairs, up to this one, with the deepest pair "
-                 "of the same parity, its shallow search as many plies shallower (0: only the fitted depths)");
+                 "ProbCut tries nodes with at least this many plies left (and a fitted pair)");
     add_time_settings(t);
     return t;
   }();

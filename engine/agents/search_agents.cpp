@@ -143,16 +143,13 @@ std::unique_ptr<StaticEvaluator> evaluator_from(const AlphaBetaAgentConfig& conf
 }
 
 std::shared_ptr<const ProbCutFit> probcut_from(const AlphaBetaAgentConfig& config, const std::string& eval_bytes) {
-  std::shared_ptr<const ProbCutFit> fit = config.probcut_fit;
-  if (!fit && !config.probcut.empty()) {
-    ProbCutFit read = read_probcut_fit(config.probcut);
-    const std::string evaluation = eval_bytes.empty() ? probcut_evaluation_name(config.eval)
-                                                      : probcut_evaluation_of_bytes(eval_bytes);
-    check_probcut_evaluation(read, evaluation, config.probcut);
-    fit = std::make_shared<const ProbCutFit>(std::move(read));
-  }
-  if (!fit || !config.probcut_extend) return fit;
-  return std::make_shared<const ProbCutFit>(fit->extended_to(config.probcut_extend));
+  if (config.probcut_fit) return config.probcut_fit;
+  if (config.probcut.empty()) return nullptr;
+  auto fit = std::make_shared<ProbCutFit>(read_probcut_fit(config.probcut));
+  const std::string evaluation = eval_bytes.empty() ? probcut_evaluation_name(config.eval)
+                                                    : probcut_evaluation_of_bytes(eval_bytes);
+  check_probcut_evaluation(*fit, evaluation, config.probcut);
+  return fit;
 }
 }  // namespace
 

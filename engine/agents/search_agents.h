@@ -102,15 +102,12 @@ struct AlphaBetaAgentConfig {
   // A Multi-ProbCut fit file (alphabeta/probcut.h) made with `eval`; "": off.
   std::string probcut;
   std::shared_ptr<const ProbCutFit> probcut_fit;  // a fit already read (checked by whoever read it); before `probcut`
-  // Carry the fit's deepest pairs to the depths past them, up to this one
-  // (ProbCutFit::extended_to); 0: only the fitted depths.
-  int probcut_extend = 0;
 };
 
 // The alphabeta agent's options: depth, solver, solver_moves, solver_share,
 // solver_bank, solver_bank_moves, wdl, exact, lmr, lmr_divisor, pvs,
 // killers, qdepth, qmoves, eval, probcut, probcut_sigmas,
-// probcut_depth, probcut_extend, and the time options
+// probcut_depth, and the time options
 // (time_scale, tail, middle_boost, middle_min, middle_max, end_mushrooms).
 const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings();
 // The alphabeta options read from opts (for agents built on it elsewhere).

@@ -37,27 +37,6 @@ std::vector<std::pair<int, ProbCutPair>> ProbCutFit::entries() const {
   return out;
 }
 
-ProbCutFit ProbCutFit::extended_to(int to_depth) const {
-  if (to_depth < 0 || to_depth > kMaxDepth)
-    throw std::invalid_argument("ProbCut extension depth " + std::to_string(to_depth) + " is outside 0.." +
-                                std::to_string(kMaxDepth));
-  ProbCutFit out = *this;
-  for (int band = 0; band < kBands; ++band) {
-    int deepest[2] = {0, 0};  // the deepest fitted depth of each parity
-    for (int d = 2; d <= kMaxDepth; ++d)
-      if (pairs_[band][d].depth) deepest[d % 2] = d;
-    for (int d = std::max(deepest[0], deepest[1]) + 1; d <= to_depth; ++d) {
-      const int from = deepest[d % 2];
-      if (!from) continue;
-      ProbCutPair carried = pairs_[band][from];
-      carried.depth = d;
-      carried.shallow = d - (from - carried.shallow);
-      out.pairs_[band][d] = carried;
-    }
-  }
-  return out;
-}
-
 std::string probcut_evaluation_name(const std::string& eval_path) {
   return eval_path.empty() ? "hand" : probcut_evaluation_of_bytes(read_file(eval_path));
 }

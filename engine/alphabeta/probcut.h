@@ -55,14 +55,6 @@ class ProbCutFit {
   }
   // The pair predicting the exact margin, null when none was fitted there.
   const ProbCutPair* exact_at(int mushrooms_left) const { return fitted(mushrooms_left, kExactDepth); }
-  // A copy in which each band also answers the depths past its deepest
-  // fitted one, up to to_depth: depth d takes the band's deepest fitted pair
-  // of d's parity, its shallow search as many plies below d as that pair's
-  // (10:6 carried to 12:8, 14:10, ...). The real clock's iterations go past
-  // the depths a fit can afford to search. Fitted pairs and `exact` pairs
-  // stay as they are. Throws std::invalid_argument when to_depth is outside
-  // 0..kMaxDepth.
-  ProbCutFit extended_to(int to_depth) const;
   // Every fitted (band, pair), by band then depth.
   std::vector<std::pair<int, ProbCutPair>> entries() const;
   bool empty() const { return entries().empty(); }
