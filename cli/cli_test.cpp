@@ -292,7 +292,7 @@ TEST(Cli, ArenaReportsAndLogsReplay) {
   EXPECT_TRUE(fs::exists(dir / "games.csv"));
   EXPECT_TRUE(fs::exists(dir / "report.txt"));
   const std::string log_path = (dir / "game-0000.log").string();
-  const GameLog log = parse_game_log(read_file(log_path), log_path);
+  const GameLog log = read_game_log(log_path);
   EXPECT_TRUE(log.finished);
   EXPECT_EQ(log.final_position().score(kFirst), log.score_first);
   const CommandResult replay = run("replay " + log_path);
@@ -638,7 +638,7 @@ std::vector<std::string> analysis_columns(const std::string& line) {
 TEST(Cli, AnalyzeAgreesWithTheBotAtTheSameSettings) {
   const fs::path dir = temp_dir("cli-analyze");
   const std::string log_path = "testdata/games/arena-sample.log";
-  const GameLog log = parse_game_log(read_file(log_path), log_path);
+  const GameLog log = read_game_log(log_path);
   const std::string settings = "--agent alphabeta:depth=4,solver=false";
   const fs::path page = dir / "analysis.html";
   const CommandResult analyzed = run_shell("('" + std::string(MUSHROOM_BIN) + "' analyze " + log_path + " " + settings +

@@ -20,7 +20,7 @@ int positions_from_logs(const std::vector<std::string>& logs, int min_left, int 
   std::filesystem::create_directories(dir);
   int written = 0;
   for (const std::string& path : logs) {
-    const GameLog log = parse_game_log(read_file(path), path);
+    const GameLog log = read_game_log(path);
     Position pos = log.start;
     const std::string stem = std::filesystem::path(path).stem().string();
     for (size_t i = 0; i < log.moves.size(); ++i) {

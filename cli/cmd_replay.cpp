@@ -3,7 +3,6 @@
 #include "cli/command.h"
 #include "mushroom/position_io.h"
 #include "protocol/game_log.h"
-#include "util/text.h"
 
 namespace mushroom::cli {
 
@@ -16,7 +15,7 @@ int cmd_replay(int argc, char** argv) {
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const std::string path = required(args, "log");
-  const GameLog log = parse_game_log(read_file(path), path);
+  const GameLog log = read_game_log(path);
   const bool final_only = args.count("final-only") > 0;
   Position pos = log.start;
   if (!final_only) std::cout << "start\n" << pretty_board(pos) << "\n";

@@ -12,7 +12,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-GameLog read_log(const std::string& path) { return parse_game_log(read_file(path), path); }
 
 // A match or ladder folder: each game of its games.csv, under its programs' names.
 void add_folder(TimeUseTable& table, const std::string& dir) {
@@ -25,14 +24,14 @@ void add_folder(TimeUseTable& table, const std::string& dir) {
       continue;
     }
     const std::string log = (fs::path(dir) / game.log).string();
-    table.add_game(read_log(log), game.first, game.second, log);
+    table.add_game(read_game_log(log), game.first, game.second, log);
   }
 }
 
 // One log: its programs' names from the games.csv beside it, else its seats.
 void add_log(TimeUseTable& table, const std::string& path) {
   const std::optional<GameRecord> record = game_record_of_log(path);
-  table.add_game(read_log(path), record ? record->first : "first", record ? record->second : "second", path);
+  table.add_game(read_game_log(path), record ? record->first : "first", record ? record->second : "second", path);
 }
 
 }  // namespace

@@ -562,10 +562,11 @@ TEST(ExportedEvalBot, CarriesItsAgentOptions) {
                             "88888888888888888 " + "99999999999999999\nTIME 10000 10000\nFINISH\n";
   write_file_atomic((d / "input.txt").string(), board);
   const ShellResult starts = run_shell("cd " + d.string() + " && ./bot < input.txt");
-  EXPECT_NE(starts.output.find("exported with the agent options tail=4,time_scale=0.5"), std::string::npos)
-      << starts.output;
-  // Both differ from the defaults (5 and 1): the config took them.
+  // Both differ from the defaults (5 and 1): the config took them. One
+  // line names them, as read back from the config the agent plays with.
   EXPECT_NE(starts.output.find("playing with the agent options tail=4.0,time_scale=0.5"), std::string::npos)
+      << starts.output;
+  EXPECT_EQ(starts.output.find("agent options", starts.output.find("agent options") + 1), std::string::npos)
       << starts.output;
   EXPECT_EQ(starts.output.find("error"), std::string::npos) << starts.output;
   const ArenaReport report = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);

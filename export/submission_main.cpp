@@ -294,7 +294,6 @@ int main(int argc, char** argv) {
   }
   for (const std::string& arg : args.ignored)
     std::cerr << "bot: argument '" << arg << "' is not an option of this bot; ignored" << std::endl;
-  if (kAgentOptions[0]) std::cerr << "bot: exported with the agent options " << kAgentOptions << std::endl;
 
   const LoadedWeights weights = load_weights(argv[0]);
   if (weights.ok() && !weights.mismatch.empty()) {

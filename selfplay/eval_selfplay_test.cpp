@@ -110,7 +110,7 @@ TEST(EvalSelfplay, SampleGamesAreLoggedForTheDashboard) {
       continue;
     }
     ++logs;
-    const GameLog log = parse_game_log(read_file(path.string()), path.string());
+    const GameLog log = read_game_log(path.string());
     EXPECT_TRUE(log.finished);
     // Every searched position is one move of the log, and its moves replay. The start's
     // digits do not carry the opening's taken cells, so the replay's cells are at most the log's.

@@ -105,7 +105,7 @@ TEST(Selfplay, SampleGamesAreLoggedWithTheSearchsView) {
   int logs = 0;
   for (const auto& e : fs::directory_iterator(fs::path(dir) / "games")) {
     ++logs;
-    const GameLog log = parse_game_log(read_file(e.path().string()), e.path().string());
+    const GameLog log = read_game_log(e.path().string());
     ASSERT_TRUE(log.finished);
     Position pos = log.start;
     int noted = 0;

@@ -133,7 +133,7 @@ std::string game_viewer_html(const GameLog& log, const ViewerOptions& options, c
 }
 
 void write_game_viewer(const std::string& log_path, const std::string& out_path, const ViewerOptions& options) {
-  const GameLog log = parse_game_log(read_file(log_path), log_path);
+  const GameLog log = read_game_log(log_path);
   write_file_atomic(out_path, game_viewer_html(log, options));
 }
 

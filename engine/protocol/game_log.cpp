@@ -120,4 +120,6 @@ GameLog parse_game_log(std::string_view text, const std::string& source) {
   return log;
 }
 
+GameLog read_game_log(const std::string& path) { return parse_game_log(read_file(path), path); }
+
 }  // namespace mushroom

@@ -61,5 +61,8 @@ void check_logged_move(Position& pos, const LoggedMove& move, size_t index);
 std::string format_game_log(const GameLog& log);
 // Throws ParseError naming the source and line on malformed logs.
 GameLog parse_game_log(std::string_view text, const std::string& source = "<log>");
+// The log in a file: std::runtime_error naming an unreadable file, ParseError
+// naming the file and line of a malformed one.
+GameLog read_game_log(const std::string& path);
 
 }  // namespace mushroom

@@ -7,6 +7,8 @@
 #include "agents/random_agent.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
+#include "util/scratch_folder_test_util.h"
+#include "util/text.h"
 
 namespace mushroom {
 namespace {
@@ -78,6 +80,32 @@ TEST(GameLog, MalformedLogsNameTheLine) {
   EXPECT_EQ(error_of(init + "ABORT THIRD x\n"), "g.log:2: expected 'ABORT FIRST|SECOND reason'");
   EXPECT_EQ(error_of("INIT 123\n"), "g.log:1: INIT: expected 10 rows of 17 digits, got 1 words");
   EXPECT_EQ(error_of(""), "g.log: no INIT line");
+}
+
+// A log file reads back as its text parses; a missing file and a
+// malformed one are refused naming the path (and the line).
+TEST(GameLog, ReadGameLogNamesTheFile) {
+  ScratchFolder scratch("game_log_read_test");
+  const GameLog log = played_log(7);
+  const std::string good = (scratch.dir() / "good.log").string();
+  write_file_atomic(good, format_game_log(log));
+  EXPECT_EQ(format_game_log(read_game_log(good)), format_game_log(log));
+  const std::string bad = (scratch.dir() / "bad.log").string();
+  const std::string text = format_game_log(log);
+  write_file_atomic(bad, text.substr(0, text.find('\n') + 1) + "BOGUS\n");
+  try {
+    read_game_log(bad);
+    ADD_FAILURE() << "a malformed log was read";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()), bad + ":2: unknown line 'BOGUS'");
+  }
+  const std::string missing = (scratch.dir() / "missing.log").string();
+  try {
+    read_game_log(missing);
+    ADD_FAILURE() << "a missing log was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
+  }
 }
 
 // Self-play's SEARCH lines survive a round trip and bind to their move.
