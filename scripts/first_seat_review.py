@@ -10,8 +10,9 @@ game is lost. The script reads the arena's MATCH_DIR/games.csv (docs/matches.md,
 "The games file"), takes each such board's failed game (the first seat did not
 win) and its counterpart (the other game of the board, the first seat won),
 the first N failures in board order, and has `mushroom analyze --ms MS`
-search every position of both (cached in DIR, default MATCH_DIR/review; a
-report already complete there is not searched again). Then it prints, by
+search every position of both (cached in DIR, default MATCH_DIR/review, one
+report a log and --ms; a report already complete there is not searched
+again). Boards with a forfeit are left out: they show no play. Then it prints, by
 mushrooms left before the move, the first seat's moves in the failed games and
 in the won ones: how many, the cells they lost (analyze's loss: the best
 move's value minus the played move's, from one search), how many lost half a
@@ -19,7 +20,8 @@ cell or more, their milliseconds at the match's clock (the log's time column)
 and how many analyze proved.
 
 Bad input (no games.csv, a log it names that is missing, an analyze that
-fails) stops it with a message naming the file; exit status 2.
+fails, a cached report whose moves are not its log's) stops it with a
+message naming the file; exit status 2.
 """
 import argparse
 import collections
@@ -45,7 +47,7 @@ def read_games(match_dir):
         fail(f'no games file {path} (an arena --log-dir writes one)')
     with open(path, newline='') as f:
         rows = list(csv.DictReader(f))
-    needed = {'first', 'board', 'first_score', 'second_score', 'log'}
+    needed = {'first', 'board', 'outcome', 'forfeit_by', 'log'}
     if rows and not needed <= set(rows[0]):
         fail(f'{path} lacks the columns {", ".join(sorted(needed - set(rows[0])))}')
     return rows
@@ -59,9 +61,9 @@ def failed_boards(rows):
     out = []
     for board in sorted(boards):
         games = boards[board]
-        if len(games) != 2:
+        if len(games) != 2 or any(g['forfeit_by'] for g in games):
             continue
-        won = [int(g['first_score']) > int(g['second_score']) for g in games]
+        won = [int(g['outcome']) > 0 for g in games]  # 1: the first seat won
         if won[0] != won[1]:
             failed, counterpart = (games[1], games[0]) if won[0] else (games[0], games[1])
             out.append((failed['log'], counterpart['log']))
@@ -70,25 +72,28 @@ def failed_boards(rows):
 
 def moves_of(log_path):
     """[(player, mushrooms left before the move, ms)] of a game log (official format)."""
-    taken = set()
+    mushrooms = set()  # the cells still holding a mushroom
     moves = []
     with open(log_path) as f:
         for line in f:
             words = line.split()
+            if words and words[0] == 'INIT':
+                mushrooms = {(r, c) for r, row in enumerate(words[1:]) for c, ch in enumerate(row) if ch != '0'}
+                continue
             if len(words) != 6 or words[0] not in ('FIRST', 'SECOND'):
                 continue
             try:
                 r1, c1, r2, c2, ms = map(int, words[1:])
             except ValueError:
                 fail(f'{log_path}: malformed move line {line.strip()!r}')
-            moves.append((words[0], 170 - len(taken), ms))
+            moves.append((words[0], len(mushrooms), ms))
             if r1 >= 0:
-                taken.update((r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1))
+                mushrooms -= {(r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)}
     return moves
 
 
-def report_path(out_dir, log):
-    return os.path.join(out_dir, log + '.txt')
+def report_path(out_dir, log, ms):
+    return os.path.join(out_dir, f'{log}.{ms}ms.txt')
 
 
 def complete(path):
@@ -99,7 +104,8 @@ def analyze(mushroom, ms, log_path, out_path):
     result = subprocess.run([mushroom, 'analyze', '--ms', str(ms), log_path], capture_output=True, text=True)
     if result.returncode != 0:
         return f'{mushroom} analyze {log_path} failed ({result.returncode}): {result.stderr.strip()[-300:]}'
-    tmp = out_path + '.tmp'
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    tmp = f'{out_path}.tmp.{os.getpid()}'
     with open(tmp, 'w') as f:
         f.write(result.stdout)
     os.replace(tmp, out_path)
@@ -107,15 +113,14 @@ def analyze(mushroom, ms, log_path, out_path):
 
 
 def first_seat_moves(log_path, report):
-    """[(mushrooms left, loss, ms, proved)] for the first seat's searched moves."""
+    """[(mushrooms left, loss, ms, proved)] for the first seat's moves, from analyze's
+    rows: # player played cells before after loss judgement depth proved best ..."""
     moves = moves_of(log_path)
     rows = [line.split() for line in open(report) if ROW.match(line)]
-    out = []
-    for i, row in enumerate(rows):
-        if row[1] != 'FIRST' or i >= len(moves):
-            continue
-        out.append((moves[i][1], float(row[6]), moves[i][2], row[9] == 'yes'))
-    return out
+    if len(rows) != len(moves) or any(row[1] != move[0] for row, move in zip(rows, moves)):
+        fail(f'{report}: its moves are not those of {log_path}; delete it')
+    return [(move[1], float(row[6]), move[2], row[9] == 'yes')
+            for row, move in zip(rows, moves) if row[1] == 'FIRST']
 
 
 def band_of(left):
@@ -160,16 +165,22 @@ def main():
     for log in logs:
         if not os.path.isfile(os.path.join(args.match_dir, log)):
             fail(f'{os.path.join(args.match_dir, log)}: the games file names it, but it is missing')
-    todo = [log for log in logs if not complete(report_path(out_dir, log))]
+    report = {log: report_path(out_dir, log, args.ms) for log in logs}
+    todo = [log for log in logs if not complete(report[log])]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        jobs = [pool.submit(analyze, args.mushroom, args.ms, os.path.join(args.match_dir, log), report_path(out_dir, log))
+        jobs = [pool.submit(analyze, args.mushroom, args.ms, os.path.join(args.match_dir, log), report[log])
                 for log in todo]
         for done, job in enumerate(concurrent.futures.as_completed(jobs), 1):
             if job.result():
+                pool.shutdown(wait=False, cancel_futures=True)
                 fail(job.result())
             print(f'analyzed {done}/{len(todo)}', file=sys.stderr)
-    failed = tally(e for f, _ in pairs for e in first_seat_moves(os.path.join(args.match_dir, f), report_path(out_dir, f)))
-    won = tally(e for _, w in pairs for e in first_seat_moves(os.path.join(args.match_dir, w), report_path(out_dir, w)))
+
+    def first_seat(log):
+        return first_seat_moves(os.path.join(args.match_dir, log), report[log])
+
+    failed = tally(e for f, _ in pairs for e in first_seat(f))
+    won = tally(e for _, w in pairs for e in first_seat(w))
     print(f'{len(pairs)} boards on which one first seat won and the other did not; analyze --ms {args.ms}')
     print('| mushrooms left | failed first seat: moves | cells lost | moves losing 0.5+ | ms a move | proved '
           '| won first seat: moves | cells lost | moves losing 0.5+ | ms a move | proved |')
