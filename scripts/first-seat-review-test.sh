@@ -8,12 +8,9 @@
 # nothing again, and bad input (a missing match, --ms 0, a failing analyze,
 # a missing log) is named.
 # Usage: first-seat-review-test.sh MUSHROOM
-set -euo pipefail
+source "$(dirname "$0")/lib/script-test.sh"
 cd "$(dirname "$0")/.."
 B=${1:?usage: first-seat-review-test.sh MUSHROOM}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 "$B" arena --a builtin:greedy --a-name greedy --b builtin:random --b-name random --boards 2 --seed 5 \
     --time-ms 2000 --log-dir "$work/match" > /dev/null
 out=$(MUSHROOM=$B python3 scripts/first_seat_review.py "$work/match" --ms 20 2> "$work/err")

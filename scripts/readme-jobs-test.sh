@@ -15,12 +15,9 @@
 # export of that file, as README.md says, must work. Then the files each job
 # promises are checked.
 # Usage: readme-jobs-test.sh MUSHROOM
-set -euo pipefail
+source "$(dirname "$0")/lib/script-test.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:?usage: readme-jobs-test.sh MUSHROOM}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 mkdir -p "$work/build"
 ln -s "$bin" "$work/build/mushroom"
 for d in configs models testdata deploy scripts; do ln -s "$repo/$d" "$work/$d"; done

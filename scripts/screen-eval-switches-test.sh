@@ -3,12 +3,9 @@
 # data at test size: it trains the baseline and the variants asked for,
 # plays each against the baseline, prints one line each, redoes nothing when
 # run again, and names bad arguments. Usage: screen-eval-switches-test.sh MUSHROOM
-set -euo pipefail
+source "$(dirname "$0")/lib/script-test.sh"
 cd "$(dirname "$0")/.."
 B=${1:?usage: screen-eval-switches-test.sh MUSHROOM}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 "$B" bench labels --config testdata/configs/eval-ci.toml --games 6 --dir "$work/data" > /dev/null
 export MUSHROOM=$B
 out=$(scripts/screen-eval-switches.sh --data "$work/data" --out "$work/screen" --config testdata/configs/eval-ci.toml \

@@ -6,11 +6,8 @@
 #      (cmake/Dependencies.cmake), tried for each library in turn.
 #   3. The timing scripts refuse a bad argument by name.
 # Usage: setup-errors-test.sh
-set -euo pipefail
+source "$(dirname "$0")/lib/script-test.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 expect() {  # expect NAME EXPECTED_TEXT COMMAND...: the command fails and prints the text
   local name=$1 text=$2; shift 2
   local out status=0

@@ -4,11 +4,8 @@
 # searches the same positions to a fixed depth twice, and reports the same
 # node count each time (the tree does not depend on the clock); bad
 # arguments and a folder without data.bin are named.
-set -euo pipefail
+source "$(dirname "$0")/lib/script-test.sh"
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 mkdir "$work/sub"
 cp models/submission.cpp "$work/sub/main.cpp"
 cp models/data.bin "$work/sub/"
