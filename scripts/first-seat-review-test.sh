@@ -23,7 +23,7 @@ grep -q "^2 boards on which one first seat won and the other did not" <<< "$out"
 # The failed games are random's as first; the table's moves are theirs, and the won games' are greedy's.
 for who in random greedy; do
   logs=$(awk -F, -v w=$who 'NR > 1 && $1 == w {print $10}' "$work/match/games.csv")
-  want=$(for l in $logs; do grep -c '^FIRST ' "$work/match/$l"; done | paste -sd+ | bc)
+  want=$(cd "$work/match" && awk '$1 == "FIRST" && NF == 6 {n++} END {print n + 0}' $logs)
   col=$([[ $who == random ]] && echo 3 || echo 8)
   got=$(grep -E '^\| [0-9]' <<< "$out" | awk -F'|' -v c=$col '{s += $c} END {print s}')
   [[ $got -eq $want ]] || fail "$who: the table counts $got first-seat moves, the logs hold $want"

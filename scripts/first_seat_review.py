@@ -97,7 +97,10 @@ def report_path(out_dir, log, ms):
 
 
 def complete(path):
-    return os.path.isfile(path) and 'mean loss' in open(path).read()
+    if not os.path.isfile(path):
+        return False
+    with open(path) as f:
+        return 'mean loss' in f.read()
 
 
 def analyze(mushroom, ms, log_path, out_path):
@@ -166,15 +169,15 @@ def main():
         if not os.path.isfile(os.path.join(args.match_dir, log)):
             fail(f'{os.path.join(args.match_dir, log)}: the games file names it, but it is missing')
     report = {log: report_path(out_dir, log, args.ms) for log in logs}
-    todo = [log for log in logs if not complete(report[log])]
+    unanalyzed = [log for log in logs if not complete(report[log])]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         jobs = [pool.submit(analyze, args.mushroom, args.ms, os.path.join(args.match_dir, log), report[log])
-                for log in todo]
+                for log in unanalyzed]
         for done, job in enumerate(concurrent.futures.as_completed(jobs), 1):
             if job.result():
                 pool.shutdown(wait=False, cancel_futures=True)
                 fail(job.result())
-            print(f'analyzed {done}/{len(todo)}', file=sys.stderr)
+            print(f'analyzed {done}/{len(unanalyzed)}', file=sys.stderr)
 
     def first_seat(log):
         return first_seat_moves(os.path.join(args.match_dir, log), report[log])
