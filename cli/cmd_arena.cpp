@@ -85,9 +85,17 @@ int cmd_arena(int argc, char** argv) {
       "log-dir", "write per-game logs, games.csv (the ladder's schema, docs/matches.md), arena.txt and report.txt "
       "here; running again with the same folder resumes the match, replaying only the games not in games.csv",
       cxxopts::value<std::string>())(
-      "sprt", "elo0,elo1: stop when the SPRT decides", cxxopts::value<std::string>())(
-      "sprt-alpha", "SPRT false-positive rate", cxxopts::value<double>()->default_value("0.05"))(
-      "sprt-beta", "SPRT false-negative rate", cxxopts::value<double>()->default_value("0.05"))(
+      "sprt", "elo0,elo1: the W/D/L (pentanomial) SPRT in logistic Elo; without --sprt-margin it stops the match "
+      "when it decides (docs/matches.md)", cxxopts::value<std::string>())(
+      "sprt-margin", "H0,H1: the margin test, in capped cells a game (e.g. 0,0.1); it stops the match when it "
+      "decides. Whenever either test runs both are reported on the same games, the other at the rule's bounds "
+      "(W/D/L 0,15; margin 0,0.1) unless given", cxxopts::value<std::string>())(
+      "margin-cap", "cells: each game's margin is clipped to +-this for the margin test, and a forfeit counts as a "
+      "loss by this many cells in every margin reported", cxxopts::value<double>()->default_value("4"))(
+      "margin-min-games", "the margin test decides nothing before this many games (the calibration's guard, "
+      "docs/matches.md)", cxxopts::value<int>()->default_value(std::to_string(kDefaultMarginMinGames)))(
+      "sprt-alpha", "both tests' false-positive rate", cxxopts::value<double>()->default_value("0.05"))(
+      "sprt-beta", "both tests' false-negative rate", cxxopts::value<double>()->default_value("0.05"))(
       "setting", "official tool setting.ini (INPUT, LOG, EXEC1, EXEC2)", cxxopts::value<std::string>())(
       "h,help", "show this help");
   // cxxopts reads one-letter names only as -a/-b; accept the --a/--b spelling too.
@@ -142,23 +150,38 @@ int cmd_arena(int argc, char** argv) {
   config.parallel = args["parallel"].as<int>();
   config.pin = args.count("pin") > 0;
   config.log_dir = log_dir;
-  if (args.count("sprt")) {
-    const std::string text = args["sprt"].as<std::string>();
-    const auto comma = text.find(',');
-    Sprt sprt{};
-    try {
-      if (comma == std::string::npos) throw std::invalid_argument("");
-      sprt.elo0 = std::stod(text.substr(0, comma));
-      sprt.elo1 = std::stod(text.substr(comma + 1));
-    } catch (const std::exception&) {
-      throw std::invalid_argument("--sprt must be 'elo0,elo1', got '" + text + "'");
+  config.margin_cap = args["margin-cap"].as<double>();
+  check_margin_cap(config.margin_cap);
+  const double alpha = args["sprt-alpha"].as<double>(), beta = args["sprt-beta"].as<double>();
+  if (!(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5))
+    throw std::invalid_argument("--sprt-alpha and --sprt-beta must be in (0, 0.5)");
+  if (args.count("sprt") || args.count("sprt-margin")) {
+    // The rule's bounds (docs/matches.md) for the test not named.
+    Sprt sprt{0, 15, alpha, beta};
+    if (args.count("sprt")) {
+      const std::string text = args["sprt"].as<std::string>();
+      const auto comma = text.find(',');
+      try {
+        if (comma == std::string::npos) throw std::invalid_argument("");
+        sprt.elo0 = std::stod(text.substr(0, comma));
+        sprt.elo1 = std::stod(text.substr(comma + 1));
+      } catch (const std::exception&) {
+        throw std::invalid_argument("--sprt must be 'elo0,elo1', got '" + text + "'");
+      }
+      if (!(sprt.elo1 > sprt.elo0)) throw std::invalid_argument("--sprt needs elo0 < elo1");
     }
-    if (sprt.elo1 <= sprt.elo0) throw std::invalid_argument("--sprt needs elo0 < elo1");
-    sprt.alpha = args["sprt-alpha"].as<double>();
-    sprt.beta = args["sprt-beta"].as<double>();
-    if (!(sprt.alpha > 0 && sprt.alpha < 0.5 && sprt.beta > 0 && sprt.beta < 0.5))
-      throw std::invalid_argument("--sprt-alpha and --sprt-beta must be in (0, 0.5)");
+    MarginSprt margin;
+    if (args.count("sprt-margin")) margin = parse_margin_bounds(args["sprt-margin"].as<std::string>());
+    else if (margin.h1 > config.margin_cap)
+      throw std::invalid_argument("--margin-cap " + format_fixed(config.margin_cap, 2) +
+                                  " is below the H1 of the margin test reported beside --sprt (0,0.1 by default): "
+                                  "give --sprt-margin H0,H1 within the cap");
+    margin.alpha = alpha, margin.beta = beta;
+    margin.min_games = args["margin-min-games"].as<int>();
+    check_margin_sprt(margin, config.margin_cap);
     config.sprt = sprt;
+    config.margin_sprt = margin;
+    config.stop_on_margin = args.count("sprt-margin") > 0;
   }
   const ArenaReport report = run_arena(config, std::cerr);
   std::cout << format_report(config, report) << std::flush;

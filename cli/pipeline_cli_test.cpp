@@ -396,7 +396,7 @@ TEST(Pipeline, DefaultBotPlaysLegallyOnTheRealClock) {
   ASSERT_EQ(code, 0) << out;
   EXPECT_NE(out.find("mean margin (A cells - builtin:greedy cells)"), std::string::npos) << out;
   EXPECT_EQ(out.find("forfeits:"), std::string::npos) << out;
-  EXPECT_NE(out.find("over 2 finished games"), std::string::npos) << out;
+  EXPECT_NE(out.find("over 2 games (a forfeit counts -4 for the side that forfeited)"), std::string::npos) << out;
 }
 
 TEST(Pipeline, SelfplayThenTrainAndABadShardIsNamed) {

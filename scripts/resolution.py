@@ -2,17 +2,27 @@
 """The resolution of a match: how many games a pentanomial SPRT needs.
 
     scripts/resolution.py MATCH_DIR/games.csv A_NAME [--sprt ELO0,ELO1 ...]
+        [--sprt-margin H0,H1 ...] [--margin-cap CELLS] [--margin-min-games N]
+        [--alpha A] [--beta B]
 
 Reads an arena's games.csv (docs/matches.md, "The games file"), keeps complete pairs (both
 games of a board), and prints for program A:
   - W-D-L moving first and moving second, the score, the pentanomial counts
     (pairs scoring 0, 1/4, 1/2, 3/4, 1 for A: LL, LD, DD/WL, WD, WW);
-  - the paired margin (A's cells minus B's per game, mean over pairs);
+  - the paired margin (A's cells minus B's per game, mean over pairs) and
+    the capped margin, each game clipped to +-cap cells (--margin-cap, 4 by
+    default); in both a forfeit counts as a loss by cap cells for the side
+    that forfeited, as in the arena (engine/arena/margin.h);
   - normalized Elo with its 95% interval;
   - for each SPRT: Wald's estimate of the games it takes to decide at this
     mean and spread (the arena's normal approximation, engine/arena/stats.h),
-    where a test run over these pairs, in board order, decided, and the
-    games it would take were the true difference elo1 at this spread.
+    where a test run over these pairs decided, and the games it would
+    take were the true difference elo1 at this spread;
+  - the same for each margin test (--sprt-margin, in capped cells a game),
+    which decides nothing before --margin-min-games games (200, the
+    arena's default: docs/matches.md, "The margin test and the rule").
+  The tests walk the pairs in the order their second game finished (the
+  order of games.csv), as the arena decides them.
 
 The arena prints the same figures for one match; this script puts several
 matches on one line each, for BENCHMARKS.md's resolution table.
@@ -32,52 +42,130 @@ def mean_var(xs):
     return m, sum((x - m) ** 2 for x in xs) / n
 
 
-def llr(pairs, elo0, elo1):
-    # As Sprt::llr: n (s1 - s0) (2 m - s0 - s1) / (2 var), var floored at 1/(16 n) as there.
-    n = len(pairs)
+def mean_llr(values, mu0, mu1, step):
+    """The GSPRT's LLR on the mean of a per-pair statistic, as MeanSprt::llr
+    (engine/arena/stats.h): n (mu1 - mu0) (2 m - mu0 - mu1) / (2 var), the
+    variance floored at step^2 / n."""
+    n = len(values)
     if n < 2:
         return 0.0
-    m, v = mean_var(pairs)
-    v = max(v, 1 / (16 * n))
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
+    m, v = mean_var(values)
+    v = max(v, step * step / n)
+    return n * (mu1 - mu0) * (2 * m - mu0 - mu1) / (2 * v)
+
+
+def llr(pairs, elo0, elo1):
+    return mean_llr(pairs, score_from_elo(elo0), score_from_elo(elo1), 0.25)
+
+
+def game_margin(first_score, second_score, a_first, forfeit_by, a, cap):
+    """A's margin in one game; a forfeit is a loss by cap cells for the side that forfeited."""
+    if forfeit_by:
+        return -cap if forfeit_by == a else cap
+    return (first_score - second_score) * (1 if a_first else -1)
+
+
+def sequential_verdict(values, mu0, mu1, step, lower, upper, min_pairs=0):
+    """Where a test over these values, in this order, first crossed a bound
+    (no decision before min_pairs)."""
+    for i in range(max(2, min_pairs), len(values) + 1):
+        value = mean_llr(values[:i], mu0, mu1, step)
+        if value >= upper or value <= lower:
+            return f"{'H1' if value > 0 else 'H0'} after {2 * i} games (LLR {value:.2f})"
+    return f"undecided (LLR {mean_llr(values, mu0, mu1, step):.2f})"
+
+
+def test_lines(name, values, mu0, mu1, step, alpha, beta, h1_text, min_pairs=0):
+    n = len(values)
+    m, v = mean_var(values)
+    v = max(v, step * step / n)
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    drift = (mu1 - mu0) * (2 * m - mu0 - mu1) / (2 * v)
+    expected = (upper if drift > 0 else lower) / drift if drift else float("inf")
+    at_h1 = upper * 2 * v / (mu1 - mu0) ** 2
+    return (f"  {name}: Wald's estimate {2 * expected:.0f} games to {'H1' if drift > 0 else 'H0'}; "
+            f"over these pairs in the order they finished: {sequential_verdict(values, mu0, mu1, step, lower, upper, min_pairs)}; "
+            f"a true {h1_text} at this spread: about {2 * at_h1:.0f} games")
+
+
+def parse_pair(option, text):
+    try:
+        x, y = (float(t) for t in text.split(","))
+    except ValueError:
+        sys.exit(f"resolution.py: {option} must be 'LOW,HIGH', got {text!r}")
+    if not (math.isfinite(x) and math.isfinite(y) and y > x):
+        sys.exit(f"resolution.py: {option} needs two finite bounds, the first below the second, got {text!r}")
+    return x, y
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     path, a = sys.argv[1], sys.argv[2]
-    sprts = []
+    sprts, margin_sprts = [], []
+    cap, alpha, beta, min_games = 4.0, 0.05, 0.05, 200
     args = sys.argv[3:]
     while args:
-        if args[0] != "--sprt" or len(args) < 2:
-            sys.exit(f"resolution.py: unexpected argument {args[0]!r} (expected --sprt ELO0,ELO1)")
-        e0, e1 = (float(x) for x in args[1].split(","))
-        sprts.append((e0, e1))
+        if len(args) < 2 or args[0] not in ("--sprt", "--sprt-margin", "--margin-cap", "--margin-min-games", "--alpha",
+                                            "--beta"):
+            sys.exit(f"resolution.py: unexpected argument {args[0]!r} (expected --sprt ELO0,ELO1, --sprt-margin H0,H1, "
+                     "--margin-cap CELLS, --margin-min-games N, --alpha A or --beta B)")
+        option, value = args[0], args[1]
+        if option == "--sprt":
+            sprts.append(parse_pair(option, value))
+        elif option == "--sprt-margin":
+            margin_sprts.append(parse_pair(option, value))
+        elif option == "--margin-min-games":
+            if not value.isdigit():
+                sys.exit(f"resolution.py: --margin-min-games must be a whole number of games, at least 0, got {value!r}")
+            min_games = int(value)
+        else:
+            try:
+                number = float(value)
+            except ValueError:
+                sys.exit(f"resolution.py: {option} needs a number, got {value!r}")
+            if option == "--margin-cap":
+                if not 0 < number <= 170:
+                    sys.exit(f"resolution.py: --margin-cap must be in (0, 170] cells, got {value}")
+                cap = number
+            elif not 0 < number < 0.5:
+                sys.exit(f"resolution.py: {option} must be in (0, 0.5), got {value}")
+            elif option == "--alpha":
+                alpha = number
+            else:
+                beta = number
         args = args[2:]
+    for h0, h1 in margin_sprts:
+        if not (-cap <= h0 <= cap and -cap <= h1 <= cap):
+            sys.exit(f"resolution.py: --sprt-margin {h0:g},{h1:g} lies outside [-cap, +cap] = [{-cap:g}, {cap:g}] "
+                     "(--margin-cap): no capped mean can reach it")
     by_board = {}
+    finished = []  # boards, in the order their pair completed
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             if a not in (row["first"], row["second"]):
                 sys.exit(f"{path}: program {a!r} is not in the game of board {row['board']}")
             first = row["first"] == a
             outcome = int(row["outcome"]) * (1 if first else -1)
-            margin = (int(row["first_score"]) - int(row["second_score"])) * (1 if first else -1)
-            if row["forfeit_by"]:
-                margin = 0
-            by_board.setdefault(int(row["board"]), []).append((first, outcome, margin, row["forfeit_by"]))
-    pairs, margins = [], []
+            margin = game_margin(int(row["first_score"]), int(row["second_score"]), first, row["forfeit_by"], a, cap)
+            board = int(row["board"])
+            by_board.setdefault(board, []).append((first, outcome, margin, row["forfeit_by"]))
+            if len(by_board[board]) == 2:
+                finished.append(board)
+    pair_of, margin_of, capped_of = {}, {}, {}
     wdl = {True: [0, 0, 0], False: [0, 0, 0]}
     forfeits = 0
-    for board in sorted(by_board):
+    for board in finished:
         games = by_board[board]
-        if len(games) != 2:
-            continue
-        pairs.append(sum((o + 1) / 2 for _, o, _, _ in games) / 2)
-        margins.append(sum(m for _, _, m, _ in games) / 2)
+        pair_of[board] = sum((o + 1) / 2 for _, o, _, _ in games) / 2
+        margin_of[board] = sum(m for _, _, m, _ in games) / 2
+        capped_of[board] = sum(max(-cap, min(cap, m)) for _, _, m, _ in games) / 2
         for first, o, _, f in games:
             wdl[first][0 if o > 0 else 1 if o == 0 else 2] += 1
             forfeits += bool(f)
+    pairs = [pair_of[b] for b in finished]
+    margins = [margin_of[b] for b in finished]
+    capped = [capped_of[b] for b in finished]
     n = len(pairs)
     if n < 2:
         sys.exit(f"{path}: fewer than two complete pairs")
@@ -88,30 +176,25 @@ def main():
     nelo = (m - 0.5) / math.sqrt(2 * v) * k if v > 0 else float("nan")
     nlo = (m - 1.96 * se - 0.5) / math.sqrt(2 * v) * k if v > 0 else float("nan")
     nhi = (m + 1.96 * se - 0.5) / math.sqrt(2 * v) * k if v > 0 else float("nan")
-    mm, mv = mean_var(margins)
-    mse = math.sqrt(mv / n)
+    # The sample standard error, as the arena's mean_interval.
+    def interval(xs):
+        mean, var = mean_var(xs)
+        half = 1.96 * math.sqrt(var / (len(xs) - 1))
+        return mean, mean - half, mean + half
+    mm, mlo, mhi = interval(margins)
+    cm, clo, chi = interval(capped)
     print(f"{path}: {2 * n} games ({n} pairs), forfeits {forfeits}")
     print(f"  {a} first {'-'.join(map(str, wdl[True]))}, second {'-'.join(map(str, wdl[False]))}, score {m:.3f}")
     print(f"  pentanomial LL,LD,DD/WL,WD,WW = {', '.join(map(str, penta))}")
-    print(f"  paired margin {mm:+.2f} [{mm - 1.96 * mse:+.2f}, {mm + 1.96 * mse:+.2f}] cells")
+    print(f"  paired margin {mm:+.2f} [{mlo:+.2f}, {mhi:+.2f}] cells (a forfeit counts -{cap:g})")
+    print(f"  capped margin {cm:+.3f} [{clo:+.3f}, {chi:+.3f}] cells (each game clipped to +-{cap:g})")
     print(f"  normalized Elo {nelo:+.1f} [{nlo:+.1f}, {nhi:+.1f}]")
-    bound = math.log(0.95 / 0.05)
     for e0, e1 in sprts:
-        s0, s1 = score_from_elo(e0), score_from_elo(e1)
-        step = (s1 - s0) * (2 * m - s0 - s1) / (2 * max(v, 1 / (16 * n)))
-        expected = bound / abs(step) if step else float("inf")
-        decided = "undecided"
-        for i in range(2, n + 1):
-            value = llr(pairs[:i], e0, e1)
-            if value >= bound or value <= -bound:
-                decided = f"{'H1' if value > 0 else 'H0'} after {2 * i} games"
-                break
-        # The test's design figure: the games to H1 were the true difference
-        # elo1 itself, at this spread of pair scores.
-        at_elo1 = bound * 2 * max(v, 1 / (16 * n)) / (s1 - s0) ** 2
-        print(f"  SPRT({e0:g}, {e1:g}): Wald's estimate {2 * expected:.0f} games to "
-              f"{'H1' if step > 0 else 'H0'}; over these pairs in board order: {decided}; "
-              f"a true +{e1:g} Elo at this spread: about {2 * at_elo1:.0f} games")
+        print(test_lines(f"SPRT({e0:g}, {e1:g})", pairs, score_from_elo(e0), score_from_elo(e1), 0.25, alpha, beta,
+                         f"+{e1:g} Elo"))
+    for h0, h1 in margin_sprts:
+        print(test_lines(f"margin SPRT({h0:g}, {h1:g}) cap {cap:g}, from {min_games} games", capped, h0, h1, 0.5,
+                         alpha, beta, f"{h1:+g} capped cells a game", (min_games + 1) // 2))
 
 
 if __name__ == "__main__":

@@ -89,6 +89,13 @@ std::string match_summary(const ArenaConfig& config, const std::vector<ArenaGame
   if (config.sprt)
     out << "  LLR " << format_fixed(config.sprt->llr(pairs), 2) << " [" << format_fixed(config.sprt->lower_bound(), 2)
         << ", " << format_fixed(config.sprt->upper_bound(), 2) << "]";
+  if (config.margin_sprt) {
+    const auto margins = pair_margins(games, config.margin_cap, true);
+    const MeanSprt test = config.margin_sprt->on_margins();
+    out << "  capped margin " << format_signed(mean_interval(margins).mean, 2) << "  margin LLR "
+        << format_fixed(test.llr(margins), 2) << " [" << format_fixed(test.lower_bound(), 2) << ", "
+        << format_fixed(test.upper_bound(), 2) << "]";
+  }
   return out.str();
 }
 
@@ -184,11 +191,17 @@ ArenaGame game_of(const ArenaConfig& config, const GameRecord& r, const std::str
 ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
+  if (config.stop_on_margin ? !config.margin_sprt : config.margin_sprt && !config.sprt)
+    throw std::invalid_argument(config.stop_on_margin ? "the margin test is to stop the match, but none is set"
+                                                      : "a margin test with no W/D/L test: nothing would stop the match");
+  if (config.margin_sprt) check_margin_sprt(*config.margin_sprt, config.margin_cap);
+  else check_margin_cap(config.margin_cap);
   check_boards_given(config.boards, config.boards_given);
 
   const int total = 2 * config.boards;
   std::vector<ArenaGame> games(static_cast<size_t>(total));
   ArenaReport report;
+  std::vector<int> resumed_order;  // games read back, in games.csv's order: the order they finished
   std::string games_path;
   if (!config.log_dir.empty()) {
     for (int side = 0; side < 2; ++side)
@@ -212,7 +225,9 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
         continue;
       }
       ArenaGame g = game_of(config, r, where);
-      games[size_t(2 * g.board + (g.a_first ? 0 : 1))] = g;
+      const int index = 2 * g.board + (g.a_first ? 0 : 1);  // read_games_file refuses a game twice
+      games[size_t(index)] = g;
+      resumed_order.push_back(index);
       ++report.resumed;
     }
     start_games_file(games_path);
@@ -225,19 +240,30 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   std::atomic<bool> stop{false};
   std::mutex mutex;
   int finished = report.resumed;
-  auto decide_sprt = [&](const std::vector<double>& pairs) {  // under the lock
-    if (!config.sprt) return;
-    const auto decision = config.sprt->decide(pairs);
-    if (decision != Sprt::Decision::kContinue && !stop.exchange(true)) {
-      report.llr = config.sprt->llr(pairs);
-      report.sprt_result = decision == Sprt::Decision::kAcceptH1 ? "H1 accepted" : "H0 accepted";
-    }
+  // Each test is decided at its first crossing; the one that stops the
+  // match sets `stop`. Called under the lock after every finished game, in
+  // the order the games finished, so a resumed match reaches the verdicts
+  // the unbroken one would have.
+  auto decide_tests = [&](const std::vector<ArenaGame>& done) {
+    auto decide = [&](SprtVerdict& verdict, const MeanSprt& test, const std::vector<double>& values, bool stops) {
+      if (verdict.decided()) return;
+      const SprtDecision decision = test.decide(values);
+      if (decision == SprtDecision::kContinue) return;
+      verdict = {decision == SprtDecision::kAcceptH1 ? "H1 accepted" : "H0 accepted", test.llr(values),
+                 int(2 * values.size())};
+      if (stops) stop = true;
+    };
+    if (config.sprt) decide(report.sprt, config.sprt->on_scores(), pair_scores(done), !config.stop_on_margin);
+    if (config.margin_sprt)
+      decide(report.margin_sprt, config.margin_sprt->on_margins(), pair_margins(done, config.margin_cap, true),
+             config.stop_on_margin);
   };
   {
     std::vector<ArenaGame> done;
-    for (const ArenaGame& g : games)
-      if (g.done) done.push_back(g);
-    if (!done.empty()) decide_sprt(pair_scores(done));
+    for (const int index : resumed_order) {
+      done.push_back(games[size_t(index)]);
+      decide_tests(done);
+    }
   }
 
   const std::vector<int> cpus = allowed_cpus();  // --pin stays inside this process's mask
@@ -300,16 +326,20 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at).count();
     progress << "   " << match_summary(config, done) << "   "
              << elapsed_and_left(elapsed, finished - report.resumed, total - finished) << std::endl;
-    decide_sprt(pair_scores(done));  // complete pairs only
+    decide_tests(done);  // complete pairs only
   };
   run_jobs(total, config.parallel, play, [&] { return stop.load(); });
 
   for (const ArenaGame& g : games)
     if (g.done) report.games.push_back(g);
-  if (config.sprt && report.sprt_result.empty()) {
-    report.llr = config.sprt->llr(pair_scores(report.games));
-    report.sprt_result = "undecided after all games";
-  }
+  auto undecided = [&](SprtVerdict& verdict, const MeanSprt& test, const std::vector<double>& values) {
+    if (!verdict.result.empty()) return;
+    verdict = {"undecided", test.llr(values), int(2 * values.size())};
+  };
+  if (config.sprt) undecided(report.sprt, config.sprt->on_scores(), pair_scores(report.games));
+  if (config.margin_sprt)
+    undecided(report.margin_sprt, config.margin_sprt->on_margins(),
+              pair_margins(report.games, config.margin_cap, true));
   if (!config.log_dir.empty())
     write_file_atomic((std::filesystem::path(config.log_dir) / "report.txt").string(), format_report(config, report));
   return report;
@@ -324,16 +354,13 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
     }
   } as_first, as_second, all;
   double margin_sum = 0;
-  int margin_games = 0;
   std::map<std::string, int> forfeits[2];
   std::map<std::string, std::string> forfeit_example[2];
   for (const ArenaGame& g : report.games) {
     (g.a_first ? as_first : as_second).add(g.a_outcome());
     all.add(g.a_outcome());
-    if (g.forfeiter() < 0) {
-      margin_sum += g.a_margin();
-      ++margin_games;
-    } else {
+    margin_sum += game_margin(g, config.margin_cap);
+    if (g.forfeiter() >= 0) {
       const std::string category = reason_category(g.result.log.abort_reason);
       ++forfeits[g.forfeiter()][category];
       forfeit_example[g.forfeiter()][category] = g.result.log.abort_reason;
@@ -360,19 +387,21 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   out << a << " moving second: " << as_second.str() << "\n";
   out << a << " total:         " << all.str() << "   score " << (all.w + 0.5 * all.d) << "/" << report.games.size()
       << " = " << 100.0 * (report.games.empty() ? 0.5 : (all.w + 0.5 * all.d) / report.games.size()) << "%\n";
-  out << "mean margin (" << a << " cells - " << b << " cells): " << format_fixed(margin_games ? margin_sum / margin_games : 0.0, 1) << " over "
-      << margin_games << " finished games\n";
+  // Every margin counts a forfeit as a loss by the cap for the side that
+  // forfeited (arena/margin.h).
+  const std::string cap = format_fixed(config.margin_cap, config.margin_cap == std::floor(config.margin_cap) ? 0 : 2);
+  out << "mean margin (" << a << " cells - " << b << " cells): "
+      << format_fixed(report.games.empty() ? 0.0 : margin_sum / double(report.games.size()), 1) << " over "
+      << report.games.size() << " games (a forfeit counts -" << cap << " for the side that forfeited)\n";
   // The same per board (both games, sides swapped), with its interval: the
-  // sharpest measure when the first mover wins nearly every game.
-  std::map<int, std::vector<int>> board_margins;
-  for (const ArenaGame& g : report.games)
-    if (g.forfeiter() < 0) board_margins[g.board].push_back(g.a_margin());
-  std::vector<double> paired;
-  for (const auto& [board, margins] : board_margins)
-    if (margins.size() == 2) paired.push_back(0.5 * (margins[0] + margins[1]));
-  const MeanInterval pm = mean_interval(paired);
-  out << "paired margin per game: " << format_fixed(pm.mean, 1) << "  95% interval [" << format_fixed(pm.low, 1) << ", "
-      << format_fixed(pm.high, 1) << "] over " << pm.n
+  // sharpest measure when the first mover wins nearly every game; then the
+  // margin test's statistic, each game clipped to +-cap.
+  const MeanInterval pm = mean_interval(pair_margins(report.games, config.margin_cap, false));
+  out << "paired margin per game: " << format_fixed(pm.mean, 2) << "  95% interval [" << format_fixed(pm.low, 2) << ", "
+      << format_fixed(pm.high, 2) << "] over " << pm.n << " boards\n";
+  const MeanInterval cm = mean_interval(pair_margins(report.games, config.margin_cap, true));
+  out << "capped margin per game (each game clipped to +-" << cap << " cells): " << format_signed(cm.mean, 2)
+      << "  95% interval [" << format_signed(cm.low, 2) << ", " << format_signed(cm.high, 2) << "] over " << cm.n
       << " boards\n";
   auto elo_text = [](double e) { return format_signed(e, 1); };
   out << "Elo (" << a << " - " << b << "): " << elo_text(est.elo) << "  95% interval [" << elo_text(est.elo_low) << ", "
@@ -393,15 +422,32 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
     for (const auto& [category, n] : forfeits[side])
       out << "  " << n << " x " << category << "  (e.g. " << forfeit_example[side][category] << ")\n";
   }
-  if (config.sprt) {
-    out.precision(2);
-    out << "SPRT elo0=" << config.sprt->elo0 << " elo1=" << config.sprt->elo1 << " alpha=" << config.sprt->alpha
-        << " beta=" << config.sprt->beta << ": " << report.sprt_result << " (LLR " << report.llr << ", bounds ["
-        << config.sprt->lower_bound() << ", " << config.sprt->upper_bound() << "])\n";
-    const double expected = config.sprt->expected_pairs(pair_scores(report.games));
+  // Both tests on the same games, whenever either ran.
+  auto test_lines = [&](const std::string& name, const MeanSprt& test, const SprtVerdict& verdict,
+                        const std::vector<double>& values, bool stops, double h1_in_units, const std::string& unit) {
+    out << name << ": " << verdict.result
+        << (verdict.decided() ? " at " + std::to_string(verdict.games) + " games" : " after " + std::to_string(verdict.games) + " games")
+        << " (LLR " << format_fixed(verdict.llr, 2) << ", bounds [" << format_fixed(test.lower_bound(), 2) << ", "
+        << format_fixed(test.upper_bound(), 2) << "])" << (stops ? "; it stops the match" : "") << "\n";
+    const double expected = test.expected_pairs(values);
+    const double at_h1 = test.pairs_at_h1(values);
     if (std::isfinite(expected))
-      out << "  at this score and spread the test decides in about " << int(std::ceil(2 * expected))
-          << " games (Wald's estimate: the resolution of these boards for this difference)\n";
+      out << "  at this mean and spread it decides in about " << int(std::ceil(2 * expected))
+          << " games (Wald's estimate); a true " << format_signed(h1_in_units, 2) << unit << " at this spread: about "
+          << int(std::ceil(2 * at_h1)) << " games to H1\n";
+  };
+  if (config.sprt) {
+    const Sprt& t = *config.sprt;
+    test_lines("SPRT elo0=" + format_fixed(t.elo0, 2) + " elo1=" + format_fixed(t.elo1, 2) + " alpha=" +
+                   format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " (W/D/L, pentanomial)",
+               t.on_scores(), report.sprt, pairs, !config.stop_on_margin, t.elo1, " Elo");
+  }
+  if (config.margin_sprt) {
+    const MarginSprt& t = *config.margin_sprt;
+    test_lines("margin SPRT h0=" + format_fixed(t.h0, 2) + " h1=" + format_fixed(t.h1, 2) + " cap=" + cap +
+                   " alpha=" + format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " (capped cells a game)",
+               t.on_margins(), report.margin_sprt, pair_margins(report.games, config.margin_cap, true),
+               config.stop_on_margin, t.h1, " cells a game");
   }
   return out.str();
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "arena/games_file.h"
+#include "arena/margin.h"
 #include "arena/referee.h"
 #include "arena/stats.h"
 #include "mushroom/board_gen.h"
@@ -35,7 +36,16 @@ struct ArenaConfig {
   // Running again with the same folder resumes: games already in games.csv
   // are kept and not replayed, so a kill loses only the games in progress.
   std::string log_dir;
-  std::optional<Sprt> sprt;        // stop early when it decides
+  // The two sequential tests (docs/matches.md, "The margin test"). Each is
+  // decided at its first crossing of a bound, and its verdict kept from
+  // there. The match stops when the test named by stop_on_margin decides:
+  // the margin test when true, the W/D/L test when false; that test must be
+  // set (run_arena refuses the match otherwise). The CLI sets both tests
+  // whenever either is asked for, so both are reported on the same games.
+  std::optional<Sprt> sprt;                 // W/D/L: the pentanomial test in Elo
+  std::optional<MarginSprt> margin_sprt;    // the pairs' capped margins, in cells
+  bool stop_on_margin = false;              // which of the two stops the match
+  double margin_cap = kDefaultMarginCap;    // cells; also a forfeit's margin in every margin printed
 };
 
 struct ArenaGame {
@@ -50,11 +60,22 @@ struct ArenaGame {
   int forfeiter() const;
 };
 
+// A sequential test's verdict: "H1 accepted", "H0 accepted" or "undecided"
+// (empty when the test did not run); the LLR and the games (complete
+// pairs' games) when it crossed its bound, or over all games if it never
+// did.
+struct SprtVerdict {
+  std::string result;
+  double llr = 0;
+  int games = 0;
+  bool decided() const { return result == "H1 accepted" || result == "H0 accepted"; }
+};
+
 struct ArenaReport {
   std::vector<ArenaGame> games;  // finished games only, in board order
   int resumed = 0;               // of them, games read back from games.csv
-  std::string sprt_result;       // empty when no SPRT ran
-  double llr = 0;
+  SprtVerdict sprt;              // the W/D/L test
+  SprtVerdict margin_sprt;       // the margin test
 };
 
 // The board seed of pair i.

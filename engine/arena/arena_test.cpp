@@ -243,12 +243,217 @@ TEST(Arena, SprtStopsEarlyWhenOneSideAlwaysWins) {
   config.sprt = Sprt{0, 50};
   std::ostringstream progress;
   const ArenaReport report = run_arena(config, progress);
-  EXPECT_EQ(report.sprt_result, "H1 accepted");
+  EXPECT_EQ(report.sprt.result, "H1 accepted");
   EXPECT_LT(report.games.size(), 40u);
   const std::string text = format_report(config, report);
   EXPECT_NE(text.find("forfeits by cheater: " + std::to_string(report.games.size())), std::string::npos) << text;
   EXPECT_NE(text.find("x illegal move"), std::string::npos) << text;
   EXPECT_NE(text.find("SPRT elo0=0.00 elo1=50.00"), std::string::npos) << text;
+  // A forfeit counts as a loss by the cap in the margins, not as 0.
+  EXPECT_NE(text.find("mean margin (passer cells - cheater cells): 4.0 over"), std::string::npos) << text;
+}
+
+// A match of the passing bot (A, `a_name`) against `b` under both tests,
+// the margin test stopping it and deciding from the first pair on.
+ArenaConfig both_tests(const std::string& b, const std::string& a_name, const std::string& b_name, Sprt wdl,
+                       double h0, double h1, int boards) {
+  ArenaConfig config;
+  config.command[0] = bot("pass");
+  config.command[1] = bot(b);
+  config.label[0] = a_name;
+  config.label[1] = b_name;
+  config.boards = boards;
+  config.sprt = wdl;
+  config.margin_sprt = MarginSprt{h0, h1, 0.05, 0.05, /*min_games*/ 0};
+  config.stop_on_margin = true;
+  return config;
+}
+
+// With --sprt-margin the margin test stops the match, and the W/D/L test
+// is reported beside it on the same games. B forfeits every game: each
+// game counts +cap (4) for A, every pair +4, so the margin test's LLR at two
+// pairs is 2 * .1 * 7.9 / (2 * .25 / 2) = 6.32: H1 at 4 games, while the
+// W/D/L test (pairs of 1, floored) is at 0.68, undecided.
+TEST(Arena, TheMarginTestStopsTheMatchAndBothTestsAreReported) {
+  ArenaConfig config = both_tests("illegal", "passer", "cheater", Sprt{0, 15}, 0, 0.1, 100);
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  EXPECT_EQ(report.margin_sprt.result, "H1 accepted");
+  EXPECT_EQ(report.margin_sprt.games, 4);
+  EXPECT_NEAR(report.margin_sprt.llr, 6.32, 1e-9);
+  EXPECT_EQ(report.games.size(), 4u);
+  EXPECT_EQ(report.sprt.result, "undecided");
+  const std::string text = format_report(config, report);
+  for (const std::string line :
+       {"mean margin (passer cells - cheater cells): 4.0 over 4 games (a forfeit counts -4 for the side that forfeited)",
+        "paired margin per game: 4.00", "capped margin per game (each game clipped to +-4 cells): +4.00",
+        "margin SPRT h0=0.00 h1=0.10 cap=4 alpha=0.05 beta=0.05 (capped cells a game): H1 accepted at 4 games (LLR "
+        "6.32, bounds [-2.94, 2.94]); it stops the match",
+        "SPRT elo0=0.00 elo1=15.00 alpha=0.05 beta=0.05 (W/D/L, pentanomial): undecided after 4 games (LLR 0.68"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  EXPECT_NE(progress.str().find("capped margin +4.00  margin LLR 6.32"), std::string::npos) << progress.str();
+  // With the guard of 20 games it decides at the 20th: 10 pairs of +4, LLR
+  // 10 * .1 * 7.9 / (2 * .25 / 10) = 158.
+  config.margin_sprt->min_games = 20;
+  const ArenaReport guarded = run_arena(config, progress);
+  EXPECT_EQ(guarded.games.size(), 20u);
+  EXPECT_EQ(guarded.margin_sprt.result, "H1 accepted");
+  EXPECT_EQ(guarded.margin_sprt.games, 20);
+  EXPECT_NEAR(guarded.margin_sprt.llr, 158, 1e-9);
+}
+
+// Two passers draw every game 0-0: every pair's capped margin is 0, so the
+// margin test's LLR after n pairs is n * .1 * (-.1) / (2 * .25 / n) =
+// -.02 n^2, first below -2.944 at 13 pairs. A match broken after 10 games
+// and resumed reaches the verdict at the same game as the unbroken one,
+// and a decided match run again plays nothing.
+TEST(Arena, AResumedMarginTestReachesTheUnbrokenVerdict) {
+  const std::filesystem::path dir = "build-test-tmp/margin-resume";
+  std::filesystem::remove_all(dir);
+  ArenaConfig config = both_tests("pass", "p1", "p2", Sprt{0, 15}, 0, 0.1, 40);
+  std::ostringstream progress;
+  config.log_dir = (dir / "unbroken").string();
+  const ArenaReport unbroken = run_arena(config, progress);
+  EXPECT_EQ(unbroken.margin_sprt.result, "H0 accepted");
+  EXPECT_EQ(unbroken.margin_sprt.games, 26);
+  EXPECT_NEAR(unbroken.margin_sprt.llr, -0.02 * 13 * 13, 1e-9);
+  EXPECT_EQ(unbroken.games.size(), 26u);
+
+  config.log_dir = (dir / "broken").string();
+  ArenaConfig first_part = config;
+  first_part.boards = 5;
+  first_part.margin_sprt.reset();
+  first_part.sprt.reset();
+  first_part.stop_on_margin = false;
+  ASSERT_EQ(run_arena(first_part, progress).games.size(), 10u);
+  const ArenaReport resumed = run_arena(config, progress);
+  EXPECT_EQ(resumed.resumed, 10);
+  EXPECT_EQ(resumed.margin_sprt.result, unbroken.margin_sprt.result);
+  EXPECT_EQ(resumed.margin_sprt.games, unbroken.margin_sprt.games);
+  EXPECT_DOUBLE_EQ(resumed.margin_sprt.llr, unbroken.margin_sprt.llr);
+  EXPECT_EQ(resumed.games.size(), 26u);
+  const std::string games_csv = read_file(config.log_dir + "/games.csv");
+  const ArenaReport again = run_arena(config, progress);
+  EXPECT_EQ(again.resumed, 26);
+  EXPECT_EQ(again.margin_sprt.result, "H0 accepted");
+  EXPECT_EQ(again.margin_sprt.games, 26);
+  EXPECT_EQ(read_file(config.log_dir + "/games.csv"), games_csv) << "a decided match played on";
+}
+
+// The games of a match, written by hand into its games.csv in the order
+// they finished. A forfeit's cells are 0 and 0.
+std::string games_csv_of(const std::vector<GameRecord>& records) {
+  std::string text = std::string(kGamesFileHeader) + "\n";
+  for (const GameRecord& r : records) text += format_game_record(r) + "\n";
+  return text;
+}
+GameRecord finished_game(const std::string& first, const std::string& second, int board, int first_cells,
+                         int second_cells, const std::string& forfeit_by = "") {
+  GameRecord r;
+  r.first = first, r.second = second, r.board = board, r.board_seed = arena_board_seed(1, board);
+  r.first_score = first_cells, r.second_score = second_cells;
+  r.forfeit_by = forfeit_by;
+  r.reason = forfeit_by.empty() ? "" : "illegal move";
+  r.outcome = !forfeit_by.empty() ? (forfeit_by == first ? -1 : 1) : (first_cells > second_cells) - (first_cells < second_cells);
+  r.log = "game-" + std::to_string(board) + ".log";
+  return r;
+}
+
+// A resume decides in the order the games finished (games.csv's), with each
+// game clipped to the cap. Boards 2 and 3 finished first: p2 forfeits both
+// games of board 2 (+4, +4) and p1 wins both of board 3 by 10 cells (+4,
+// +4 capped): H1 at 4 games, LLR 2 * .1 * 7.9 / (2 * .25 / 2) = 6.32.
+// Then p1 forfeits boards 0 and 1. Read in board order the test would see
+// -4, -4 first and accept H0 (LLR -6.48); with the margins uncapped, board
+// 3's +10 would keep it undecided at 4 games (LLR 0.15).
+TEST(Arena, AResumeDecidesInTheOrderTheGamesFinishedOnCappedMargins) {
+  const std::filesystem::path dir = "build-test-tmp/margin-order";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string text = games_csv_of({
+      finished_game("p1", "p2", 2, 0, 0, "p2"), finished_game("p2", "p1", 2, 0, 0, "p2"),
+      finished_game("p1", "p2", 3, 90, 80), finished_game("p2", "p1", 3, 80, 90),
+      finished_game("p1", "p2", 0, 0, 0, "p1"), finished_game("p2", "p1", 0, 0, 0, "p1"),
+      finished_game("p1", "p2", 1, 0, 0, "p1"), finished_game("p2", "p1", 1, 0, 0, "p1"),
+  });
+  write_file_atomic((dir / "games.csv").string(), text);
+  ArenaConfig config = both_tests("pass", "p1", "p2", Sprt{0, 15}, 0, 0.1, 4);
+  config.log_dir = dir.string();
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  EXPECT_EQ(report.resumed, 8);
+  EXPECT_EQ(report.margin_sprt.result, "H1 accepted");
+  EXPECT_EQ(report.margin_sprt.games, 4);
+  EXPECT_NEAR(report.margin_sprt.llr, 6.32, 1e-9);
+  EXPECT_EQ(report.sprt.result, "undecided");
+  EXPECT_EQ(report.sprt.games, 8);
+  EXPECT_EQ(read_file((dir / "games.csv").string()), text) << "a game was played or lost";
+  // The report's margins over all four boards: raw (4 + 10 - 4 - 4) / 4 = 1.5, capped (4 + 4 - 4 - 4) / 4 = 0.
+  const std::string report_text = format_report(config, report);
+  EXPECT_NE(report_text.find("paired margin per game: 1.50"), std::string::npos) << report_text;
+  EXPECT_NE(report_text.find("capped margin per game (each game clipped to +-4 cells): +0.00"), std::string::npos)
+      << report_text;
+}
+
+// Only the test named to stop the match stops it, and a test that crosses
+// a bound first keeps that verdict. B forfeits every game: the W/D/L test
+// SPRT(0, 50) (pairs of 1, variance floored at 1/(16 n)) crosses at 3
+// pairs, LLR 8 n^2 (s1 - .5)(1.5 - s1) = 4.78; the margin test (3.9, 4) on
+// pairs of +4 has LLR .02 n^2 and first crosses at 13 pairs (3.38). The
+// match goes on to 26 games, and the W/D/L verdict stays the one at 6.
+TEST(Arena, OnlyTheNamedTestStopsTheMatchAndAVerdictStaysAtItsFirstCrossing) {
+  ArenaConfig config = both_tests("illegal", "passer", "cheater", Sprt{0, 50}, 3.9, 4, 100);
+  std::ostringstream progress;
+  const ArenaReport report = run_arena(config, progress);
+  EXPECT_EQ(report.games.size(), 26u);
+  EXPECT_EQ(report.margin_sprt.result, "H1 accepted");
+  EXPECT_EQ(report.margin_sprt.games, 26);
+  EXPECT_NEAR(report.margin_sprt.llr, 0.02 * 13 * 13, 1e-9);
+  EXPECT_EQ(report.sprt.result, "H1 accepted");
+  EXPECT_EQ(report.sprt.games, 6);
+  EXPECT_NEAR(report.sprt.llr, 4.7776, 1e-3);
+  const std::string text = format_report(config, report);
+  EXPECT_NE(text.find("(W/D/L, pentanomial): H1 accepted at 6 games (LLR 4.78, bounds [-2.94, 2.94])\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(capped cells a game): H1 accepted at 26 games (LLR 3.38, bounds [-2.94, 2.94]); it stops the "
+                      "match"),
+            std::string::npos)
+      << text;
+  // The other way round: the W/D/L test stops it at 6 games.
+  config.stop_on_margin = false;
+  const ArenaReport wdl = run_arena(config, progress);
+  EXPECT_EQ(wdl.games.size(), 6u);
+  EXPECT_EQ(wdl.sprt.result, "H1 accepted");
+  EXPECT_EQ(wdl.margin_sprt.result, "undecided");
+  // A test set to stop the match must be there.
+  config.margin_sprt.reset();
+  config.stop_on_margin = true;
+  EXPECT_THROW(run_arena(config, progress), std::invalid_argument);
+}
+
+// A games.csv of another pair of programs is refused by name before any
+// game is played (here without arena.txt, which would refuse it first).
+TEST(Arena, AResumeFromAnotherPairsGamesIsRefusedBeforeAnyGame) {
+  const std::filesystem::path dir = "build-test-tmp/margin-other-pair";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ArenaConfig config = both_tests("pass", "p1", "p2", Sprt{0, 15}, 0, 0.1, 3);
+  config.log_dir = dir.string();
+  GameRecord other;
+  other.first = "x1", other.second = "x2", other.board = 0, other.board_seed = arena_board_seed(1, 0);
+  const std::string text = std::string(kGamesFileHeader) + "\n" + format_game_record(other) + "\n";
+  write_file_atomic((dir / "games.csv").string(), text);
+  std::ostringstream progress;
+  try {
+    run_arena(config, progress);
+    FAIL() << "another pair's games were resumed: " << progress.str();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("games.csv:2: a game between x1 and x2, not p1 and p2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(read_file((dir / "games.csv").string()), text);
+  EXPECT_FALSE(std::filesystem::exists(dir / "game-0000.log"));
 }
 
 TEST(Arena, PinRunsEachGameOnOneCore) {

@@ -89,33 +89,44 @@ MeanInterval mean_interval(const std::vector<double>& values) {
   return out;
 }
 
-double Sprt::lower_bound() const { return std::log(beta / (1 - alpha)); }
-double Sprt::upper_bound() const { return std::log((1 - beta) / alpha); }
+double MeanSprt::lower_bound() const { return std::log(beta / (1 - alpha)); }
+double MeanSprt::upper_bound() const { return std::log((1 - beta) / alpha); }
 
-double Sprt::llr(const std::vector<double>& pair_scores) const {
-  const MeanVar mv = mean_var(pair_scores);
+namespace {
+// The pairs' variance with the floor MeanSprt describes.
+double floored_variance(const MeanVar& mv, double step) {
+  return std::max(mv.var, mv.n > 0 ? step * step / mv.n : 0.0);
+}
+}  // namespace
+
+double MeanSprt::llr(const std::vector<double>& values) const {
+  const MeanVar mv = mean_var(values);
   if (mv.n < 2) return 0;
-  // A zero variance (every pair alike) would make the LLR infinite.
-  const double var = std::max(mv.var, kMinPairVariance(mv.n));
-  const double s0 = score_from_elo(elo0), s1 = score_from_elo(elo1);
-  return mv.n * (s1 - s0) * (2 * mv.mean - s0 - s1) / (2 * var);
+  return mv.n * (mu1 - mu0) * (2 * mv.mean - mu0 - mu1) / (2 * floored_variance(mv, step));
 }
 
-double Sprt::expected_pairs(const std::vector<double>& pair_scores) const {
-  const MeanVar mv = mean_var(pair_scores);
+double MeanSprt::expected_pairs(const std::vector<double>& values) const {
+  const MeanVar mv = mean_var(values);
   if (mv.n < 2) return std::numeric_limits<double>::infinity();
-  const double var = std::max(mv.var, kMinPairVariance(mv.n));
-  const double s0 = score_from_elo(elo0), s1 = score_from_elo(elo1);
-  const double step = (s1 - s0) * (2 * mv.mean - s0 - s1) / (2 * var);
-  if (step == 0) return std::numeric_limits<double>::infinity();
-  return (step > 0 ? upper_bound() : lower_bound()) / step;
+  const double drift = (mu1 - mu0) * (2 * mv.mean - mu0 - mu1) / (2 * floored_variance(mv, step));
+  if (drift == 0) return std::numeric_limits<double>::infinity();
+  return (drift > 0 ? upper_bound() : lower_bound()) / drift;
 }
 
-Sprt::Decision Sprt::decide(const std::vector<double>& pair_scores) const {
-  const double value = llr(pair_scores);
-  if (value >= upper_bound()) return Decision::kAcceptH1;
-  if (value <= lower_bound()) return Decision::kAcceptH0;
-  return Decision::kContinue;
+double MeanSprt::pairs_at_h1(const std::vector<double>& values) const {
+  const MeanVar mv = mean_var(values);
+  if (mv.n < 2) return std::numeric_limits<double>::infinity();
+  return upper_bound() * 2 * floored_variance(mv, step) / ((mu1 - mu0) * (mu1 - mu0));
 }
+
+SprtDecision MeanSprt::decide(const std::vector<double>& values) const {
+  if (int(values.size()) < min_pairs) return SprtDecision::kContinue;
+  const double value = llr(values);
+  if (value >= upper_bound()) return SprtDecision::kAcceptH1;
+  if (value <= lower_bound()) return SprtDecision::kAcceptH0;
+  return SprtDecision::kContinue;
+}
+
+MeanSprt Sprt::on_scores() const { return MeanSprt{score_from_elo(elo0), score_from_elo(elo1), alpha, beta, 0.25, 0}; }
 
 }  // namespace mushroom

@@ -49,22 +49,55 @@ struct MeanInterval {
 };
 MeanInterval mean_interval(const std::vector<double>& values);
 
-// Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1
-// with error rates alpha and beta, on the pairs' scores, using the normal
-// approximation LLR = n (s1 - s0) (2 m - s0 - s1) / (2 var).
-struct Sprt {
-  double elo0, elo1, alpha = 0.05, beta = 0.05;
-  enum class Decision { kContinue, kAcceptH0, kAcceptH1 };
+enum class SprtDecision { kContinue, kAcceptH0, kAcceptH1 };
+
+// The GSPRT on the mean of a bounded per-pair statistic (fishtest's normal
+// approximation, server/fishtest/stats/LLRcalc.py): H0: mean = mu0 against
+// H1: mean = mu1 with error rates alpha and beta,
+//   LLR = n (mu1 - mu0) (2 m - mu0 - mu1) / (2 var),
+// m and var the mean and population variance of the n pairs' values. The
+// pentanomial W/D/L test is this on the pairs' scores (Sprt below); the
+// margin test (arena/margin.h) is this on the pairs' capped margins.
+struct MeanSprt {
+  double mu0 = 0, mu1 = 0, alpha = 0.05, beta = 0.05;
+  // The statistic's step between neighbouring values (0.25 for pair scores,
+  // 0.5 cells for pair margins). With no spread at all the variance is
+  // floored at step^2 / n, about what one pair a step off the rest gives,
+  // so that a clean sweep has a finite LLR.
+  double step = 0.25;
+  // No decision before this many pairs (a guard against the crossings of a
+  // few pairs whose spread is not yet known: the margin test's is 100
+  // pairs, docs/matches.md). The LLR itself is computed as ever.
+  int min_pairs = 0;
   double lower_bound() const;  // log(beta / (1 - alpha))
   double upper_bound() const;  // log((1 - beta) / alpha)
-  double llr(const std::vector<double>& pair_scores) const;
-  Decision decide(const std::vector<double>& pair_scores) const;
+  double llr(const std::vector<double>& values) const;
+  SprtDecision decide(const std::vector<double>& values) const;
   // Wald's estimate of the pairs this test takes to decide when the true
-  // mean and spread are those of pair_scores: the bound the LLR drifts to,
-  // divided by its mean step per pair (overshoot ignored). The resolution
-  // of a set of boards: the same difference on other boards needs more or
-  // fewer. Infinite when the mean sits where the LLR does not drift.
-  double expected_pairs(const std::vector<double>& pair_scores) const;
+  // mean and spread are those of `values`: the bound the LLR drifts to,
+  // divided by its mean step per pair (overshoot ignored). Infinite when
+  // the mean sits where the LLR does not drift.
+  double expected_pairs(const std::vector<double>& values) const;
+  // The same when the true mean is mu1 at the spread of `values`: the
+  // test's design figure, the pairs it takes to accept H1 on a real gain.
+  double pairs_at_h1(const std::vector<double>& values) const;
+};
+
+// Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1
+// on the pairs' scores: MeanSprt with mu = the score of each Elo.
+struct Sprt {
+  double elo0, elo1, alpha = 0.05, beta = 0.05;
+  using Decision = SprtDecision;
+  MeanSprt on_scores() const;
+  double lower_bound() const { return on_scores().lower_bound(); }
+  double upper_bound() const { return on_scores().upper_bound(); }
+  double llr(const std::vector<double>& pair_scores) const { return on_scores().llr(pair_scores); }
+  Decision decide(const std::vector<double>& pair_scores) const { return on_scores().decide(pair_scores); }
+  // MeanSprt::expected_pairs on the pairs' scores: the resolution of a set
+  // of boards; the same difference on other boards needs more or fewer.
+  double expected_pairs(const std::vector<double>& pair_scores) const {
+    return on_scores().expected_pairs(pair_scores);
+  }
 };
 
 }  // namespace mushroom

@@ -1,5 +1,7 @@
 #include "arena/stats.h"
 
+#include "arena/margin.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -128,6 +130,65 @@ TEST(Stats, SprtExpectedPairsIsTheBoundOverTheMeanStep) {
   for (int i = 0; i < 50; ++i)
     for (double x : {0.25, 1.0}) wider.push_back(x);
   EXPECT_LT(sprt.expected_pairs(tighter), sprt.expected_pairs(wider));
+}
+
+}  // namespace
+}  // namespace mushroom
+
+namespace mushroom {
+namespace {
+
+// The margin test's LLR by hand: H0 = 0, H1 = 0.1 cells, step 0.5 (pair
+// margins are halves), on the pairs 1, .5, 0, .5, 1.5 as they arrive.
+//   2 pairs: mean .75, var .0625 floored at .25/2 = .125: 2 * .1 * 1.4 / .25 = 1.12
+//   3 pairs: mean .5, var .16667: 3 * .1 * .9 / .33333 = 0.81
+//   4 pairs: mean .5, var .125: 4 * .1 * .9 / .25 = 1.44
+//   5 pairs: mean .7, var .26: 5 * .1 * 1.3 / .52 = 1.25
+TEST(Stats, MeanSprtLlrOnAHandComputedSequence) {
+  const MeanSprt test{0, 0.1, 0.05, 0.05, 0.5};
+  const std::vector<double> pairs = {1, 0.5, 0, 0.5, 1.5};
+  const double expected[] = {0, 1.12, 0.81, 1.44, 1.25};
+  for (size_t n = 1; n <= pairs.size(); ++n)
+    EXPECT_NEAR(test.llr(std::vector<double>(pairs.begin(), pairs.begin() + long(n))), expected[n - 1], 1e-9) << n;
+  EXPECT_EQ(test.decide(pairs), SprtDecision::kContinue);
+  // No spread: the variance floor .25/3 keeps it finite: 3 * .1 * .9 / .16667 = 1.62.
+  EXPECT_NEAR(test.llr({0.5, 0.5, 0.5}), 1.62, 1e-9);
+  // Ten pairs at +1 and ten at 0: mean .5, var .25: 20 * .1 * .9 / .5 = 3.6 > 2.944: H1.
+  std::vector<double> better;
+  for (int i = 0; i < 10; ++i) better.push_back(1), better.push_back(0);
+  EXPECT_NEAR(test.llr(better), 3.6, 1e-9);
+  EXPECT_EQ(test.decide(better), SprtDecision::kAcceptH1);
+  // The same pairs shifted down a cell: mean -.5: 20 * .1 * (-1.1) / .5 = -4.4: H0.
+  for (double& x : better) x -= 1;
+  EXPECT_NEAR(test.llr(better), -4.4, 1e-9);
+  EXPECT_EQ(test.decide(better), SprtDecision::kAcceptH0);
+  // At the mean of H1 itself and this spread, Wald's pairs to H1 are the
+  // bound over (h1 - h0)^2 / (2 var): 2.9444 * .5 / .01 = 147.2.
+  std::vector<double> at_h1;
+  for (int i = 0; i < 10; ++i) at_h1.push_back(0.6), at_h1.push_back(-0.4);
+  EXPECT_NEAR(test.pairs_at_h1(at_h1), 2.944439 * 0.5 / 0.01, 1e-3);
+  EXPECT_NEAR(test.expected_pairs(at_h1), test.pairs_at_h1(at_h1), 1e-6);
+}
+
+// The W/D/L test is the mean test on pair scores at the Elos' scores, with
+// the pentanomial floor 1/(16 n): the LLR it always had.
+TEST(Stats, TheEloSprtIsTheMeanSprtOnScores) {
+  const Sprt sprt{0, 15, 0.05, 0.05};
+  const MeanSprt scores = sprt.on_scores();
+  EXPECT_DOUBLE_EQ(scores.mu0, 0.5);
+  EXPECT_NEAR(scores.mu1, score_from_elo(15), 1e-15);
+  EXPECT_DOUBLE_EQ(scores.step, 0.25);
+  const std::vector<double> pairs = {1, 1, 1};  // floored: 3 * (s1 - s0) * (2 - s0 - s1) / (2 / 48)
+  const double s1 = score_from_elo(15);
+  EXPECT_NEAR(sprt.llr(pairs), 3 * (s1 - 0.5) * (2 - 0.5 - s1) / (2.0 / 48), 1e-9);
+  // alpha and beta keep their places: bounds log(beta / (1 - alpha)) and log((1 - beta) / alpha).
+  const Sprt lopsided{0, 15, 0.01, 0.2};
+  EXPECT_NEAR(lopsided.lower_bound(), std::log(0.2 / 0.99), 1e-12);
+  EXPECT_NEAR(lopsided.upper_bound(), std::log(0.8 / 0.01), 1e-12);
+  const MeanSprt margins = MarginSprt{0, 0.1, 0.01, 0.2}.on_margins();
+  EXPECT_NEAR(margins.lower_bound(), std::log(0.2 / 0.99), 1e-12);
+  EXPECT_NEAR(margins.upper_bound(), std::log(0.8 / 0.01), 1e-12);
+  EXPECT_DOUBLE_EQ(margins.step, 0.5);
 }
 
 }  // namespace

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Calibrates the margin test on real games (issue 99, docs/matches.md "The margin test").
+
+    scripts/margin_calibration.py MATCH/games.csv A_NAME [--caps 1,2,3,4,6,8,170]
+        [--cap 4] [--sprt-margin 0,0.1] [--alpha 0.05] [--beta 0.05]
+        [--min-games 200] [--runs 2000] [--max-games 20000] [--seed 1]
+
+Reads the complete pairs of an arena's games.csv (a forfeit counts as a
+loss by the cap, as in the arena) and prints two tables:
+
+  1. By cap: the spread (standard deviation) of the pairs' capped margin,
+     its correlation with the pairs' W/D/L score, and the games Wald's
+     estimate needs to accept H1 at that spread were the true mean H1. A
+     cap that is too small is W/D/L again (at 1 cell the statistic is the
+     result); one too large lets big wins that change no result weigh in.
+  2. The error rates of the margin test at --cap and --sprt-margin: the
+     pairs are resampled with replacement and shifted so that their mean is
+     each of H0 - (H1 - H0)/2, H0, the midpoint, H1 and H1 + (H1 - H0)/2;
+     --runs sequential tests each, as the arena runs them (engine/arena/
+     stats.h, MeanSprt: the variance floored at 0.25/n), none deciding
+     before --min-games. For each mean: how often H1 was accepted (at H0
+     the false-positive rate, at H1 one minus the false-negative rate), and
+     the games a decision took (mean, median, 90th percentile).
+
+The W/D/L test is not simulated: its pairs take five values, and shifting
+them is not meaningful.
+
+The shift keeps the pairs' spread and shape; it is the resampling check
+fishtest's statisticians use for a test on any bounded per-pair statistic.
+"""
+import argparse
+import csv
+import math
+import random
+import statistics
+import sys
+
+
+def parse_pair(text, option):
+    try:
+        a, b = (float(x) for x in text.split(","))
+    except ValueError:
+        sys.exit(f"margin_calibration.py: {option} must be 'LOW,HIGH', got {text!r}")
+    if not b > a:
+        sys.exit(f"margin_calibration.py: {option} needs the first bound below the second, got {text!r}")
+    return a, b
+
+
+def read_pairs(path, a):
+    """Each complete pair as (A's score over its two games, [A's margin in each], forfeits),
+    in the order the pairs completed."""
+    by_board, order = {}, []
+    try:
+        f = open(path, newline="")
+    except OSError as e:
+        sys.exit(f"margin_calibration.py: cannot read {path}: {e.strerror}")
+    with f:
+        for line, row in enumerate(csv.DictReader(f), start=2):
+            try:
+                if a not in (row["first"], row["second"]):
+                    sys.exit(f"{path}:{line}: program {a!r} is not in this game ({row['first']} - {row['second']})")
+                first = row["first"] == a
+                outcome = int(row["outcome"]) * (1 if first else -1)
+                margin = (int(row["first_score"]) - int(row["second_score"])) * (1 if first else -1)
+                forfeit = row["forfeit_by"] or None
+                board = int(row["board"])
+            except (KeyError, TypeError, ValueError) as e:
+                sys.exit(f"{path}:{line}: not a games.csv record ({e})")
+            by_board.setdefault(board, []).append((outcome, margin, forfeit))
+            if len(by_board[board]) == 2:
+                order.append(board)
+    pairs = []
+    for board in order:
+        games = by_board[board]
+        score = sum((o + 1) / 2 for o, _, _ in games) / 2
+        pairs.append((score, [(m, f) for _, m, f in games]))
+    return pairs
+
+
+def capped_pair_margin(games, a, cap):
+    total = 0.0
+    for margin, forfeit in games:
+        if forfeit:
+            margin = -cap if forfeit == a else cap
+        total += max(-cap, min(cap, margin))
+    return total / 2
+
+
+def llr(n, total, total_sq, mu0, mu1, step):
+    m = total / n
+    v = max(total_sq / n - m * m, step * step / n)
+    return n * (mu1 - mu0) * (2 * m - mu0 - mu1) / (2 * v)
+
+
+def simulate(values, shift, mu0, mu1, alpha, beta, min_pairs, max_pairs, rng):
+    """One sequential test on resampled, shifted pairs: (accepted H1?, pairs used); None when undecided."""
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    n, total, total_sq = 0, 0.0, 0.0
+    k = len(values)
+    while n < max_pairs:
+        x = values[int(rng.random() * k)] + shift
+        n += 1
+        total += x
+        total_sq += x * x
+        if n < 2 or n < min_pairs:
+            continue
+        value = llr(n, total, total_sq, mu0, mu1, 0.5)
+        if value >= upper:
+            return True, n
+        if value <= lower:
+            return False, n
+    return None, n
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("games_csv")
+    p.add_argument("a_name")
+    p.add_argument("--caps", default="1,2,3,4,6,8,12,170")
+    p.add_argument("--cap", type=float, default=4.0)
+    p.add_argument("--sprt-margin", default="0,0.1")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--min-games", type=int, default=200, help="no decision before this many games (the rule: 200)")
+    p.add_argument("--runs", type=int, default=2000)
+    p.add_argument("--max-games", type=int, default=20000)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    h0, h1 = parse_pair(args.sprt_margin, "--sprt-margin")
+    try:
+        caps = [float(c) for c in args.caps.split(",")]
+    except ValueError:
+        sys.exit(f"margin_calibration.py: --caps must be numbers separated by commas, got {args.caps!r}")
+    for cap in caps + [args.cap]:
+        if not 0 < cap <= 170:
+            sys.exit(f"margin_calibration.py: a cap must be in (0, 170] cells, got {cap:g}")
+    if not (-args.cap <= h0 and h1 <= args.cap):
+        sys.exit(f"margin_calibration.py: --sprt-margin {args.sprt_margin} lies outside [-cap, +cap]")
+    if not (0 < args.alpha < 0.5 and 0 < args.beta < 0.5):
+        sys.exit("margin_calibration.py: --alpha and --beta must be in (0, 0.5)")
+    if args.runs < 1 or args.max_games < 2:
+        sys.exit("margin_calibration.py: --runs must be at least 1 and --max-games at least 2")
+
+    pairs = read_pairs(args.games_csv, args.a_name)
+    if len(pairs) < 10:
+        sys.exit(f"{args.games_csv}: {len(pairs)} complete pairs; the calibration needs at least 10")
+    scores = [s for s, _ in pairs]
+    upper = math.log((1 - args.beta) / args.alpha)
+    forfeits = sum(1 for _, games in pairs for _, f in games if f)
+    print(f"{args.games_csv}: {2 * len(pairs)} games ({len(pairs)} pairs), {forfeits} forfeits, "
+          f"{args.a_name} scores {statistics.mean(scores):.4f}")
+    print()
+    print(f"1. By cap (SPRT-margin({h0:g}, {h1:g}), alpha {args.alpha:g}, beta {args.beta:g})")
+    print()
+    print("| cap | mean | spread (sd) | correlation with the pair's score | games to H1 at a true H1 (Wald) |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for cap in caps:
+        values = [capped_pair_margin(g, args.a_name, cap) for _, g in pairs]
+        sd = statistics.pstdev(values)
+        corr = statistics.correlation(values, scores) if sd > 0 and statistics.pstdev(scores) > 0 else float("nan")
+        games_h1 = 2 * upper * 2 * sd * sd / (h1 - h0) ** 2
+        label = "none (170)" if cap >= 170 else f"{cap:g}"
+        print(f"| {label} | {statistics.mean(values):+.3f} | {sd:.3f} | {corr:.3f} | {games_h1:,.0f} |")
+    print()
+
+    values = [capped_pair_margin(g, args.a_name, args.cap) for _, g in pairs]
+    centre = statistics.mean(values)
+    rng = random.Random(args.seed)
+    width = h1 - h0
+    means = [h0 - width / 2, h0, (h0 + h1) / 2, h1, h1 + width / 2]
+    print(f"2. The margin test SPRT({h0:g}, {h1:g}) at cap {args.cap:g}: {args.runs} resampled tests a mean, "
+          f"none deciding before {args.min_games} games, at most {args.max_games} games")
+    print()
+    print("| true mean (capped cells a game) | H1 accepted | H0 accepted | undecided | games: mean | median | 90th percentile |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for mean in means:
+        outcomes, lengths = [], []
+        for _ in range(args.runs):
+            decision, n = simulate(values, mean - centre, h0, h1, args.alpha, args.beta, (args.min_games + 1) // 2,
+                                   args.max_games // 2, rng)
+            outcomes.append(decision)
+            lengths.append(2 * n)
+        h1s = sum(1 for d in outcomes if d is True) / args.runs
+        h0s = sum(1 for d in outcomes if d is False) / args.runs
+        und = 1 - h1s - h0s
+        print(f"| {mean:+.3f} | {h1s:.3f} | {h0s:.3f} | {und:.3f} | {statistics.mean(lengths):,.0f} | "
+              f"{statistics.median(lengths):,.0f} | {percentile(lengths, 0.9):,} |")
+
+
+if __name__ == "__main__":
+    main()
