@@ -7,6 +7,7 @@ if(NOT Python3_Interpreter_FOUND)
   mushroom_missing("Python 3 (the man page and the completion are made with it)" python3)
 endif()
 set(MUSHROOM_REFERENCE_DIR ${PROJECT_BINARY_DIR}/reference)
+file(MAKE_DIRECTORY ${MUSHROOM_REFERENCE_DIR})
 add_custom_command(
   OUTPUT ${MUSHROOM_REFERENCE_DIR}/mushroom.1 ${MUSHROOM_REFERENCE_DIR}/mushroom.bash
   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/command_reference.py $<TARGET_FILE:mushroom>

@@ -23,7 +23,10 @@ add_custom_command(
 add_custom_target(mushroom_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/changelog.gz)
 install(FILES ${PROJECT_BINARY_DIR}/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-install(FILES ${MUSHROOM_REFERENCE_DIR}/mushroom.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# mushroom-bot is `mushroom bot` alone: its page is mushroom's (a link, as Debian links a command's other names).
+file(CREATE_LINK mushroom.1.gz ${MUSHROOM_REFERENCE_DIR}/mushroom-bot.1.gz SYMBOLIC)
+install(FILES ${MUSHROOM_REFERENCE_DIR}/mushroom.1.gz ${MUSHROOM_REFERENCE_DIR}/mushroom-bot.1.gz
+        DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${MUSHROOM_REFERENCE_DIR}/mushroom.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME mushroom)
 

@@ -7,17 +7,21 @@ set(CPACK_PACKAGE_NAME mushroom)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "mushroom dev <dev@mushroom.invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "self-play engine and contest bot for NYPC Code Battle's mushroom game")
+# Debian's extended description: lines under 80 columns, a blank line between paragraphs.
 set(CPACK_PACKAGE_DESCRIPTION
-    "mushroom trains a bot for the mushroom game of NYPC Code Battle (a 10x17 board of digits; players take\n"
-    "rectangles that sum to 10) by self-play reinforcement learning, on two CPU cores, a GPU box or a Slurm\n"
-    "cluster, and exports it as the one C++ source file the contest judge compiles. The contest bot is\n"
-    "alpha-beta with Multi-ProbCut, an exact endgame solver and a learned NNUE-style evaluation.\n"
+    "mushroom trains a bot for the mushroom game of NYPC Code Battle (a 10x17\n"
+    "board of digits; players take rectangles that sum to 10) by self-play\n"
+    "reinforcement learning, on two CPU cores, a GPU box or a Slurm cluster, and\n"
+    "exports it as the one C++ source file the contest judge compiles. The\n"
+    "contest bot is alpha-beta with Multi-ProbCut, an exact endgame solver and a\n"
+    "learned NNUE-style evaluation.\n"
     "\n"
-    "The package holds the mushroom command, the trained defaults (the learned evaluation and its fit, the\n"
-    "default conv net, the committed submission) and the commented run configs in /usr/share/mushroom,\n"
-    "the guides in /usr/share/doc/mushroom, a man page and bash completion.")
+    "The package holds the mushroom command, the trained defaults (the learned\n"
+    "evaluation and its fit, the default conv net, the committed submission) and\n"
+    "the commented run configs in /usr/share/mushroom, the guides in\n"
+    "/usr/share/doc/mushroom, a man page and bash completion.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION games)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # g++ builds the exported submission; gnuplot draws a run's plots.

@@ -37,6 +37,8 @@ this order: the working folder, then \fB$MUSHROOM_DATA\fR, then
 \fIPREFIX\fR/share/mushroom of the executable's own prefix
 (/usr/share/mushroom for /usr/bin/mushroom).
 \fBmushroom \-\-version\fR prints where they come from.
+\fBmushroom\-bot\fR, beside \fBmushroom\fR, is \fBmushroom bot\fR alone (the arena
+and the ladder start it for builtin: programs).
 The guides are in \fIPREFIX\fR/share/doc/mushroom.
 [ENVIRONMENT]
 .TP

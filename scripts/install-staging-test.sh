@@ -10,7 +10,7 @@
 # Usage: install-staging-test.sh BUILD_DIR
 source "$(dirname "$0")/lib/script-test.sh"
 build=$(realpath "${1:?usage: install-staging-test.sh BUILD_DIR}")
-prefix=$work/prefix
+prefix=$(realpath -m "$work/prefix")  # as /proc/self/exe names it
 step() { echo "== $* ($SECONDS s)"; }
 
 step "cmake --install $build --prefix $prefix"
@@ -58,7 +58,7 @@ if [[ $version != *"without LibTorch"* ]]; then  # `run` is a LibTorch command
   msg=$("$mushroom" run --config eval-cpu --dir runs/x --generations -1 2>&1)
   [[ $msg == *"--generations must be positive"* ]] || fail "--config eval-cpu was not found in the prefix: $msg"
   msg=$("$mushroom" run --config no-such-config --dir runs/x 2>&1)
-  [[ $msg == *"no configs/no-such-config.toml in configs/no-such-config.toml in the working folder, \$MUSHROOM_DATA (not set), $prefix/share/mushroom/configs/no-such-config.toml (this executable's prefix)"* ]] ||
+  [[ $msg == *"nor a shipped config of that name: looked for configs/no-such-config.toml in the working folder, \$MUSHROOM_DATA (not set), $prefix/share/mushroom/configs/no-such-config.toml (this executable's prefix)"* ]] ||
     fail "a missing config is not named with every place looked: $msg"
 fi
 mkdir "$work/data"

@@ -97,8 +97,9 @@ TEST_F(DataRootsTest, NothingFoundNamesEveryPlaceAndTheVariable) {
     find_config("no-such-config");
     FAIL() << "found configs/no-such-config.toml";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("--config no-such-config: no such file, and no configs/no-such-config.toml in "
-                                         "configs/no-such-config.toml in the working folder, $MUSHROOM_DATA (not set), "),
+    EXPECT_NE(std::string(e.what()).find("--config no-such-config: no such file, nor a shipped config of that name: "
+                                         "looked for configs/no-such-config.toml in the working folder, "
+                                         "$MUSHROOM_DATA (not set), "),
               std::string::npos)
         << e.what();
   }

@@ -31,8 +31,8 @@ std::string find_config(const std::string& given) {
   if (relative.find('/') == std::string::npos) relative = "configs/" + relative;
   if (fs::path(relative).extension() != ".toml") relative += ".toml";
   if (const auto found = find_in_data_roots(relative)) return *found;
-  throw std::invalid_argument("--config " + given + ": no such file, and no " + relative + " in " +
-                              places_looked(relative) + " (set MUSHROOM_DATA to a folder that holds configs/)");
+  throw std::invalid_argument("--config " + given + ": no such file, nor a shipped config of that name: looked for " +
+                              places_looked(relative) + "; set MUSHROOM_DATA to a folder that holds configs/");
 }
 
 std::string default_eval_path() {
