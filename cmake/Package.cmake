@@ -8,7 +8,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "mushroom dev <dev@mushroom.invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "self-play engine and contest bot for NYPC Code Battle's mushroom game")
 # Debian's extended description: lines under 80 columns, a blank line between paragraphs.
-set(CPACK_PACKAGE_DESCRIPTION
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "mushroom trains a bot for the mushroom game of NYPC Code Battle (a 10x17\n"
     "board of digits; players take rectangles that sum to 10) by self-play\n"
     "reinforcement learning, on two CPU cores, a GPU box or a Slurm cluster, and\n"
