@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cli/command.h"
+#include "util/shipped_file.h"
 
 namespace mushroom::cli {
 
@@ -21,12 +22,17 @@ void read_agent_options(const cxxopts::ParseResult& args, const std::string& nam
 AgentSpec agent_spec_option(const cxxopts::ParseResult& args, const std::string& command, const std::string& option,
                             const std::string& old_options, const AgentSpec& fallback) {
   AgentSpec spec = args.count(option) ? parse_agent_spec(args[option].as<std::string>()) : fallback;
-  if (!args.count(old_options)) return spec;
-  std::map<std::string, std::string> extra;
-  read_agent_options(args, old_options, extra);
-  for (const auto& [key, value] : extra) spec.options[key] = value;
-  std::cerr << "mushroom " << command << ": --" << old_options << " is an old spelling; write --" << option << " "
-            << format_agent_spec(spec) << std::endl;
+  if (args.count(old_options)) {
+    std::map<std::string, std::string> extra;
+    read_agent_options(args, old_options, extra);
+    for (const auto& [key, value] : extra) spec.options[key] = value;
+    std::cerr << "mushroom " << command << ": --" << old_options << " is an old spelling; write --" << option << " "
+              << format_agent_spec(spec) << std::endl;
+  }
+  // The files an agent reads, named as in a checkout (eval=models/eval.bin),
+  // are found from any folder as the defaults are (util/data_roots.h).
+  for (const char* file_key : {"eval", "probcut", "model", "policy"})
+    if (auto it = spec.options.find(file_key); it != spec.options.end()) it->second = shipped_or_given(it->second);
   return spec;
 }
 

@@ -9,6 +9,7 @@
 #include "mushroom/mushroom_evaluators.h"
 #include "mushroom/position_io.h"
 #include "nnue/evaluator.h"
+#include "util/data_roots.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -50,7 +51,7 @@ int cmd_bench_eval(int argc, char** argv) {
                         "learned_ns_per_eval=<float> learned_nodes_ratio=<float> (alpha-beta nodes per second with "
                         "the learned evaluation over those with the hand one).");
   opts.add_options()("positions", "position set file (e.g. bench/movegen_positions.txt)", cxxopts::value<std::string>())(
-      "eval", "learned-evaluation weights (default: models/eval.bin when present, else random weights)",
+      "eval", "learned-evaluation weights (default: the shipped models/eval.bin, found as `mushroom bot` finds it, else random weights)",
       cxxopts::value<std::string>())("hidden", "random weights: transformer units",
                                      cxxopts::value<int>()->default_value("64"))(
       "l1", "random weights: first dense layer", cxxopts::value<int>()->default_value("16"))(
@@ -81,7 +82,7 @@ int cmd_bench_eval(int argc, char** argv) {
   const auto all = parse_position_list(read_file(path), path);
   if (all.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   std::string eval_path = args.count("eval") ? args["eval"].as<std::string>() : "";
-  if (eval_path.empty() && std::filesystem::exists("models/eval.bin")) eval_path = "models/eval.bin";
+  if (eval_path.empty()) eval_path = find_in_data_roots("models/eval.bin").value_or("");  // the shipped one, from any folder
   const nnue::Network model =
       eval_path.empty() ? random_weights(args["hidden"].as<int>(), args["l1"].as<int>(), args["l2"].as<int>())
                         : nnue::read_network(eval_path);

@@ -27,7 +27,7 @@ int cmd_bench_labels(int argc, char** argv) {
                         "labelled positions a second, the share the endgame solver proved, and how the positions "
                         "spread over the game (mushrooms left). The shards go to a temporary folder unless --dir "
                         "is given. The last line is exactly positions_per_second=<float> exact_fraction=<float>.");
-  opts.add_options()("config", "run config (TOML) whose [selfplay] and [evalplay] are used",
+  opts.add_options()("config", std::string("run config (TOML) whose [selfplay] and [evalplay] are used") + kConfigLookupHelp,
                      cxxopts::value<std::string>())(
       "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
       cxxopts::value<std::vector<std::string>>())(
@@ -41,7 +41,7 @@ int cmd_bench_labels(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
+  const run::RunConfig config = run::load_run_config(config_file(args), overrides);
   const int games = args["games"].as<int>();
   if (games < 1) throw std::invalid_argument("--games must be at least 1");
   const std::string kept = value_or_old_spelling<std::string>(args, "bench labels", "out", "dir");

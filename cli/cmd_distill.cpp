@@ -22,14 +22,14 @@ int cmd_distill(int argc, char** argv) {
                         "distill.teacher_value) with the recorded MCTS policy and game result. Writes --out (HDF5) "
                         "atomically and --out with .metrics.jsonl.");
   opts.add_options()("teacher", "teacher model, e.g. models/default.h5", cxxopts::value<std::string>())(
-      "config", "run config (TOML) with [net], [train] and [distill], e.g. configs/distill.toml",
+      "config", std::string("run config (TOML) with [net], [train] and [distill], e.g. configs/distill.toml") + kConfigLookupHelp,
       cxxopts::value<std::string>())("out", "student model file to write", cxxopts::value<std::string>())(
       "data", "directory of shards (default: distill.data)", cxxopts::value<std::string>())(
       "init", "student to continue from instead of random weights", cxxopts::value<std::string>())(
       "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())("h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
-  const run::RunConfig config = run::load_run_config(required(args, "config"));
+  const run::RunConfig config = run::load_run_config(config_file(args));
   const std::string out = required(args, "out");
   const nn::Model teacher_model = nn::load_model(required(args, "teacher"));
   const std::string data = args.count("data") ? args["data"].as<std::string>() : config.distill.data;

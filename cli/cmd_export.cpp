@@ -13,6 +13,7 @@
 #include "export/exporter.h"
 #include "nn/model_file.h"
 #include "nnue/network.h"
+#include "util/shipped_file.h"
 #include "util/text.h"
 #include "view/run_records.h"
 
@@ -27,7 +28,9 @@ int cmd_export_bot(int argc, char** argv) {
                         "(its weights file). Both bring the engine's move generator, exact endgame solver, time "
                         "management and protocol. The weights are embedded when the source stays under --max-bytes, "
                         "else written to data.bin beside --out (the bot reads it from its working directory, else from beside "
-                        "its executable).");
+                        "its executable). With neither --model nor --eval: the shipped evaluation models/eval.bin and its fit "
+                        "models/eval.probcut, found as `mushroom bot` finds them (the working folder, $MUSHROOM_DATA, the "
+                        "installed share/mushroom; `mushroom --version` says which).");
   opts.add_options()("model", "conv-net model file (HDF5), e.g. models/student.h5, or a run directory: its promoted "
                      "model (models/promoted.txt)", cxxopts::value<std::string>())(
       "eval", "learned-evaluation file, e.g. models/eval.bin, or a run directory (runs/NAME): its promoted evaluation "
@@ -52,8 +55,13 @@ int cmd_export_bot(int argc, char** argv) {
   const std::filesystem::path out_dir = std::filesystem::path(out_path).parent_path();
   if (!out_dir.empty() && !std::filesystem::is_directory(out_dir))
     throw std::invalid_argument("--out " + out_path + ": the folder " + out_dir.string() + " does not exist");
-  if (args.count("model") == args.count("eval"))
-    throw std::invalid_argument("export-bot: give exactly one of --model (a conv net) and --eval (a learned evaluation)");
+  if (args.count("model") && args.count("eval"))
+    throw std::invalid_argument("export-bot: give one of --model (a conv net) and --eval (a learned evaluation), not both");
+  // Neither: the contest bot's evaluation and fit (util/shipped_file.h).
+  const bool shipped = !args.count("model") && !args.count("eval");
+  if (shipped && args.count("probcut"))
+    throw std::invalid_argument("export-bot: --probcut goes with --eval; without --eval the shipped evaluation is "
+                                "exported with its own fit");
   const size_t max_bytes = args["max-bytes"].as<size_t>();
   exporter::ExportOptions options;
   options.data_bin = args.count("data-bin") > 0;
@@ -109,15 +117,18 @@ int cmd_export_bot(int argc, char** argv) {
     options.model_label = exporter::model_label(*model, model_path);
     make = [model, &options] { return exporter::export_bot(*model, options); };
   } else {
-    const std::string eval_path = weights_path(args["eval"].as<std::string>());
+    const std::string eval_path = shipped ? default_eval_path() : weights_path(args["eval"].as<std::string>());
     const auto bytes = std::make_shared<std::string>(read_file(eval_path));
     options.model_label = eval_path.substr(eval_path.find_last_of('/') + 1);
     nnue::parse_network(*bytes, eval_path);  // names the file when it is not usable
     // A run's evaluation goes with its fit (the run's fit stage writes it
     // beside the evaluation: run/fit_stage.h), as the bot searches.
-    std::string fit_path = args.count("probcut") ? args["probcut"].as<std::string>() : "";
+    std::string fit_path = args.count("probcut") ? args["probcut"].as<std::string>() : shipped ? default_probcut_path() : "";
+    if (shipped)
+      std::printf("exporting the shipped evaluation %s%s\n", eval_path.c_str(),
+                  fit_path.empty() ? "" : (" with its fit " + fit_path).c_str());
     const std::filesystem::path beside = probcut_fit_path(eval_path);
-    if (fit_path.empty() && std::filesystem::is_directory(args["eval"].as<std::string>()) &&
+    if (fit_path.empty() && !shipped && std::filesystem::is_directory(args["eval"].as<std::string>()) &&
         std::filesystem::is_regular_file(beside)) {
       fit_path = beside.string();
       std::printf("with its Multi-ProbCut fit %s\n", fit_path.c_str());

@@ -29,7 +29,7 @@ int cmd_relabel(int argc, char** argv) {
       "in DIR/settings.json before the first shard; a run into DIR with other settings is refused, naming them.");
   opts.add_options()("data", "folder of learned-evaluation shards (searched recursively)", cxxopts::value<std::string>())(
       "dir", "output folder for the relabelled shards and report.json", cxxopts::value<std::string>())(
-      "config", "run config (TOML) whose [evalplay] labels and [selfplay] threads are used",
+      "config", std::string("run config (TOML) whose [evalplay] labels and [selfplay] threads are used") + kConfigLookupHelp,
       cxxopts::value<std::string>())(
       "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
       cxxopts::value<std::vector<std::string>>())(
@@ -54,7 +54,7 @@ int cmd_relabel(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
+  const run::RunConfig config = run::load_run_config(config_file(args), overrides);
 
   selfplay::RelabelJob job;
   job.data_root = required(args, "data");

@@ -65,7 +65,7 @@ int cmd_run(int argc, char** argv) {
                         "Runs the whole loop (self-play, train, gate, evaluate, plot) for the config's generations in "
                         "--dir. Killed at any moment and started again with the same command, it resumes where it "
                         "was. Writes --dir/plots/run.png and per-generation records in --dir/metrics/.");
-  opts.add_options()("config", "run config (TOML), e.g. configs/cpu-small.toml", cxxopts::value<std::string>())(
+  opts.add_options()("config", std::string("run config (TOML), e.g. configs/cpu-small.toml") + kConfigLookupHelp, cxxopts::value<std::string>())(
       "set", "section.key=value: override one config key, checked as the file is (repeatable; e.g. --set "
       "selfplay.device=cuda --set selfplay.backend=torch); the run saves them with its config",
       cxxopts::value<std::vector<std::string>>())(
@@ -87,7 +87,7 @@ int cmd_run(int argc, char** argv) {
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   run::RunOptions options;
-  options.config_path = required(args, "config");
+  options.config_path = config_file(args);
   if (args.count("set")) options.overrides = args["set"].as<std::vector<std::string>>();
   run::load_run_config(options.config_path, options.overrides);  // every role: fail before starting
   options.dir = required(args, "dir");

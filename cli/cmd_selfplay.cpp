@@ -18,7 +18,7 @@ int cmd_selfplay(int argc, char** argv) {
                         "net, or with run.model = \"eval\" the learned alpha-beta evaluation (labelled by "
                         "[evalplay]). Without --model it uses the bootstrap (selfplay.bootstrap, or the hand "
                         "evaluation), so data can be made from nothing.");
-  opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
+  opts.add_options()("config", std::string("run config (TOML)") + kConfigLookupHelp, cxxopts::value<std::string>())(
       "model",
       "model file: a conv net (.h5), or a learned evaluation (.eval, eval.bin) when run.model = \"eval\" "
       "(default: none, the bootstrap)",
@@ -40,7 +40,7 @@ int cmd_selfplay(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
+  const run::RunConfig config = run::load_run_config(config_file(args), overrides);
   const run::Pipeline pipeline = run::pipeline_of(config);
   const int jobs = value_or_old_spelling<int>(args, "selfplay", "jobs", "generations");
   if (jobs < 1 || jobs > 1000) throw std::invalid_argument("--generations must be in 1..1000");

@@ -54,7 +54,7 @@ int cmd_train(int argc, char** argv) {
                         "trains the learned alpha-beta evaluation instead ([evalnet]; mushroom-eval shards, e.g. a "
                         "run's data/) and writes --dir/eval.bin, starting from --init, --dir/eval.bin or fresh "
                         "weights; evalnet.epochs sets the steps when --steps is not given.");
-  opts.add_options()("config", "run config (TOML)", cxxopts::value<std::string>())(
+  opts.add_options()("config", std::string("run config (TOML)") + kConfigLookupHelp, cxxopts::value<std::string>())(
       "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
       "dir", "folder to write the model, optimizer and metrics into", cxxopts::value<std::string>())(
       "out", "old spelling of --dir", cxxopts::value<std::string>())(
@@ -66,7 +66,7 @@ int cmd_train(int argc, char** argv) {
   if (parse_or_help(opts, argc, argv, args)) return 0;
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
-  const run::RunConfig config = run::load_run_config(required(args, "config"), overrides);
+  const run::RunConfig config = run::load_run_config(config_file(args), overrides);
   const std::filesystem::path out = required(args, old_spelling_given(args, "train", "out", "dir") ? "out" : "dir");
   std::filesystem::create_directories(out);
   if (args.count("steps") && args["steps"].as<int>() < 1) throw std::invalid_argument("--steps must be positive");

@@ -41,6 +41,14 @@ void print_line(const std::string& line);
 // A required option's value; throws std::invalid_argument naming it.
 std::string required(const cxxopts::ParseResult& args, const std::string& name);
 
+// The run config given as --config (required): a file, or a shipped config
+// by name found in the data roots (util/shipped_file.h, find_config).
+std::string config_file(const cxxopts::ParseResult& args);
+// The end of every --config option's help, saying how a config is found.
+inline constexpr const char* kConfigLookupHelp =
+    "; a file, or a shipped config by name (eval-cpu: configs/eval-cpu.toml in the working folder, "
+    "$MUSHROOM_DATA or the installed share/mushroom)";
+
 // Adds the repeatable key=value agent options given under `name` to options;
 // throws std::invalid_argument naming a malformed pair.
 void read_agent_options(const cxxopts::ParseResult& args, const std::string& name, std::map<std::string, std::string>& out);
@@ -58,7 +66,9 @@ T value_or_old_spelling(const cxxopts::ParseResult& args, const std::string& com
 
 // The agent spec (agents/agent_spec.h) given as --OPTION, or `fallback` when
 // it is absent, with the options of the old spelling --OLD_OPTIONS key=value
-// merged in (noted on stderr, naming the spec to write instead).
+// merged in (noted on stderr, naming the spec to write instead). Its files
+// (eval, probcut, model, policy) that are not in the working folder are
+// looked for in the data roots, as the defaults are (shipped_or_given).
 AgentSpec agent_spec_option(const cxxopts::ParseResult& args, const std::string& command, const std::string& option,
                             const std::string& old_options, const AgentSpec& fallback);
 

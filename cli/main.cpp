@@ -10,7 +10,9 @@
 #include "arena/boards_file.h"
 #include "cli/command.h"
 #include "nn/nn_agent.h"
+#include "util/data_roots.h"
 #include "util/log_stamp.h"
+#include "util/shipped_file.h"
 #include "util/text.h"
 #include "util/version.h"
 #ifdef MUSHROOM_WITH_TORCH
@@ -157,6 +159,8 @@ std::string required(const cxxopts::ParseResult& args, const std::string& name) 
   return args[name].as<std::string>();
 }
 
+std::string config_file(const cxxopts::ParseResult& args) { return find_config(required(args, "config")); }
+
 bool old_spelling_given(const cxxopts::ParseResult& args, const std::string& command, const std::string& old_name,
                         const std::string& now_name) {
   if (!args.count(old_name)) return false;
@@ -183,15 +187,22 @@ BoardOptions board_options(const cxxopts::ParseResult& args) {
   return out;
 }
 
-// The commit, the build type, and what LibTorch (and CUDA) the build has.
+// The commit, the build type, what LibTorch (and CUDA) the build has, and
+// where the shipped defaults come from (util/data_roots.h).
 static void print_version() {
+  std::string origin;
+  try {
+    origin = mushroom::defaults_origin();
+  } catch (const std::exception& e) {  // a $MUSHROOM_DATA that is not a folder
+    origin = std::string("defaults: ") + e.what();
+  }
   std::cout << mushroom::build_version() << ", "
 #ifdef MUSHROOM_WITH_TORCH
             << mushroom::nn::torch_build_info()
 #else
             << "without LibTorch (-DMUSHROOM_WITH_TORCH=OFF), CUDA: not available"
 #endif
-            << std::endl;
+            << "\n" << origin << std::endl;
 }
 
 // The commands under their jobs' headings, each summary in one column

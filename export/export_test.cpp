@@ -373,14 +373,36 @@ TEST(ExportedEvalBot, EmbeddedWeightsAreBase64InTheSource) {
   EXPECT_THROW(export_eval_bot(weights.substr(0, weights.size() - 8), ExportOptions{}), nnue::NetworkError);
 }
 
+// With no weights named, export-bot exports the shipped evaluation with its
+// fit, found from any folder as `mushroom bot` finds them: here, from a
+// scratch folder, in the source tree of the build (util/data_roots.h).
+TEST(ExportedEvalBot, ExportBotWithoutWeightsExportsTheShippedEvaluation) {
+  const ScratchFolder folder("mushroom-export-shipped");
+  const fs::path& d = folder.dir();
+  const ShellResult r = run_shell("cd '" + d.string() + "' && '" + std::string(MUSHROOM_BIN) + "' export-bot --out main.cpp");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string models = (fs::current_path() / "models").string();
+  EXPECT_NE(r.output.find("exporting the shipped evaluation " + models + "/eval.bin with its fit " + models +
+                          "/eval.probcut"),
+            std::string::npos)
+      << r.output;
+  EXPECT_TRUE(fs::exists(d / "main.cpp"));
+  EXPECT_TRUE(fs::exists(d / "data.bin"));
+  const ShellResult with_fit = run_shell("cd '" + d.string() + "' && '" + std::string(MUSHROOM_BIN) +
+                                         "' export-bot --probcut models/eval.probcut --out main.cpp");
+  EXPECT_NE(with_fit.exit_code, 0);
+  EXPECT_NE(with_fit.output.find("--probcut goes with --eval"), std::string::npos) << with_fit.output;
+}
+
 // export-bot takes one kind of weights, and names a file it cannot use.
 TEST(ExportedEvalBot, ExportBotNamesWhatIsWrongWithItsArguments) {
   const ScratchFolder folder("mushroom-export-args");
   const fs::path& d = folder.dir();
   const std::string bin = MUSHROOM_BIN;
-  const ShellResult neither = run_shell("'" + bin + "' export-bot --out " + (d / "s.cpp").string());
-  EXPECT_NE(neither.exit_code, 0);
-  EXPECT_NE(neither.output.find("exactly one of --model"), std::string::npos) << neither.output;
+  const ShellResult both = run_shell("'" + bin + "' export-bot --model m.h5 --eval e.bin --out " + (d / "s.cpp").string());
+  EXPECT_NE(both.exit_code, 0);
+  EXPECT_NE(both.output.find("one of --model (a conv net) and --eval (a learned evaluation), not both"), std::string::npos)
+      << both.output;
   const std::string weights = random_eval_file(5);
   write_file_atomic((d / "cut.eval").string(), weights.substr(0, weights.size() / 2));
   const ShellResult cut =

@@ -18,6 +18,7 @@ packages=(
   libtorch-dev                         # training (LibTorch 1.13, CPU)
   gnuplot-nox                          # run plots
   libjs-chart.js                       # the pages' charts (inlined at build time)
+  help2man                             # the man page, made from the commands' help (cmake --build, cmake --install)
 )
 install_packages setup "${packages[@]}"
 
