@@ -282,6 +282,44 @@ TEST(Cli, VersionNamesTheBuild) {
   EXPECT_NE(r.output.find("CUDA: "), std::string::npos) << r.output;
 }
 
+// Whenever one sequential test is asked for, the report shows both, and
+// the one asked for stops the match; bad settings are refused by name
+// before any game.
+TEST(Cli, ArenaReportsBothTestsAndRefusesBadMarginSettings) {
+  CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 1 --time-ms 1000 --sprt 0,15");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("SPRT elo0=0.00 elo1=15.00 alpha=0.05 beta=0.05 (W/D/L, pentanomial): undecided after 2 "
+                          "games"),
+            std::string::npos)
+      << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\(W/D/L, pentanomial\): [^\n]*; it stops the match\n)")))
+      << r.output;
+  EXPECT_TRUE(std::regex_search(
+      r.output, std::regex(R"(margin SPRT h0=0.00 h1=0.10 cap=4 alpha=0.05 beta=0.05 \(capped cells a game\): )"
+                           R"(undecided after 2 games \(LLR [-0-9.]+, bounds \[-2.94, 2.94\]\)\n)")))
+      << r.output;
+  r = run("arena --a builtin:greedy --b builtin:random --boards 1 --time-ms 1000 --sprt-margin -0.5,0.5");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\(capped cells a game\): [^\n]*; it stops the match\n)")))
+      << r.output;
+  EXPECT_NE(r.output.find("SPRT elo0=0.00 elo1=15.00"), std::string::npos) << r.output;  // the rule's W/D/L bounds
+  for (const auto& [args, words] : std::vector<std::pair<std::string, std::string>>{
+           {"--sprt-margin 0.1,0", "--sprt-margin needs H0 < H1, got 0.10,0.00"},
+           {"--sprt-margin 0,0.1 --margin-cap 0", "--margin-cap must be in (0, 170] cells, got 0.00"},
+           {"--sprt-margin 0,5", "--sprt-margin: the bound 5.00 lies outside [-cap, +cap] = [-4.00, 4.00]"},
+           {"--sprt-margin 0:1", "--sprt-margin must be 'H0,H1' in cells a game (e.g. 0,0.1), got '0:1'"},
+           {"--sprt-margin 0,0.1 --margin-min-games -1", "--margin-min-games must be at least 0, got -1"},
+           {"--sprt 0,15 --margin-cap 0.05", "--margin-cap 0.05 is below the H1 of the margin test reported beside "
+                                             "--sprt"},
+       }) {
+    const fs::path dir = temp_dir("cli-arena-bad-margin");
+    r = run("arena --a builtin:greedy --b builtin:random --boards 1 --log-dir " + dir.string() + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("mushroom arena: error: " + words), std::string::npos) << args << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(dir / "games.csv")) << args << ": a game was played";
+  }
+}
+
 TEST(Cli, ArenaReportsAndLogsReplay) {
   const fs::path dir = temp_dir("cli-arena");
   const CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 2 --seed 5 --log-dir " + dir.string());
