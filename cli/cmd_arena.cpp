@@ -177,8 +177,7 @@ int cmd_arena(int argc, char** argv) {
                                   " is below the H1 of the margin test reported beside --sprt (0,0.1 by default): "
                                   "give --sprt-margin H0,H1 within the cap");
     margin.alpha = alpha, margin.beta = beta;
-    margin.min_games = args["margin-min-games"].as<int>();
-    check_margin_sprt(margin, config.margin_cap);
+    margin.min_games = args["margin-min-games"].as<int>();  // run_arena checks the test before any game
     config.sprt = sprt;
     config.margin_sprt = margin;
     config.stop_on_margin = args.count("sprt-margin") > 0;

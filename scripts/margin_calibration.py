@@ -35,6 +35,8 @@ import random
 import statistics
 import sys
 
+from resolution import game_margin  # the arena's rule for a game's margin, forfeits included
+
 
 def parse_pair(text, option):
     try:
@@ -47,8 +49,8 @@ def parse_pair(text, option):
 
 
 def read_pairs(path, a):
-    """Each complete pair as (A's score over its two games, [A's margin in each], forfeits),
-    in the order the pairs completed."""
+    """Each complete pair as (A's score over its two games, [(first_score, second_score,
+    A moved first, forfeit_by) of each game]), in the order the pairs completed."""
     by_board, order = {}, []
     try:
         f = open(path, newline="")
@@ -61,29 +63,23 @@ def read_pairs(path, a):
                     sys.exit(f"{path}:{line}: program {a!r} is not in this game ({row['first']} - {row['second']})")
                 first = row["first"] == a
                 outcome = int(row["outcome"]) * (1 if first else -1)
-                margin = (int(row["first_score"]) - int(row["second_score"])) * (1 if first else -1)
-                forfeit = row["forfeit_by"] or None
+                game = (int(row["first_score"]), int(row["second_score"]), first, row["forfeit_by"])
                 board = int(row["board"])
             except (KeyError, TypeError, ValueError) as e:
                 sys.exit(f"{path}:{line}: not a games.csv record ({e})")
-            by_board.setdefault(board, []).append((outcome, margin, forfeit))
+            by_board.setdefault(board, []).append((outcome, game))
             if len(by_board[board]) == 2:
                 order.append(board)
     pairs = []
     for board in order:
         games = by_board[board]
-        score = sum((o + 1) / 2 for o, _, _ in games) / 2
-        pairs.append((score, [(m, f) for _, m, f in games]))
+        score = sum((o + 1) / 2 for o, _ in games) / 2
+        pairs.append((score, [g for _, g in games]))
     return pairs
 
 
 def capped_pair_margin(games, a, cap):
-    total = 0.0
-    for margin, forfeit in games:
-        if forfeit:
-            margin = -cap if forfeit == a else cap
-        total += max(-cap, min(cap, margin))
-    return total / 2
+    return sum(max(-cap, min(cap, game_margin(*g, a, cap))) for g in games) / 2
 
 
 def llr(n, total, total_sq, mu0, mu1, step):
@@ -151,7 +147,7 @@ def main():
         sys.exit(f"{args.games_csv}: {len(pairs)} complete pairs; the calibration needs at least 10")
     scores = [s for s, _ in pairs]
     upper = math.log((1 - args.beta) / args.alpha)
-    forfeits = sum(1 for _, games in pairs for _, f in games if f)
+    forfeits = sum(1 for _, games in pairs for g in games if g[3])
     print(f"{args.games_csv}: {2 * len(pairs)} games ({len(pairs)} pairs), {forfeits} forfeits, "
           f"{args.a_name} scores {statistics.mean(scores):.4f}")
     print()

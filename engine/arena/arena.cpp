@@ -246,15 +246,15 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   // the unbroken one would have.
   auto decide_tests = [&](const std::vector<ArenaGame>& done) {
     auto decide = [&](SprtVerdict& verdict, const MeanSprt& test, const std::vector<double>& values, bool stops) {
-      if (verdict.decided()) return;
       const SprtDecision decision = test.decide(values);
       if (decision == SprtDecision::kContinue) return;
       verdict = {decision == SprtDecision::kAcceptH1 ? "H1 accepted" : "H0 accepted", test.llr(values),
                  int(2 * values.size())};
       if (stops) stop = true;
     };
-    if (config.sprt) decide(report.sprt, config.sprt->on_scores(), pair_scores(done), !config.stop_on_margin);
-    if (config.margin_sprt)
+    if (config.sprt && !report.sprt.decided())
+      decide(report.sprt, config.sprt->on_scores(), pair_scores(done), !config.stop_on_margin);
+    if (config.margin_sprt && !report.margin_sprt.decided())
       decide(report.margin_sprt, config.margin_sprt->on_margins(), pair_margins(done, config.margin_cap, true),
              config.stop_on_margin);
   };
@@ -399,7 +399,8 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   const MeanInterval pm = mean_interval(pair_margins(report.games, config.margin_cap, false));
   out << "paired margin per game: " << format_fixed(pm.mean, 2) << "  95% interval [" << format_fixed(pm.low, 2) << ", "
       << format_fixed(pm.high, 2) << "] over " << pm.n << " boards\n";
-  const MeanInterval cm = mean_interval(pair_margins(report.games, config.margin_cap, true));
+  const std::vector<double> capped = pair_margins(report.games, config.margin_cap, true);
+  const MeanInterval cm = mean_interval(capped);
   out << "capped margin per game (each game clipped to +-" << cap << " cells): " << format_signed(cm.mean, 2)
       << "  95% interval [" << format_signed(cm.low, 2) << ", " << format_signed(cm.high, 2) << "] over " << cm.n
       << " boards\n";
@@ -446,8 +447,7 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
     const MarginSprt& t = *config.margin_sprt;
     test_lines("margin SPRT h0=" + format_fixed(t.h0, 2) + " h1=" + format_fixed(t.h1, 2) + " cap=" + cap +
                    " alpha=" + format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " (capped cells a game)",
-               t.on_margins(), report.margin_sprt, pair_margins(report.games, config.margin_cap, true),
-               config.stop_on_margin, t.h1, " cells a game");
+               t.on_margins(), report.margin_sprt, capped, config.stop_on_margin, t.h1, " cells a game");
   }
   return out.str();
 }

@@ -15,10 +15,6 @@ double elo_from_score(double score) {
 double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
 
 namespace {
-// The variance of n pair scores of which one is off by 0.25 from the rest,
-// about 1 / (16 n): the floor used when the observed spread is zero.
-double kMinPairVariance(int n) { return n > 0 ? 1.0 / (16.0 * n) : 0.0; }
-
 struct MeanVar {
   double mean = 0.5, var = 0;
   int n = 0;
@@ -35,6 +31,15 @@ MeanVar mean_var(const std::vector<double>& xs) {
   mv.var = sq / mv.n;
   return mv;
 }
+
+// The variance with a floor of step^2 / n, about what n values give when
+// one is a step off the rest: with every value alike an LLR or an interval
+// would otherwise be infinite or collapse to a point (MeanSprt::step).
+double floored_variance(const MeanVar& mv, double step) {
+  return std::max(mv.var, mv.n > 0 ? step * step / mv.n : 0.0);
+}
+
+constexpr double kPairScoreStep = 0.25;  // pair scores are quarters
 }  // namespace
 
 double likelihood_of_superiority(int wins, int losses) {
@@ -49,7 +54,7 @@ EloEstimate estimate_elo(const std::vector<double>& pair_scores, int wins, int l
   e.elo = elo_from_score(mv.mean);
   // With no spread at all (a clean sweep) the interval would collapse to a
   // point; floor the variance at what one pair off by a quarter would give.
-  const double var = std::max(mv.var, kMinPairVariance(mv.n));
+  const double var = floored_variance(mv, kPairScoreStep);
   const double half_width = mv.n > 0 ? 1.959963984540054 * std::sqrt(var / mv.n) : 0.5;
   e.elo_low = elo_from_score(mv.mean - half_width);
   e.elo_high = elo_from_score(mv.mean + half_width);
@@ -92,13 +97,6 @@ MeanInterval mean_interval(const std::vector<double>& values) {
 double MeanSprt::lower_bound() const { return std::log(beta / (1 - alpha)); }
 double MeanSprt::upper_bound() const { return std::log((1 - beta) / alpha); }
 
-namespace {
-// The pairs' variance with the floor MeanSprt describes.
-double floored_variance(const MeanVar& mv, double step) {
-  return std::max(mv.var, mv.n > 0 ? step * step / mv.n : 0.0);
-}
-}  // namespace
-
 double MeanSprt::llr(const std::vector<double>& values) const {
   const MeanVar mv = mean_var(values);
   if (mv.n < 2) return 0;
@@ -127,6 +125,6 @@ SprtDecision MeanSprt::decide(const std::vector<double>& values) const {
   return SprtDecision::kContinue;
 }
 
-MeanSprt Sprt::on_scores() const { return MeanSprt{score_from_elo(elo0), score_from_elo(elo1), alpha, beta, 0.25, 0}; }
+MeanSprt Sprt::on_scores() const { return MeanSprt{score_from_elo(elo0), score_from_elo(elo1), alpha, beta, kPairScoreStep, 0}; }
 
 }  // namespace mushroom

@@ -86,24 +86,29 @@ std::string joined_labels(const std::vector<Place>& all) {
   return out;
 }
 
+// The first of `all` that exists, or nullptr.
+const Place* first_existing(const std::vector<Place>& all) {
+  for (const Place& place : all)
+    if (!place.path.empty() && fs::exists(place.path)) return &place;
+  return nullptr;
+}
+
 }  // namespace
 
 std::optional<std::string> find_in_data_roots(const std::string& relative) {
-  for (const Place& place : places(relative))
-    if (!place.path.empty() && fs::exists(place.path)) return place.path.string();
-  return std::nullopt;
+  const std::vector<Place> all = places(relative);
+  const Place* found = first_existing(all);
+  return found ? std::optional<std::string>(found->path.string()) : std::nullopt;
 }
 
 std::string places_looked(const std::string& relative) { return joined_labels(places(relative)); }
 
 std::string defaults_origin() {
   const std::vector<Place> all = places("models/eval.bin");
-  std::string found;
-  for (const Place& place : all)
-    if (found.empty() && !place.path.empty() && fs::exists(place.path)) found = place.label;
-  std::string out = "defaults: " + (found.empty() ? "none found; set $" + std::string(kDataVariable) +
-                                                         " to a folder that holds models/ and configs/ as share/mushroom does"
-                                                   : found) +
+  const Place* found = first_existing(all);
+  std::string out = "defaults: " + (found ? found->label
+                                          : "none found; set $" + std::string(kDataVariable) +
+                                                " to a folder that holds models/ and configs/ as share/mushroom does") +
                     "\nlooked for in order: " + joined_labels(all);
   if (const char* eval = std::getenv("MUSHROOM_EVAL"); eval && *eval)
     out += "\n$MUSHROOM_EVAL names the evaluation: " + std::string(eval);
