@@ -288,14 +288,14 @@ TEST(Cli, VersionNamesTheBuild) {
 TEST(Cli, ArenaReportsBothTestsAndRefusesBadMarginSettings) {
   CommandResult r = run("arena --a builtin:greedy --b builtin:random --boards 1 --time-ms 1000 --sprt 0,15");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("SPRT elo0=0.00 elo1=15.00 alpha=0.05 beta=0.05 (W/D/L, pentanomial): undecided after 2 "
+  EXPECT_NE(r.output.find("SPRT elo0=0.00 elo1=15.00 alpha=0.05 beta=0.05 min-games=200 (W/D/L, pentanomial): undecided after 2 "
                           "games"),
             std::string::npos)
       << r.output;
   EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\(W/D/L, pentanomial\): [^\n]*; it stops the match\n)")))
       << r.output;
   EXPECT_TRUE(std::regex_search(
-      r.output, std::regex(R"(margin SPRT h0=0.00 h1=0.10 cap=4 alpha=0.05 beta=0.05 \(capped cells a game\): )"
+      r.output, std::regex(R"(margin SPRT h0=0.00 h1=0.10 cap=4 alpha=0.05 beta=0.05 min-games=200 \(capped cells a game\): )"
                            R"(undecided after 2 games \(LLR [-0-9.]+, bounds \[-2.94, 2.94\]\)\n)")))
       << r.output;
   r = run("arena --a builtin:greedy --b builtin:random --boards 1 --time-ms 1000 --sprt-margin -0.5,0.5");
@@ -309,6 +309,7 @@ TEST(Cli, ArenaReportsBothTestsAndRefusesBadMarginSettings) {
            {"--sprt-margin 0,5", "--sprt-margin: the bound 5.00 lies outside [-cap, +cap] = [-4.00, 4.00]"},
            {"--sprt-margin 0:1", "--sprt-margin must be 'H0,H1' in cells a game (e.g. 0,0.1), got '0:1'"},
            {"--sprt-margin 0,0.1 --margin-min-games -1", "--margin-min-games must be at least 0, got -1"},
+           {"--sprt 0,15 --sprt-min-games -2", "--sprt-min-games must be at least 0, got -2"},
            {"--sprt 0,15 --margin-cap 0.05", "--margin-cap 0.05 is below the H1 of the margin test reported beside "
                                              "--sprt"},
        }) {

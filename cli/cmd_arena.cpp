@@ -94,6 +94,8 @@ int cmd_arena(int argc, char** argv) {
       "loss by this many cells in every margin reported", cxxopts::value<double>()->default_value("4"))(
       "margin-min-games", "the margin test decides nothing before this many games (the calibration's guard, "
       "docs/matches.md)", cxxopts::value<int>()->default_value(std::to_string(kDefaultMarginMinGames)))(
+      "sprt-min-games", "the W/D/L test decides nothing before this many games (the calibration's guard, "
+      "docs/matches.md)", cxxopts::value<int>()->default_value(std::to_string(kDefaultSprtMinGames)))(
       "sprt-alpha", "both tests' false-positive rate", cxxopts::value<double>()->default_value("0.05"))(
       "sprt-beta", "both tests' false-negative rate", cxxopts::value<double>()->default_value("0.05"))(
       "setting", "official tool setting.ini (INPUT, LOG, EXEC1, EXEC2)", cxxopts::value<std::string>())(
@@ -157,7 +159,7 @@ int cmd_arena(int argc, char** argv) {
     throw std::invalid_argument("--sprt-alpha and --sprt-beta must be in (0, 0.5)");
   if (args.count("sprt") || args.count("sprt-margin")) {
     // The rule's bounds (docs/matches.md) for the test not named.
-    Sprt sprt{0, 15, alpha, beta};
+    Sprt sprt{0, 15, alpha, beta, args["sprt-min-games"].as<int>()};  // run_arena checks the guard before any game
     if (args.count("sprt")) {
       const std::string text = args["sprt"].as<std::string>();
       const auto comma = text.find(',');

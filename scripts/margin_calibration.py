@@ -4,6 +4,7 @@
     scripts/margin_calibration.py MATCH/games.csv A_NAME [--caps 1,2,3,4,6,8,170]
         [--cap 4] [--sprt-margin 0,0.1] [--alpha 0.05] [--beta 0.05]
         [--min-games 200] [--runs 2000] [--max-games 20000] [--seed 1]
+        [--sprt 0,15 --sprt-min-games 200]
 
 Reads the complete pairs of an arena's games.csv (a forfeit counts as a
 loss by the cap, as in the arena) and prints two tables:
@@ -22,8 +23,14 @@ loss by the cap, as in the arena) and prints two tables:
      the false-positive rate, at H1 one minus the false-negative rate), and
      the games a decision took (mean, median, 90th percentile).
 
-The W/D/L test is not simulated: its pairs take five values, and shifting
-them is not meaningful.
+  3. With --sprt ELO0,ELO1: the same check for the W/D/L (pentanomial)
+     test, with and without a guard of --sprt-min-games. Its pairs take
+     five values, so they cannot be shifted; instead the pentanomial
+     frequencies are exponentially tilted (each weighted by exp(t x), x the
+     pair's score) until their mean is each Elo's score, the least change
+     of the observed distribution with that mean (the tilt fishtest's
+     pentanomial maximum-likelihood fit makes). The true Elos are ELO0 -
+     (ELO1 - ELO0)/2, ELO0, the midpoint, ELO1 and ELO1 + (ELO1 - ELO0)/2.
 
 The shift keeps the pairs' spread and shape; it is the resampling check
 fishtest's statisticians use for a test on any bounded per-pair statistic.
@@ -88,24 +95,70 @@ def llr(n, total, total_sq, mu0, mu1, step):
     return n * (mu1 - mu0) * (2 * m - mu0 - mu1) / (2 * v)
 
 
-def simulate(values, shift, mu0, mu1, alpha, beta, min_pairs, max_pairs, rng):
-    """One sequential test on resampled, shifted pairs: (accepted H1?, pairs used); None when undecided."""
+def simulate(draw, mu0, mu1, step, alpha, beta, min_pairs, max_pairs):
+    """One sequential test on pairs drawn by draw(): (accepted H1?, pairs used); None when undecided."""
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
     n, total, total_sq = 0, 0.0, 0.0
-    k = len(values)
     while n < max_pairs:
-        x = values[int(rng.random() * k)] + shift
+        x = draw()
         n += 1
         total += x
         total_sq += x * x
         if n < 2 or n < min_pairs:
             continue
-        value = llr(n, total, total_sq, mu0, mu1, 0.5)
+        value = llr(n, total, total_sq, mu0, mu1, step)
         if value >= upper:
             return True, n
         if value <= lower:
             return False, n
     return None, n
+
+
+def score_from_elo(elo):
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+PAIR_SCORES = (0, 0.25, 0.5, 0.75, 1)
+
+
+def tilted(frequencies, target):
+    """The pentanomial frequencies weighted by exp(t x), t chosen by bisection so that their mean is target."""
+    def with_tilt(t):
+        w = [f * math.exp(t * x) for f, x in zip(frequencies, PAIR_SCORES)]
+        return [v / sum(w) for v in w]
+    low, high = -60.0, 60.0
+    for _ in range(200):
+        t = (low + high) / 2
+        if sum(p * x for p, x in zip(with_tilt(t), PAIR_SCORES)) < target:
+            low = t
+        else:
+            high = t
+    return with_tilt((low + high) / 2)
+
+
+def error_table(title, unit, means, draw_at, mu_of, step, guards, args):
+    """Runs --runs sequential tests at each true mean for each guard and prints one table."""
+    print(title)
+    print()
+    print(f"| guard (games) | true mean ({unit}) | H1 accepted | H0 accepted | undecided | games: mean | median | "
+          "90th percentile |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    mu0, mu1 = mu_of
+    for guard in guards:
+        for mean in means:
+            draw = draw_at(mean)
+            outcomes, lengths = [], []
+            for _ in range(args.runs):
+                decision, n = simulate(draw, mu0, mu1, step, args.alpha, args.beta, (guard + 1) // 2,
+                                       args.max_games // 2)
+                outcomes.append(decision)
+                lengths.append(2 * n)
+            h1s = sum(1 for d in outcomes if d is True) / args.runs
+            h0s = sum(1 for d in outcomes if d is False) / args.runs
+            print(f"| {guard} | {mean:+g} | {h1s:.3f} | {h0s:.3f} | {max(0.0, 1 - h1s - h0s):.3f} | "
+                  f"{statistics.mean(lengths):,.0f} | {statistics.median(lengths):,.0f} | "
+                  f"{percentile(lengths, 0.9):,} |")
+    print()
 
 
 def percentile(xs, q):
@@ -126,6 +179,8 @@ def main():
     p.add_argument("--runs", type=int, default=2000)
     p.add_argument("--max-games", type=int, default=20000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--sprt", help="ELO0,ELO1: also check the W/D/L test (table 3)")
+    p.add_argument("--sprt-min-games", type=int, default=200, help="table 3's guard, beside none")
     args = p.parse_args()
     h0, h1 = parse_pair(args.sprt_margin, "--sprt-margin")
     try:
@@ -168,24 +223,39 @@ def main():
     centre = statistics.mean(values)
     rng = random.Random(args.seed)
     width = h1 - h0
-    means = [h0 - width / 2, h0, (h0 + h1) / 2, h1, h1 + width / 2]
-    print(f"2. The margin test SPRT({h0:g}, {h1:g}) at cap {args.cap:g}: {args.runs} resampled tests a mean, "
-          f"none deciding before {args.min_games} games, at most {args.max_games} games")
-    print()
-    print("| true mean (capped cells a game) | H1 accepted | H0 accepted | undecided | games: mean | median | 90th percentile |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for mean in means:
-        outcomes, lengths = [], []
-        for _ in range(args.runs):
-            decision, n = simulate(values, mean - centre, h0, h1, args.alpha, args.beta, (args.min_games + 1) // 2,
-                                   args.max_games // 2, rng)
-            outcomes.append(decision)
-            lengths.append(2 * n)
-        h1s = sum(1 for d in outcomes if d is True) / args.runs
-        h0s = sum(1 for d in outcomes if d is False) / args.runs
-        und = 1 - h1s - h0s
-        print(f"| {mean:+.3f} | {h1s:.3f} | {h0s:.3f} | {und:.3f} | {statistics.mean(lengths):,.0f} | "
-              f"{statistics.median(lengths):,.0f} | {percentile(lengths, 0.9):,} |")
+    margin_means = [round(m, 6) for m in (h0 - width / 2, h0, (h0 + h1) / 2, h1, h1 + width / 2)]
+    error_table(f"2. The margin test SPRT({h0:g}, {h1:g}) at cap {args.cap:g}: {args.runs} resampled tests a mean, "
+                f"pairs shifted to it, at most {args.max_games} games", "capped cells a game", margin_means,
+                lambda mean: (lambda: values[int(rng.random() * len(values))] + mean - centre), (h0, h1), 0.5,
+                [args.min_games], args)
+
+    if args.sprt:
+        e0, e1 = parse_pair(args.sprt, "--sprt")
+        counts = [sum(1 for s in scores if s == x) for x in PAIR_SCORES]
+        frequencies = [c / len(scores) for c in counts]
+        ew = e1 - e0
+        elos = [e0 - ew / 2, e0, (e0 + e1) / 2, e1, e1 + ew / 2]
+
+        def draw_at(elo):
+            cumulative, acc = [], 0.0
+            for p in tilted(frequencies, score_from_elo(elo)):
+                acc += p
+                cumulative.append(acc)
+
+            def draw():
+                u = rng.random()
+                for x, c in zip(PAIR_SCORES, cumulative):
+                    if u < c:
+                        return x
+                return PAIR_SCORES[-1]
+            return draw
+
+        print(f"The pairs' pentanomial frequencies (LL LD DD/WL WD WW): "
+              + " ".join(f"{f:.3f}" for f in frequencies))
+        print()
+        error_table(f"3. The W/D/L test SPRT({e0:g}, {e1:g}): {args.runs} tests at each true Elo, the pentanomial "
+                    f"tilted to its score, at most {args.max_games} games", "logistic Elo", elos, draw_at,
+                    (score_from_elo(e0), score_from_elo(e1)), 0.25, sorted({0, args.sprt_min_games}), args)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 
     scripts/resolution.py MATCH_DIR/games.csv A_NAME [--sprt ELO0,ELO1 ...]
         [--sprt-margin H0,H1 ...] [--margin-cap CELLS] [--margin-min-games N]
-        [--alpha A] [--beta B]
+        [--sprt-min-games N] [--alpha A] [--beta B]
 
 Reads an arena's games.csv (docs/matches.md, "The games file"), keeps complete pairs (both
 games of a board), and prints for program A:
@@ -16,7 +16,8 @@ games of a board), and prints for program A:
   - normalized Elo with its 95% interval;
   - for each SPRT: Wald's estimate of the games it takes to decide at this
     mean and spread (the arena's normal approximation, engine/arena/stats.h),
-    where a test run over these pairs decided, and the games it would
+    where a test run over these pairs decided (nothing before
+    --sprt-min-games games, 200 as in the arena), and the games it would
     take were the true difference elo1 at this spread;
   - the same for each margin test (--sprt-margin, in capped cells a game),
     which decides nothing before --margin-min-games games (200, the
@@ -103,22 +104,23 @@ def main():
         sys.exit(__doc__)
     path, a = sys.argv[1], sys.argv[2]
     sprts, margin_sprts = [], []
-    cap, alpha, beta, min_games = 4.0, 0.05, 0.05, 200
+    cap, alpha, beta = 4.0, 0.05, 0.05
+    min_games = {"--margin-min-games": 200, "--sprt-min-games": 200}
     args = sys.argv[3:]
     while args:
-        if len(args) < 2 or args[0] not in ("--sprt", "--sprt-margin", "--margin-cap", "--margin-min-games", "--alpha",
-                                            "--beta"):
+        if len(args) < 2 or args[0] not in ("--sprt", "--sprt-margin", "--margin-cap", "--margin-min-games",
+                                            "--sprt-min-games", "--alpha", "--beta"):
             sys.exit(f"resolution.py: unexpected argument {args[0]!r} (expected --sprt ELO0,ELO1, --sprt-margin H0,H1, "
-                     "--margin-cap CELLS, --margin-min-games N, --alpha A or --beta B)")
+                     "--margin-cap CELLS, --margin-min-games N, --sprt-min-games N, --alpha A or --beta B)")
         option, value = args[0], args[1]
         if option == "--sprt":
             sprts.append(parse_pair(option, value))
         elif option == "--sprt-margin":
             margin_sprts.append(parse_pair(option, value))
-        elif option == "--margin-min-games":
+        elif option in min_games:
             if not value.isdigit():
-                sys.exit(f"resolution.py: --margin-min-games must be a whole number of games, at least 0, got {value!r}")
-            min_games = int(value)
+                sys.exit(f"resolution.py: {option} must be a whole number of games, at least 0, got {value!r}")
+            min_games[option] = int(value)
         else:
             try:
                 number = float(value)
@@ -190,11 +192,13 @@ def main():
     print(f"  capped margin {cm:+.3f} [{clo:+.3f}, {chi:+.3f}] cells (each game clipped to +-{cap:g})")
     print(f"  normalized Elo {nelo:+.1f} [{nlo:+.1f}, {nhi:+.1f}]")
     for e0, e1 in sprts:
-        print(test_lines(f"SPRT({e0:g}, {e1:g})", pairs, score_from_elo(e0), score_from_elo(e1), 0.25, alpha, beta,
-                         f"+{e1:g} Elo"))
+        guard = min_games["--sprt-min-games"]
+        print(test_lines(f"SPRT({e0:g}, {e1:g}), from {guard} games", pairs, score_from_elo(e0), score_from_elo(e1),
+                         0.25, alpha, beta, f"+{e1:g} Elo", (guard + 1) // 2))
     for h0, h1 in margin_sprts:
-        print(test_lines(f"margin SPRT({h0:g}, {h1:g}) cap {cap:g}, from {min_games} games", capped, h0, h1, 0.5,
-                         alpha, beta, f"{h1:+g} capped cells a game", (min_games + 1) // 2))
+        guard = min_games["--margin-min-games"]
+        print(test_lines(f"margin SPRT({h0:g}, {h1:g}) cap {cap:g}, from {guard} games", capped, h0, h1, 0.5,
+                         alpha, beta, f"{h1:+g} capped cells a game", (guard + 1) // 2))
 
 
 if __name__ == "__main__":

@@ -100,6 +100,26 @@ class Resolution(unittest.TestCase):
         self.assertIn("margin SPRT(0, 0.1) cap 4, from 200 games:", r.stdout)
         self.assertIn("undecided (LLR 3.60)", r.stdout)
 
+    def test_the_wdl_test_has_its_own_guard(self):
+        # Ten pairs that A wins twice: pair scores 1, variance floored at
+        # 1/(16 n), LLR 8 n^2 (s1 - .5)(1.5 - s1) = .1689 n^2 for SPRT(0, 15):
+        # 2.70 at 4 pairs, first above 2.944 at 5 (4.22); with a guard of 12
+        # games, at 6 pairs (6.08); with the default guard, 200 games, the
+        # 20 games here decide nothing.
+        path = self.write(games([(1, 1)] * 10))
+        r = run(path, "--sprt", "0,15", "--sprt-min-games", "0")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("SPRT(0, 15), from 0 games:", r.stdout)
+        self.assertIn("H1 after 10 games (LLR 4.22)", r.stdout)
+        r = run(path, "--sprt", "0,15", "--sprt-min-games", "12")
+        self.assertIn("H1 after 12 games (LLR 6.08)", r.stdout)
+        r = run(path, "--sprt", "0,15")
+        self.assertIn("SPRT(0, 15), from 200 games:", r.stdout)
+        self.assertIn("undecided (LLR 16.89)", r.stdout)
+        # The guards are separate: the margin test's minimum leaves it alone.
+        r = run(path, "--sprt", "0,15", "--margin-min-games", "0")
+        self.assertIn("SPRT(0, 15), from 200 games:", r.stdout)
+
     def test_bad_input_is_refused_by_name(self):
         path = self.write(games([(2, 0), (0, 0)]))
         for args, words in [
@@ -110,6 +130,7 @@ class Resolution(unittest.TestCase):
             (["--sprt-margin", "a,b"], "--sprt-margin must be 'LOW,HIGH'"),
             (["--alpha", "0.7"], "--alpha must be in (0, 0.5)"),
             (["--margin-min-games", "-3"], "--margin-min-games must be a whole number of games, at least 0"),
+            (["--sprt-min-games", "x"], "--sprt-min-games must be a whole number of games, at least 0"),
             (["--frob", "1"], "unexpected argument '--frob'"),
         ]:
             r = run(path, *args)
@@ -184,7 +205,7 @@ class AgainstTheArena(unittest.TestCase):
         # The W/D/L test over all five pairs (1, 1, 0, 0, .5): undecided in
         # both, with the same LLR.
         arena_wdl = number(r"\(W/D/L, pentanomial\): undecided after 10 games \(LLR ([-0-9.]+)", out.stdout)
-        script_wdl = number(r"SPRT\(0, 15\): .*undecided \(LLR ([-0-9.]+)\)", script.stdout)
+        script_wdl = number(r"SPRT\(0, 15\), from 200 games: .*undecided \(LLR ([-0-9.]+)\)", script.stdout)
         self.assertAlmostEqual(arena_wdl, script_wdl, places=2)
 
 

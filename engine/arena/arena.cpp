@@ -194,6 +194,8 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   if (config.stop_on_margin ? !config.margin_sprt : config.margin_sprt && !config.sprt)
     throw std::invalid_argument(config.stop_on_margin ? "the margin test is to stop the match, but none is set"
                                                       : "a margin test with no W/D/L test: nothing would stop the match");
+  if (config.sprt && config.sprt->min_games < 0)
+    throw std::invalid_argument("--sprt-min-games must be at least 0, got " + std::to_string(config.sprt->min_games));
   if (config.margin_sprt) check_margin_sprt(*config.margin_sprt, config.margin_cap);
   else check_margin_cap(config.margin_cap);
   check_boards_given(config.boards, config.boards_given);
@@ -440,13 +442,15 @@ std::string format_report(const ArenaConfig& config, const ArenaReport& report) 
   if (config.sprt) {
     const Sprt& t = *config.sprt;
     test_lines("SPRT elo0=" + format_fixed(t.elo0, 2) + " elo1=" + format_fixed(t.elo1, 2) + " alpha=" +
-                   format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " (W/D/L, pentanomial)",
+                   format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " min-games=" +
+                   std::to_string(t.min_games) + " (W/D/L, pentanomial)",
                t.on_scores(), report.sprt, pairs, !config.stop_on_margin, t.elo1, " Elo");
   }
   if (config.margin_sprt) {
     const MarginSprt& t = *config.margin_sprt;
     test_lines("margin SPRT h0=" + format_fixed(t.h0, 2) + " h1=" + format_fixed(t.h1, 2) + " cap=" + cap +
-                   " alpha=" + format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " (capped cells a game)",
+                   " alpha=" + format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " min-games=" +
+                   std::to_string(t.min_games) + " (capped cells a game)",
                t.on_margins(), report.margin_sprt, capped, config.stop_on_margin, t.h1, " cells a game");
   }
   return out.str();

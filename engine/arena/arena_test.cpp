@@ -287,9 +287,9 @@ TEST(Arena, TheMarginTestStopsTheMatchAndBothTestsAreReported) {
   for (const std::string line :
        {"mean margin (passer cells - cheater cells): 4.0 over 4 games (a forfeit counts -4 for the side that forfeited)",
         "paired margin per game: 4.00", "capped margin per game (each game clipped to +-4 cells): +4.00",
-        "margin SPRT h0=0.00 h1=0.10 cap=4 alpha=0.05 beta=0.05 (capped cells a game): H1 accepted at 4 games (LLR "
+        "margin SPRT h0=0.00 h1=0.10 cap=4 alpha=0.05 beta=0.05 min-games=0 (capped cells a game): H1 accepted at 4 games (LLR "
         "6.32, bounds [-2.94, 2.94]); it stops the match",
-        "SPRT elo0=0.00 elo1=15.00 alpha=0.05 beta=0.05 (W/D/L, pentanomial): undecided after 4 games (LLR 0.68"})
+        "SPRT elo0=0.00 elo1=15.00 alpha=0.05 beta=0.05 min-games=0 (W/D/L, pentanomial): undecided after 4 games (LLR 0.68"})
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
   EXPECT_NE(progress.str().find("capped margin +4.00  margin LLR 6.32"), std::string::npos) << progress.str();
   // With the guard of 20 games it decides at the 20th: 10 pairs of +4, LLR
@@ -426,6 +426,21 @@ TEST(Arena, OnlyTheNamedTestStopsTheMatchAndAVerdictStaysAtItsFirstCrossing) {
   EXPECT_EQ(wdl.games.size(), 6u);
   EXPECT_EQ(wdl.sprt.result, "H1 accepted");
   EXPECT_EQ(wdl.margin_sprt.result, "undecided");
+  // With a guard of 10 games the W/D/L test waits for them: it stops the
+  // match at the 10th game (5 pairs: 8 * 25 (s1 - .5)(1.5 - s1)), and a
+  // negative guard is refused.
+  config.sprt->min_games = 10;
+  const ArenaReport guarded = run_arena(config, progress);
+  EXPECT_EQ(guarded.games.size(), 10u);
+  EXPECT_EQ(guarded.sprt.result, "H1 accepted");
+  EXPECT_EQ(guarded.sprt.games, 10);
+  const double s1 = score_from_elo(50);
+  EXPECT_NEAR(guarded.sprt.llr, 8 * 25 * (s1 - 0.5) * (1.5 - s1), 1e-9);
+  EXPECT_NE(format_report(config, guarded).find("min-games=10 (W/D/L, pentanomial): H1 accepted at 10 games"),
+            std::string::npos);
+  config.sprt->min_games = -1;
+  EXPECT_THROW(run_arena(config, progress), std::invalid_argument);
+  config.sprt->min_games = 0;
   // A test set to stop the match must be there.
   config.margin_sprt.reset();
   config.stop_on_margin = true;

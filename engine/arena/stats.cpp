@@ -125,6 +125,8 @@ SprtDecision MeanSprt::decide(const std::vector<double>& values) const {
   return SprtDecision::kContinue;
 }
 
-MeanSprt Sprt::on_scores() const { return MeanSprt{score_from_elo(elo0), score_from_elo(elo1), alpha, beta, kPairScoreStep, 0}; }
+MeanSprt Sprt::on_scores() const {
+  return MeanSprt{score_from_elo(elo0), score_from_elo(elo1), alpha, beta, kPairScoreStep, (min_games + 1) / 2};
+}
 
 }  // namespace mushroom

@@ -191,5 +191,22 @@ TEST(Stats, TheEloSprtIsTheMeanSprtOnScores) {
   EXPECT_DOUBLE_EQ(margins.step, 0.5);
 }
 
+// The W/D/L test's guard: with min_games, no decision before that many
+// games, whatever the LLR; the pairs it needs round up (21 games: 11 pairs).
+// The struct's default is no guard (the ladder's and the record's tests);
+// the arena's --sprt-min-games defaults to kDefaultSprtMinGames.
+TEST(Stats, TheEloSprtDecidesNothingBeforeItsMinimumGames) {
+  EXPECT_EQ((Sprt{0, 15}.on_scores().min_pairs), 0);
+  EXPECT_EQ(kDefaultSprtMinGames, 200);
+  const Sprt guarded{0, 15, 0.05, 0.05, 20};
+  EXPECT_EQ(guarded.on_scores().min_pairs, 10);
+  const std::vector<double> nine(9, 0.0), ten(10, 0.0);  // pairs lost twice
+  EXPECT_LT(guarded.llr(nine), guarded.lower_bound());      // the LLR is there...
+  EXPECT_EQ(guarded.decide(nine), SprtDecision::kContinue);  // ...the decision is not
+  EXPECT_EQ(guarded.decide(ten), SprtDecision::kAcceptH0);
+  EXPECT_EQ((Sprt{0, 15, 0.05, 0.05}.decide(nine)), SprtDecision::kAcceptH0);  // unguarded, it decides at nine
+  EXPECT_EQ((Sprt{0, 15, 0.05, 0.05, 21}.on_scores().min_pairs), 11);
+}
+
 }  // namespace
 }  // namespace mushroom
