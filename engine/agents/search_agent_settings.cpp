@@ -73,6 +73,8 @@ const SettingsTable<AlphaBetaAgentConfig>& alphabeta_settings() {
         .flag("killers", FIELD(search.killers), "killer moves in the ordering")
         .integer("qdepth", FIELD(search.quiescence_depth), 0, 16, "capture quiescence plies at the leaves (0: off)")
         .integer("qmoves", FIELD(search.quiescence_moves), 1, 8, "moves searched per quiescence node")
+        .flag("qfloor", FIELD(search.quiescence_floor),
+              "a quiescence node whose evaluation floor reaches beta is cut without generating its moves")
         .text("eval", FIELD(eval), "learned-evaluation file for the leaves (empty: the hand evaluation)")
         .text("probcut", FIELD(probcut),
               "Multi-ProbCut fit made with this eval (`mushroom probcut-fit`; empty: no ProbCut)")

@@ -140,6 +140,10 @@ int AlphaBeta::quiescence(Position& pos, int alpha, int beta, int depth_left) {
   count_node();
   if (stopped_) return 0;
   if (pos.game_over()) return finished_score(pos);
+  if (config_.quiescence_floor) {
+    const int floor = leaf_floor(pos);
+    if (floor >= beta) return floor;
+  }
   MoveList list;
   generate_moves(pos, list);
   struct Gain {
@@ -178,7 +182,7 @@ int AlphaBeta::horizon(Position& pos, int alpha, int beta) {
   if (config_.quiescence_depth > 0) return quiescence(pos, alpha, beta, config_.quiescence_depth);
   // The evaluation grows with the best gain, whose search costs a move
   // generation: a leaf that reaches beta without it is cut off.
-  const int floor = evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
+  const int floor = leaf_floor(pos);
   if (floor >= beta) return floor;
   return leaf_score(pos, scan_leaf_moves(pos));
 }

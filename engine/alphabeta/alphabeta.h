@@ -46,6 +46,10 @@ struct AlphaBetaConfig {
   // (alphabeta/playing_search.h).
   int quiescence_depth = 0;
   int quiescence_moves = 3;  // moves searched per quiescence node
+  // A quiescence node whose evaluation floor (StaticEvaluator::evaluate_floor)
+  // already reaches beta stands pat on the floor without generating its
+  // moves, as a plain leaf does.
+  bool quiescence_floor = false;
   // With a MoveOrderer (set_move_orderer), nodes at plies below this are
   // ordered by its scores (the table's move still first).
   int orderer_plies = 1;
@@ -157,6 +161,10 @@ class AlphaBeta {
   // The static evaluation of a leaf whose rectangles have been scanned.
   int leaf_score(const Position& pos, const LeafMoves& moves) {
     return evaluator_ ? evaluator_->evaluate(pos, moves) : hand_evaluation(pos, moves.best_gain);
+  }
+  // A lower bound of leaf_score(pos, m) over every scan m, found without one.
+  int leaf_floor(const Position& pos) {
+    return evaluator_ ? evaluator_->evaluate_floor(pos) : hand_evaluation(pos, 0);
   }
   int quiescence(Position& pos, int alpha, int beta, int depth_left);
   // Multi-ProbCut at a null-window node: beta when the shallow search

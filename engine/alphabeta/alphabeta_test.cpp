@@ -407,6 +407,42 @@ TEST(AlphaBeta, TheEvaluationFloorCutsLeavesAndChangesNoResult) {
   EXPECT_LT(evaluations, floors * 3 / 4);
 }
 
+// quiescence_floor: a quiescence node whose floor reaches beta stands pat
+// on it without generating its moves, as a plain leaf does. The floor is a
+// true lower bound, so no search score changes (the bounds in the table
+// differ, as above); far fewer quiescence nodes need their best gain. The
+// hand evaluation inline (no evaluator) takes its floor too.
+TEST(AlphaBeta, TheQuiescenceFloorCutsNodesAndChangesNoResult) {
+  int64_t evaluations_with = 0, evaluations_without = 0, floors_with = 0;
+  int differs_inline = 0, searches = 0;
+  for (const Position& p : playout_positions(12, 47)) {
+    if (p.game_over()) continue;
+    for (int depth = 1; depth <= 4; ++depth) {
+      AlphaBetaConfig off{.tt_bits = 16, .quiescence_depth = 2}, on = off;
+      on.quiescence_floor = true;
+      ShadowEvaluator with_floor, without_floor;  // each checks every bound and evaluation
+      AlphaBeta a(on, &with_floor), b(off, &without_floor);
+      const auto far = AlphaBeta::Clock::now() + std::chrono::hours(1);
+      const AlphaBetaResult ra = a.search(p, far, depth), rb = b.search(p, far, depth);
+      EXPECT_EQ(ra.score, rb.score) << "depth " << depth;
+      EXPECT_TRUE(p.is_legal(ra.best));
+      evaluations_with += with_floor.evaluations;
+      evaluations_without += without_floor.evaluations;
+      floors_with += with_floor.floors;
+      AlphaBeta inline_on(on), inline_off(off);
+      const AlphaBetaResult ia = inline_on.search(p, far, depth), ib = inline_off.search(p, far, depth);
+      EXPECT_EQ(ia.score, ib.score) << "inline, depth " << depth;
+      EXPECT_EQ(ia.score, ra.score) << "the seam's floor is the inline one";
+      differs_inline += ia.nodes != ib.nodes;
+      ++searches;
+    }
+  }
+  EXPECT_GE(searches, 40);
+  EXPECT_GT(floors_with, evaluations_with);  // every quiescence node is bounded first
+  EXPECT_LT(evaluations_with, evaluations_without * 3 / 4);
+  EXPECT_GT(differs_inline, 0) << "the option changed no inline search";
+}
+
 // A search stopped by its node limit mid-iteration leaves the evaluator
 // back at the root, and the exact mode never calls it.
 TEST(AlphaBeta, AnInjectedEvaluatorIsBackAtTheRootAfterAStopAndUnusedWhenExact) {
