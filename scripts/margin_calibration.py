@@ -27,9 +27,11 @@ loss by the cap, as in the arena) and prints two tables:
      test, with and without a guard of --sprt-min-games. Its pairs take
      five values, so they cannot be shifted; instead the pentanomial
      frequencies are exponentially tilted (each weighted by exp(t x), x the
-     pair's score) until their mean is each Elo's score, the least change
-     of the observed distribution with that mean (the tilt fishtest's
-     pentanomial maximum-likelihood fit makes). The true Elos are ELO0 -
+     pair's score) until their mean is each Elo's score: of all the
+     distributions with that mean, the one closest to the observed one in
+     Kullback-Leibler divergence (fishtest's pentanomial maximum-likelihood
+     fit projects the other way, f_i / (1 + l (x_i - s)); the two agree to
+     first order in the shift, which is about 0.02 here). The true Elos are ELO0 -
      (ELO1 - ELO0)/2, ELO0, the midpoint, ELO1 and ELO1 + (ELO1 - ELO0)/2.
 
 The shift keeps the pairs' spread and shape; it is the resampling check
@@ -122,18 +124,29 @@ PAIR_SCORES = (0, 0.25, 0.5, 0.75, 1)
 
 
 def tilted(frequencies, target):
-    """The pentanomial frequencies weighted by exp(t x), t chosen by bisection so that their mean is target."""
+    """The pentanomial frequencies weighted by exp(t x), t chosen by bisection so that their mean is target.
+
+    Exits naming the problem when no tilt reaches target: it must lie strictly
+    between the lowest and the highest pair score observed."""
+    seen = [x for f, x in zip(frequencies, PAIR_SCORES) if f > 0]
+    if not seen or not min(seen) < target < max(seen):
+        sys.exit(f"margin_calibration.py: no tilt of these pairs has mean score {target:.4f}: "
+                 f"their scores span [{min(seen, default=0):g}, {max(seen, default=0):g}]")
+
     def with_tilt(t):
         w = [f * math.exp(t * x) for f, x in zip(frequencies, PAIR_SCORES)]
         return [v / sum(w) for v in w]
-    low, high = -60.0, 60.0
+    low, high = -60.0, 60.0  # the mean grows with t; exp(60) cannot overflow
     for _ in range(200):
         t = (low + high) / 2
         if sum(p * x for p, x in zip(with_tilt(t), PAIR_SCORES)) < target:
             low = t
         else:
             high = t
-    return with_tilt((low + high) / 2)
+    p = with_tilt((low + high) / 2)
+    if abs(sum(q * x for q, x in zip(p, PAIR_SCORES)) - target) > 1e-9:
+        sys.exit(f"margin_calibration.py: the tilt to mean score {target:.4f} did not converge")
+    return p
 
 
 def error_table(title, unit, means, draw_at, mu_of, step, guards, args):
@@ -242,12 +255,14 @@ def main():
                 acc += p
                 cumulative.append(acc)
 
+            last = max(x for f, x in zip(frequencies, PAIR_SCORES) if f > 0)
+
             def draw():
                 u = rng.random()
                 for x, c in zip(PAIR_SCORES, cumulative):
                     if u < c:
                         return x
-                return PAIR_SCORES[-1]
+                return last  # u at the rounding edge: never a score the pairs never took
             return draw
 
         print(f"The pairs' pentanomial frequencies (LL LD DD/WL WD WW): "

@@ -112,6 +112,10 @@ class Resolution(unittest.TestCase):
         self.assertIn("SPRT(0, 15), from 0 games:", r.stdout)
         self.assertIn("H1 after 10 games (LLR 4.22)", r.stdout)
         r = run(path, "--sprt", "0,15", "--sprt-min-games", "12")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("H1 after 12 games (LLR 6.08)", r.stdout)
+        # An odd guard ends in the pair that holds its last game: 11 games, 6 pairs.
+        r = run(path, "--sprt", "0,15", "--sprt-min-games", "11")
         self.assertIn("H1 after 12 games (LLR 6.08)", r.stdout)
         r = run(path, "--sprt", "0,15")
         self.assertIn("SPRT(0, 15), from 200 games:", r.stdout)
@@ -119,6 +123,7 @@ class Resolution(unittest.TestCase):
         # The guards are separate: the margin test's minimum leaves it alone.
         r = run(path, "--sprt", "0,15", "--margin-min-games", "0")
         self.assertIn("SPRT(0, 15), from 200 games:", r.stdout)
+        self.assertIn("undecided (LLR 16.89)", r.stdout)
 
     def test_bad_input_is_refused_by_name(self):
         path = self.write(games([(2, 0), (0, 0)]))
@@ -208,6 +213,32 @@ class AgainstTheArena(unittest.TestCase):
         script_wdl = number(r"SPRT\(0, 15\), from 200 games: .*undecided \(LLR ([-0-9.]+)\)", script.stdout)
         self.assertAlmostEqual(arena_wdl, script_wdl, places=2)
 
+
+    def test_same_wdl_guard(self):
+        # Six boards that p1 wins twice by a cell: W/D/L SPRT(0, 15) with a
+        # guard of 11 games decides at the 6th pair, 12 games, LLR
+        # .1689 * 36 = 6.08, in the arena and in the script alike.
+        if not MUSHROOM:
+            self.skipTest("no --mushroom binary given")
+        text = HEADER
+        for board in range(6):
+            for first, second, fs, ss in (("p1", "p2", 86, 85), ("p2", "p1", 85, 86)):
+                text += f"{first},{second},{board},{arena_board_seed(1, board)},{fs},{ss},{(fs > ss) - (fs < ss)},,,g.log\n"
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "games.csv"), "w") as f:
+                f.write(text)
+            pass_bot = "sh " + os.path.join(ROOT, "testdata", "bots", "pass.sh")
+            out = subprocess.run(
+                [MUSHROOM, "arena", "--a", pass_bot, "--a-name", "p1", "--b", pass_bot, "--b-name", "p2",
+                 "--boards", "6", "--seed", "1", "--sprt", "0,15", "--sprt-min-games", "11", "--log-dir", d],
+                capture_output=True, text=True, cwd=ROOT)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            script = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "games.csv"), "p1", "--sprt", "0,15",
+                                     "--sprt-min-games", "11"], capture_output=True, text=True)
+            self.assertEqual(script.returncode, 0, script.stderr)
+        self.assertIn("min-games=11 (W/D/L, pentanomial): H1 accepted at 12 games (LLR 6.08,", out.stdout)
+        self.assertIn("SPRT(0, 15), from 11 games:", script.stdout)
+        self.assertIn("H1 after 12 games (LLR 6.08)", script.stdout)
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--mushroom":

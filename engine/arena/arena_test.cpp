@@ -437,7 +437,8 @@ TEST(Arena, OnlyTheNamedTestStopsTheMatchAndAVerdictStaysAtItsFirstCrossing) {
   const double s1 = score_from_elo(50);
   EXPECT_NEAR(guarded.sprt.llr, 8 * 25 * (s1 - 0.5) * (1.5 - s1), 1e-9);
   EXPECT_NE(format_report(config, guarded).find("min-games=10 (W/D/L, pentanomial): H1 accepted at 10 games"),
-            std::string::npos);
+            std::string::npos)
+      << format_report(config, guarded);
   config.sprt->min_games = -1;
   EXPECT_THROW(run_arena(config, progress), std::invalid_argument);
   config.sprt->min_games = 0;
@@ -445,6 +446,28 @@ TEST(Arena, OnlyTheNamedTestStopsTheMatchAndAVerdictStaysAtItsFirstCrossing) {
   config.margin_sprt.reset();
   config.stop_on_margin = true;
   EXPECT_THROW(run_arena(config, progress), std::invalid_argument);
+}
+
+// A guard is a setting of the test, not of the match: a match stopped by
+// the unguarded W/D/L test at 6 games (B forfeits every game, SPRT(0, 50))
+// and resumed with a guard of 10 games reads its 6 games back, plays 4 more
+// and decides at the 10th, with the LLR of 5 pairs, 8 * 25 (s1 - .5)(1.5 - s1).
+TEST(Arena, AResumeUnderAnotherGuardDecidesByTheNewOne) {
+  const std::filesystem::path dir = "build-test-tmp/wdl-guard-resume";
+  std::filesystem::remove_all(dir);
+  ArenaConfig config = both_tests("illegal", "passer", "cheater", Sprt{0, 50}, 3.9, 4, 100);
+  config.stop_on_margin = false;
+  config.log_dir = dir.string();
+  std::ostringstream progress;
+  ASSERT_EQ(run_arena(config, progress).games.size(), 6u);
+  config.sprt->min_games = 10;
+  const ArenaReport resumed = run_arena(config, progress);
+  EXPECT_EQ(resumed.resumed, 6);
+  EXPECT_EQ(resumed.games.size(), 10u);
+  EXPECT_EQ(resumed.sprt.result, "H1 accepted");
+  EXPECT_EQ(resumed.sprt.games, 10);
+  const double s1 = score_from_elo(50);
+  EXPECT_NEAR(resumed.sprt.llr, 8 * 25 * (s1 - 0.5) * (1.5 - s1), 1e-9);
 }
 
 // A games.csv of another pair of programs is refused by name before any

@@ -142,6 +142,9 @@ std::string counts_problem(const MatchCounts& c) {
 }
 
 std::string sprt_verdict(const ShippedMatch& m) {
+  // No guard (min_games 0): the record's matches were decided before the
+  // W/D/L test had one (issue 99), and the verdict is read from the final
+  // counts, which a guard would not change once past it.
   const Sprt sprt{m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta};
   switch (sprt.decide(pair_scores_of(m.counts.pentanomial))) {
     case Sprt::Decision::kAcceptH1:
