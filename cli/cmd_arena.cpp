@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "ladder/program_spec.h"
 #include "mushroom/position_io.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -82,9 +83,10 @@ int cmd_arena(int argc, char** argv) {
       cxxopts::value<std::string>())(
       "parallel", "games at once", cxxopts::value<int>()->default_value("1"))(
       "pin", "pin each game to one core: parallel slot k uses the k-th core this process may run on (its CPU mask: taskset, Slurm, cgroups)")(
-      "log-dir", "write per-game logs, games.csv (the ladder's schema, docs/matches.md), arena.txt and report.txt "
-      "here; running again with the same folder resumes the match, replaying only the games not in games.csv",
-      cxxopts::value<std::string>())(
+      "log-dir", "write per-game logs, games.csv (the ladder's schema, docs/matches.md), arena.txt, report.txt and "
+      "report.json here; running again with the same folder resumes the match, replaying only the games not in "
+      "games.csv", cxxopts::value<std::string>())(
+
       "sprt", "elo0,elo1: the W/D/L (pentanomial) SPRT in logistic Elo; without --sprt-margin it stops the match "
       "when it decides (docs/matches.md)", cxxopts::value<std::string>())(
       "sprt-margin", "H0,H1: the margin test, in capped cells a game (e.g. 0,0.1); it stops the match when it "
@@ -100,6 +102,7 @@ int cmd_arena(int argc, char** argv) {
       "sprt-beta", "both tests' false-negative rate", cxxopts::value<double>()->default_value("0.05"))(
       "setting", "official tool setting.ini (INPUT, LOG, EXEC1, EXEC2)", cxxopts::value<std::string>())(
       "h,help", "show this help");
+  add_json_option(opts, "the report (report.json)");
   // cxxopts reads one-letter names only as -a/-b; accept the --a/--b spelling too.
   std::vector<std::string> rewritten(argv, argv + argc);
   std::vector<char*> new_argv;
@@ -126,6 +129,7 @@ int cmd_arena(int argc, char** argv) {
   if (setting) return run_setting_ini(args["setting"].as<std::string>(), config.referee);
 
   const std::string log_dir = args.count("log-dir") ? args["log-dir"].as<std::string>() : "";
+  config.json_path = json_option(args);  // checked before any game
   const std::string work_dir =
       log_dir.empty() ? (fs::temp_directory_path() / ("mushroom-arena-" + std::to_string(getpid()))).string() : log_dir;
   const std::string spec[2] = {required(args, "a"), required(args, "b")};
@@ -184,7 +188,10 @@ int cmd_arena(int argc, char** argv) {
     config.margin_sprt = margin;
     config.stop_on_margin = args.count("sprt-margin") > 0;
   }
-  const ArenaReport report = run_arena(config, std::cerr);
+  ProgressStage stage(progress(), "arena", "games");
+  ProgressLogStream game_lines(progress());
+  const ArenaReport report = run_arena(config, game_lines);
+  stage.finish();
   std::cout << format_report(config, report) << std::flush;
   if (log_dir.empty()) fs::remove_all(work_dir);
   return 0;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "alphabeta/alphabeta.h"
+#include "cli/bench_report.h"
 #include "cli/command.h"
 #include "mushroom/movegen.h"
 #include "mushroom/mushroom_evaluators.h"
@@ -42,7 +43,8 @@ Timing time_generator(const std::vector<Position>& positions, double min_seconds
 // per second of alpha-beta, from positions of the set with at least
 // min_moves rectangles (late positions are solved almost for free and would
 // flatter the figures), each searched for `seconds_each`.
-int bench_search(const std::vector<Position>& all, double seconds_each, int max_positions, int min_moves) {
+int bench_search(const std::vector<Position>& all, double seconds_each, int max_positions, int min_moves,
+                 BenchReport& report) {
   using clock = std::chrono::steady_clock;
   std::vector<Position> positions;
   for (const Position& p : all) {
@@ -51,6 +53,8 @@ int bench_search(const std::vector<Position>& all, double seconds_each, int max_
     if (int(positions.size()) == max_positions) break;
   }
   std::printf("positions=%zu seconds_each=%.2f\n", positions.size(), seconds_each);
+  report.setting("positions", positions.size());
+  report.setting("seconds_each", seconds_each);
   RandomEvaluator random(1);
   MaterialEvaluator material;
   RolloutEvaluator rollout;
@@ -68,6 +72,7 @@ int bench_search(const std::vector<Position>& all, double seconds_each, int max_
       seconds += std::chrono::duration<double>(clock::now() - t0).count();
     }
     std::printf("mcts evaluator=%-8s simulations_per_second=%.0f\n", name, sims / seconds);
+    report.row("mcts", {{"evaluator", name}, {"simulations_per_second", sims / seconds}});
   }
   uint64_t nodes = 0;
   double seconds = 0;
@@ -83,6 +88,9 @@ int bench_search(const std::vector<Position>& all, double seconds_each, int max_
   }
   std::printf("alphabeta nodes_per_second=%.0f mean_completed_depth=%.1f\n", nodes / seconds,
               depth / double(positions.size()));
+  report.figure("alphabeta_nodes_per_second", nodes / seconds);
+  report.figure("mean_completed_depth", depth / double(positions.size()));
+  report.write();
   return 0;
 }
 
@@ -122,6 +130,7 @@ int cmd_bench(int argc, char** argv) {
       "max-positions", "search: positions to use", cxxopts::value<int>()->default_value("40"))(
       "min-moves", "search: skip positions with fewer rectangles", cxxopts::value<int>()->default_value("15"))(
       "h,help", "show this help");
+  add_json_option(opts, "the figures");
   opts.parse_positional({"what"});
   opts.positional_help("movegen|search|eval|endgame|labels|nn");
   cxxopts::ParseResult args;
@@ -129,31 +138,40 @@ int cmd_bench(int argc, char** argv) {
   const std::string what = args.count("what") ? args["what"].as<std::string>() : "";
   if (what != "movegen" && what != "search")
     throw std::invalid_argument("unknown benchmark '" + what + "' (known: movegen, search, eval, endgame, labels, nn)");
+  BenchReport report(args, what);
   const std::string path = required(args, "positions");
   const auto positions = parse_position_list(read_file(path), path);
   if (positions.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   const double seconds = args["seconds"].as<double>();
+  report.setting("file", path);
   if (what == "search")
-    return bench_search(positions, seconds, args["max-positions"].as<int>(), args["min-moves"].as<int>());
+    return bench_search(positions, seconds, args["max-positions"].as<int>(), args["min-moves"].as<int>(), report);
 
   std::printf("positions=%zu file=%s\n", positions.size(), path.c_str());
+  report.setting("positions", positions.size());
+  auto generator = [&](const std::string& name, const Timing& t) {
+    report.row("generators", {{"generator", name}, {"ns_per_position", t.ns_per_position}, {"moves", t.moves}});
+  };
   if (!args.count("skip-naive")) {
     const Timing naive = time_generator(positions, 0.0, [](const Position& p) {
       return long(generate_moves_naive(p).size());
     });
     std::printf("naive        ns_per_position=%.1f moves=%ld\n", naive.ns_per_position, naive.moves);
+    generator("naive", naive);
   }
   MoveList list;
   const Timing two = time_generator(positions, seconds, [&](const Position& p) {
     return long(generate_moves_two_pointer(p, list));
   });
   std::printf("two-pointer  ns_per_position=%.1f moves=%ld\n", two.ns_per_position, two.moves);
+  generator("two-pointer", two);
   for (MovegenKernel kernel : {MovegenKernel::kScalar, MovegenKernel::kAvx2, MovegenKernel::kAvx512}) {
     if (!kernel_supported(kernel)) continue;
     const Timing t = time_generator(positions, seconds, [&](const Position& p) {
       return long(generate_moves_with(kernel, p, list));
     });
     std::printf("fast-%-7s ns_per_position=%.1f moves=%ld\n", kernel_name(kernel), t.ns_per_position, t.moves);
+    generator(std::string("fast-") + kernel_name(kernel), t);
   }
   const Timing fast = time_generator(positions, seconds, [&](const Position& p) {
     return long(generate_moves(p, list));
@@ -165,6 +183,9 @@ int cmd_bench(int argc, char** argv) {
     return 1;
   }
   std::printf("ns_per_position=%.2f\n", fast.ns_per_position);
+  report.figure("ns_per_position", fast.ns_per_position);
+  report.figure("kernel", kernel_name(best_kernel()));
+  report.write();
   return 0;
 }
 

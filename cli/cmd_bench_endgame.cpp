@@ -6,6 +6,7 @@
 #include <iostream>
 #include <vector>
 
+#include "cli/bench_report.h"
 #include "cli/command.h"
 #include "agents/agent.h"
 #include "agents/agent_spec.h"
@@ -222,10 +223,12 @@ int cmd_bench_endgame(int argc, char** argv) {
       cxxopts::value<double>()->default_value(format_fixed(SelectiveEndgame{}.sigmas, 2)))(
       "selective-min-left", "--selective tries nodes with at least this many mushrooms left",
       cxxopts::value<int>()->default_value(std::to_string(SelectiveEndgame{}.min_left)))("h,help", "show this help");
+  add_json_option(opts, "the figures");
   opts.parse_positional({"positions"});
   opts.positional_help("[FILE...]");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
+  BenchReport report(args, "endgame");
   const int random = args["random"].as<int>();
   if (!args.count("positions") && random == 0) throw std::invalid_argument("give --positions FILE... or --random N");
   if (random < 0) throw std::invalid_argument("--random must be 0 or more");
@@ -332,6 +335,16 @@ int cmd_bench_endgame(int argc, char** argv) {
   }
   const std::vector<double> fractions = print_table((std::string(exact_solver_name(kind)) + " (" + mode + ")").c_str(), positions, run);
   std::printf("proved_105_119=%.3f proved_120_134=%.3f median_ms=%.1f\n", fractions[2], fractions[3], median(run.ms));
+  report.setting("solver", exact_solver_name(kind));
+  report.setting("mode", mode);
+  report.setting("ms", ms);
+  report.setting("positions", positions.size());
+  for (size_t b = 0; b < fractions.size(); ++b) report.row("buckets", {{"left", kBuckets[b].name}, {"proved", fractions[b]}});
+  report.figure("proved_105_119", fractions[2]);
+  report.figure("proved_120_134", fractions[3]);
+  report.figure("median_ms", median(run.ms));
+  if (reference) report.figure("mismatches", mismatches);
+  report.write();
   return mismatches ? 1 : 0;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "alphabeta/alphabeta.h"
+#include "cli/bench_report.h"
 #include "cli/command.h"
 #include "mushroom/mushroom_evaluators.h"
 #include "mushroom/position_io.h"
@@ -67,8 +68,10 @@ int cmd_bench_eval(int argc, char** argv) {
       "the learned evaluation's kernels: auto (what the bot runs: avx2 where the CPU has it), avx512, avx2 or "
       "scalar; one this CPU lacks is an error",
       cxxopts::value<std::string>()->default_value("auto"))("h,help", "show this help");
+  add_json_option(opts, "the figures");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
+  BenchReport report(args, "eval");
   const std::string path = required(args, "positions");
   const int fixed_depth = args["depth"].as<int>();
   const std::string isa_text = args["isa"].as<std::string>();
@@ -89,6 +92,11 @@ int cmd_bench_eval(int argc, char** argv) {
   nnue::Evaluator{model, isa};  // refuses, before any timing, kernels this CPU lacks
   std::printf("positions=%zu file=%s eval=%s (%s)\n", all.size(), path.c_str(),
               eval_path.empty() ? "random weights" : eval_path.c_str(), model.shape.to_string().c_str());
+  report.setting("file", path);
+  report.setting("positions", all.size());
+  report.setting("eval", eval_path.empty() ? JsonReport(nullptr) : JsonReport(eval_path));
+  report.setting("shape", model.shape.to_string());
+  report.setting("depth", fixed_depth);
 
   // Evaluation speed over every position of the set and up to 16 children each.
   std::vector<std::vector<Child>> children(all.size());
@@ -134,6 +142,8 @@ int cmd_bench_eval(int argc, char** argv) {
               (long long)hand_sum);
   std::printf("learned evaluation (push + evaluate + pop)   ns_per_eval=%.1f  (checksum %lld, %s)\n", learned_ns,
               (long long)learned_sum, nnue::kernels::isa_name(learned.isa()));
+  report.figure("hand_ns_per_eval", hand_ns);
+  report.figure("isa", nnue::kernels::isa_name(learned.isa()));
 
   // Alpha-beta with each, the same positions and time.
   std::vector<Position> positions;
@@ -163,8 +173,16 @@ int cmd_bench_eval(int argc, char** argv) {
     std::printf("alphabeta eval=%-7s nodes_per_second=%.0f mean_completed_depth=%.1f positions=%zu nodes=%llu\n",
                 which ? "learned" : "hand", nps[which], depth / double(positions.size()), positions.size(),
                 (unsigned long long)nodes);
+    report.row("alphabeta", {{"eval", which ? "learned" : "hand"},
+                             {"nodes_per_second", nps[which]},
+                             {"mean_completed_depth", depth / double(positions.size())},
+                             {"positions", positions.size()},
+                             {"nodes", nodes}});
   }
   std::printf("learned_ns_per_eval=%.1f learned_nodes_ratio=%.3f\n", learned_ns, nps[1] / nps[0]);
+  report.figure("learned_ns_per_eval", learned_ns);
+  report.figure("learned_nodes_ratio", nps[1] / nps[0]);
+  report.write();
   return 0;
 }
 

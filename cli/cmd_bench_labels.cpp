@@ -8,6 +8,7 @@
 #include <map>
 #include <unistd.h>
 
+#include "cli/bench_report.h"
 #include "cli/command.h"
 #include "nnue/network.h"
 #include "run/run_config.h"
@@ -37,8 +38,10 @@ int cmd_bench_labels(int argc, char** argv) {
       "dir", "keep the shards in this folder (default: a temporary one, removed)",
       cxxopts::value<std::string>()->default_value(""))(
       "out", "old spelling of --dir", cxxopts::value<std::string>())("h,help", "show this help");
+  add_json_option(opts, "the figures");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
+  BenchReport report(args, "labels");
   std::vector<std::string> overrides;
   if (args.count("set")) overrides = args["set"].as<std::vector<std::string>>();
   const run::RunConfig config = run::load_run_config(config_file(args), overrides);
@@ -87,6 +90,17 @@ int cmd_bench_labels(int argc, char** argv) {
   std::printf("\n");
   if (!keep) fs::remove_all(out);
   std::printf("positions_per_second=%.1f exact_fraction=%.4f\n", double(window.size()) / seconds, double(exact) / n);
+  report.setting("games", games);
+  report.setting("threads", config.selfplay.workers);
+  report.setting("label_depth", config.evalplay.label_depth);
+  report.setting("eval", job.evaluation ? JsonReport(args["eval"].as<std::string>()) : JsonReport("hand"));
+  for (const auto& [band, count] : bands)
+    report.row("mushrooms_left", {{"from", band * 20}, {"to", band * 20 + 19}, {"share", double(count) / n}});
+  report.figure("positions", window.size());
+  report.figure("seconds", seconds);
+  report.figure("positions_per_second", double(window.size()) / seconds);
+  report.figure("exact_fraction", double(exact) / n);
+  report.write();
   return 0;
 }
 

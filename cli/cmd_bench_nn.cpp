@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/bench_report.h"
 #include "cli/command.h"
 #include "mushroom/playout_positions.h"
 #include "nn/cpu_net.h"
@@ -114,8 +115,10 @@ int cmd_bench_nn(int argc, char** argv) {
       "threads", "LibTorch intra-op threads (0: LibTorch's default)", cxxopts::value<int>()->default_value("0"))(
       "seconds", "seconds per measurement", cxxopts::value<double>()->default_value("2"))(
       "h,help", "show this help");
+  add_json_option(opts, "the figures");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
+  BenchReport report(args, "nn");
   nn::Model model;
   if (args.count("model")) {
     model = nn::load_model(args["model"].as<std::string>());
@@ -133,6 +136,15 @@ int cmd_bench_nn(int argc, char** argv) {
   std::printf("net=%s parameters=%lld positions=%zu mean_legal_moves=%.1f device=%s torch_threads=%d\n",
               nn::describe(model.config).c_str(), (long long)model.parameter_count(), queries.size(), mean_moves,
               device.c_str(), torch::get_num_threads());
+  report.setting("net", nn::describe(model.config));
+  report.setting("parameters", model.parameter_count());
+  report.setting("device", device);
+  report.setting("torch_threads", torch::get_num_threads());
+  // A runtime's line, and its row for --json.
+  auto runtime = [&](const std::string& name, double us) {
+    std::printf("%-34s %10.1f us/position %10.0f positions/s\n", name.c_str(), us, 1e6 / us);
+    report.row("runtimes", {{"runtime", name}, {"us_per_position", us}, {"positions_per_second", 1e6 / us}});
+  };
 
   nn::CpuNet cpu(model);
   size_t next = 0;
@@ -141,35 +153,31 @@ int cmd_bench_nn(int argc, char** argv) {
     const Query& q = queries[next++ % queries.size()];
     cpu.evaluate(q.position, q.moves.data(), int(q.moves.size()), eval);
   });
-  std::printf("%-34s %10.1f us/position %10.0f positions/s\n", "cpu-eigen batch 1 (1 thread)", cpu_us, 1e6 / cpu_us);
+  runtime("cpu-eigen batch 1 (1 thread)", cpu_us);
   nn::PlainNet plain(model);
   const double plain_us = time_per_position(seconds, 1, [&] {
     const Query& q = queries[next++ % queries.size()];
     plain.evaluate(q.position, q.moves.data(), int(q.moves.size()), eval);
   });
-  std::printf("%-34s %10.1f us/position %10.0f positions/s\n", "cpu-plain batch 1 (exported bot)", plain_us,
-              1e6 / plain_us);
+  runtime("cpu-plain batch 1 (exported bot)", plain_us);
 
   const int default_threads = torch::get_num_threads();
   auto torch_backend = nn::make_torch_backend(model, device);
   const double torch1_us = torch_us_per_position(*torch_backend, queries, 1, seconds);
-  std::printf("%-34s %10.1f us/position %10.0f positions/s\n",
-              ("libtorch batch 1 (" + std::to_string(default_threads) + " threads)").c_str(), torch1_us, 1e6 / torch1_us);
+  runtime("libtorch batch 1 (" + std::to_string(default_threads) + " threads)", torch1_us);
   double torch1_single_us = torch1_us;
   if (device == "cpu" && default_threads != 1) {
     torch::set_num_threads(1);
     torch1_single_us = torch_us_per_position(*torch_backend, queries, 1, seconds);
     torch::set_num_threads(default_threads);
-    std::printf("%-34s %10.1f us/position %10.0f positions/s\n", "libtorch batch 1 (1 thread)", torch1_single_us,
-                1e6 / torch1_single_us);
+    runtime("libtorch batch 1 (1 thread)", torch1_single_us);
   }
   std::printf("speedup cpu-eigen vs libtorch batch 1: %.1fx (%d threads), %.1fx (1 thread)\n", torch1_us / cpu_us,
               default_threads, torch1_single_us / cpu_us);
   for (int batch : args["batches"].as<std::vector<int>>()) {
     if (batch < 1) throw std::invalid_argument("--batches: sizes must be positive");
     const double us = torch_us_per_position(*torch_backend, queries, batch, seconds);
-    std::printf("%-34s %10.1f us/position %10.0f positions/s\n", ("libtorch batch " + std::to_string(batch)).c_str(),
-                us, 1e6 / us);
+    runtime("libtorch batch " + std::to_string(batch), us);
   }
 
   const int train_batch = args["train-batch"].as<int>();
@@ -186,6 +194,11 @@ int cmd_bench_nn(int argc, char** argv) {
   std::printf("%-34s %10.1f ms/step %10.1f steps/s %8.0f samples/s\n",
               ("training batch " + std::to_string(train_batch)).c_str(), step_us / 1000, 1e6 / step_us,
               1e6 / step_us * train_batch);
+  report.figure("cpu_eigen_us_per_position", cpu_us);
+  report.figure("libtorch_batch1_us_per_position", torch1_us);
+  report.figure("train_steps_per_second", 1e6 / step_us);
+  report.figure("train_samples_per_second", 1e6 / step_us * train_batch);
+  report.write();
   return 0;
 }
 

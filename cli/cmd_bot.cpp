@@ -33,11 +33,13 @@ int cmd_bot(int argc, char** argv) {
   // docs/submission.md "The judge"), taken quietly; other arguments that are not options here
   // are noted, not fatal.
   opts.allow_unrecognised_options();
+  add_output_options(opts);
   const cxxopts::ParseResult args = opts.parse(argc, argv);
   if (args.count("help")) {
     std::cout << opts.help() << std::endl;
     return 0;
   }
+  apply_output_options(args);
   for (const std::string& arg : args.unmatched())
     if (arg != "NYPC") std::cerr << "bot: argument '" << arg << "' is not an option of mushroom bot; ignored" << std::endl;
   // --model alone still means the nn agent with that model.

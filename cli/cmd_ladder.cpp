@@ -8,6 +8,7 @@
 #include "ladder/ladder.h"
 #include "ladder/ladder_report.h"
 #include "ladder/program_spec.h"
+#include "util/progress.h"
 
 namespace fs = std::filesystem;
 
@@ -79,6 +80,7 @@ int cmd_ladder(int argc, char** argv) {
       "interval and one anchor program at 0. The ladder folder keeps every game: running again plays only the "
       "games still missing (new programs, more boards), and a kill loses at most the games in progress. Writes "
       "DIR/ratings.txt (the ratings, then head to head: each pair's W-D-L, score and likelihood of superiority), "
+      "DIR/ratings.json (the same for programs, docs/reports.md), "
       "DIR/ladder.html (both tables, rating by generation, sample games in the viewer) and "
       "DIR/games.csv. A program is NAME=SPEC, where SPEC is 'builtin:NAME[:key=value,...]' or a shell command; a "
       "bare builtin spec is named after itself. Programs run from the binaries their commands name: do not rebuild "
@@ -101,8 +103,10 @@ int cmd_ladder(int argc, char** argv) {
       "pin", "pin each game to one core: parallel slot k uses the k-th core this process may run on (its CPU mask: taskset, Slurm, cgroups)")(
       "anchor", "the program rated 0 (default: the ladder's first program)", cxxopts::value<std::string>())(
       "report", "play nothing: rate the games so far and write the report")(
+
       "title", "the page's title", cxxopts::value<std::string>()->default_value("mushroom ladder"))(
       "h,help", "show this help");
+  add_json_option(opts, "the ratings (ratings.json)");
   std::vector<std::string> words(argv, argv + argc);
   const std::vector<std::string> program_texts = take_repeated(words, "program");
   const std::vector<std::string> model_globs = take_repeated(words, "models");
@@ -116,6 +120,7 @@ int cmd_ladder(int argc, char** argv) {
   LadderReportOptions report;
   report.title = args["title"].as<std::string>();
   if (args.count("anchor")) report.anchor = args["anchor"].as<std::string>();
+  report.json_path = json_option(args);  // checked before any game
   const std::string work_dir = (fs::path(config.dir) / "work").string();
   for (const std::string& text : program_texts) config.programs.push_back(parse_program(text, work_dir));
   for (const std::string& pattern : model_globs) {
@@ -139,7 +144,10 @@ int cmd_ladder(int argc, char** argv) {
     config.referee.clock = parse_clock(args["clock"].as<std::string>());
     config.parallel = args.count("parallel") ? args["parallel"].as<int>() : int(allowed_cpus().size());
     config.pin = args.count("pin") > 0;
-    run_ladder(config, std::cerr);
+    ProgressStage stage(progress(), "ladder", "games");
+    ProgressLogStream game_lines(progress());
+    run_ladder(config, game_lines);
+    stage.finish();
   } else if (!fs::exists(fs::path(config.dir) / "programs.txt")) {
     throw std::invalid_argument("--report: " + config.dir + " holds no ladder (no programs.txt)");
   }

@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "mushroom/board_gen.h"
 #include "mushroom/position_io.h"
+#include "util/log_level.h"
 
 namespace mushroom::cli {
 
@@ -25,7 +26,7 @@ int cmd_play(int argc, char** argv) {
       "board-mode", "uniform | sum10 (total a multiple of 10)",
       cxxopts::value<std::string>()->default_value("uniform"))(
       "position", "start from this position file instead of a random board", cxxopts::value<std::string>())(
-      "quiet", "print only the result line")("h,help", "show this help");
+      "h,help", "show this help");
   cxxopts::ParseResult args;
   if (parse_or_help(opts, argc, argv, args)) return 0;
   const uint64_t seed = args["seed"].as<uint64_t>();
@@ -44,7 +45,8 @@ int cmd_play(int argc, char** argv) {
   second_opts.values = second_spec.options;
   auto first = make_agent(first_spec.name, first_opts);
   auto second = make_agent(second_spec.name, second_opts);
-  const bool quiet = args.count("quiet") > 0;
+  // --quiet (every command's, cli/output_options.cpp): the result line alone.
+  const bool quiet = mushroom::quiet();
 
   const LocalGameResult result = play_local_game(*first, *second, start);
   if (!quiet) {

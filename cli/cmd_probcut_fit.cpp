@@ -4,6 +4,9 @@
 
 #include "agents/probcut_fitting.h"
 #include "cli/command.h"
+#include "util/log_level.h"
+#include "util/output_path.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -70,15 +73,15 @@ int cmd_probcut_fit(int argc, char** argv) {
   job.exact_shallow = args["exact-shallow"].as<int>();
   check_probcut_fit_job(job);
   // Both files' folders are checked before the search, not after it.
-  const auto need_folder = [](const std::string& flag, const std::string& path) {
-    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-    if (!dir.empty() && !std::filesystem::is_directory(dir))
-      throw std::invalid_argument(flag + " " + path + ": the folder " + dir.string() + " does not exist");
-  };
-  need_folder("--out", out);
-  if (args.count("samples")) need_folder("--samples", args["samples"].as<std::string>());
+  check_output_path(out, "out");
+  if (args.count("samples")) check_output_path(args["samples"].as<std::string>(), "samples");
 
-  const ProbCutFitResult result = run_probcut_fit(job, [](const std::string& line) { print_line(line); });
+  // The progress line counts the games (util/progress.h); --verbose logs each.
+  ProgressStage stage(progress(), "fit", "games");
+  const ProbCutFitResult result = run_probcut_fit(job, [](const std::string& line) {
+    if (verbose()) print_line(line);
+  });
+  stage.finish();
   size_t complete = 0;
   size_t solved = 0;
   for (const ProbCutSample& s : result.samples) {

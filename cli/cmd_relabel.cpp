@@ -9,6 +9,8 @@
 #include "run/run_config.h"
 #include "selfplay/relabel.h"
 #include "selfplay/shard.h"
+#include "util/log_level.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -82,14 +84,20 @@ int cmd_relabel(int argc, char** argv) {
     throw std::invalid_argument("evalplay.label_probcut = true: name the fit of the label's evaluation with --probcut "
                                 "FIT (relabel does not guess it)");
   }
-  job.progress = [](const std::string& line) { print_line(line); };
+  // The progress line counts the shards (util/progress.h); each shard
+  // written is logged, and with --verbose the samples every 10 s.
+  job.progress = [](const std::string& line) {
+    if (verbose() || line.rfind("relabel: wrote ", 0) == 0) print_line(line);
+  };
   print_line("relabel: " + std::to_string(job.shards.size()) + " shards under " + job.data_root + ", labels: " +
              selfplay::describe(job.label) + ", mode " + job.mode +
              (job.mode == "horizon" ? " (lambda " + format_fixed(job.horizon_lambda, 3) + ")" : std::string()) +
              ", evaluation " + (job.evaluation_id.empty() ? "hand" : job.evaluation_id) +
              (job.probcut ? ", fit " + job.probcut_id : std::string()) + ", " + std::to_string(job.threads) +
              " threads");
+  ProgressStage stage(progress(), "relabel", "shards");
   const selfplay::RelabelReport report = selfplay::relabel(job);
+  stage.finish();
   std::printf("%s", selfplay::format_report(report).c_str());
   std::printf("search nodes: %.0f a relabelled position\n",
               double(report.search_nodes) / double(std::max<int64_t>(1, report.total.samples)));

@@ -64,7 +64,10 @@ int cmd_run(int argc, char** argv) {
   cxxopts::Options opts("mushroom run",
                         "Runs the whole loop (self-play, train, gate, evaluate, plot) for the config's generations in "
                         "--dir. Killed at any moment and started again with the same command, it resumes where it "
-                        "was. Writes --dir/plots/run.png and per-generation records in --dir/metrics/.");
+                        "was. Writes --dir/plots/run.png and per-generation records in --dir/metrics/. Each stage "
+                        "says where it is and how long it and the whole run have left (on stderr, --progress), from "
+                        "the stages already done (on a resume, those the records timed); --dir/progress.json and "
+                        "--dir/dashboard.html show the same.");
   opts.add_options()("config", std::string("run config (TOML), e.g. configs/cpu-small.toml") + kConfigLookupHelp, cxxopts::value<std::string>())(
       "set", "section.key=value: override one config key, checked as the file is (repeatable; e.g. --set "
       "selfplay.device=cuda --set selfplay.backend=torch); the run saves them with its config",

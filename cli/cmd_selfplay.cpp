@@ -7,6 +7,8 @@
 #include "run/pipeline.h"
 #include "run/run_config.h"
 #include "selfplay/selfplay_runner.h"
+#include "util/log_level.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -54,18 +56,22 @@ int cmd_selfplay(int argc, char** argv) {
     pipeline.check_model(model);  // names the file and what is wrong with it before any game starts
     job.model_id = model;
   }
-  job.progress = [](const selfplay::SelfplayProgress& p) {
-    std::printf("%s\n", selfplay::format_progress(p).c_str());
-    std::fflush(stdout);
+  // The progress line counts the games (util/progress.h); each job's last
+  // figures are printed, and with --verbose its figures every 10 s.
+  job.progress = [&](const selfplay::SelfplayProgress& p) {
+    if (p.games_done >= p.games_total || verbose()) print_line(selfplay::format_progress(p));
   };
   const bool old_out = old_spelling_given(args, "selfplay", "out", "dir");
   const std::string out = required(args, old_out ? "out" : "dir");
   selfplay::SelfplayTotals totals;
+  ProgressStage stage(progress(), "self-play", "games");
+  progress().set_total(int64_t(job.games) * jobs);
   for (int k = 0; k < jobs; ++k) {
     job.out_dir = jobs == 1 ? out : (std::filesystem::path(out) / ("job-" + std::to_string(k))).string();
     job.first_game_id = args["first-game-id"].as<int64_t>() + int64_t(k) * 100'000'000;
     totals.add(pipeline.selfplay(job, model));
   }
+  stage.finish();
   if (jobs > 1) {
     std::printf("all %d jobs (%.1f s): %s", totals.jobs(), totals.sum().seconds,
                 selfplay::format_progress(totals.sum()).c_str());

@@ -13,6 +13,8 @@
 #include "train/nnue/eval_net.h"
 #include "train/nnue/eval_training.h"
 #include "train/trainer.h"
+#include "util/log_level.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace mushroom::cli {
@@ -70,7 +72,13 @@ int cmd_train(int argc, char** argv) {
   const std::filesystem::path out = required(args, old_spelling_given(args, "train", "out", "dir") ? "out" : "dir");
   std::filesystem::create_directories(out);
   if (args.count("steps") && args["steps"].as<int>() < 1) throw std::invalid_argument("--steps must be positive");
-  if (config.learns_eval()) return train_eval_model(config, args, out);
+  // The stage the trainers report their steps to (util/progress.h).
+  ProgressStage stage(progress(), "train", "steps");
+  if (config.learns_eval()) {
+    train_eval_model(config, args, out);
+    stage.finish();
+    return 0;
+  }
   const std::string model_path = (out / "model.h5").string();
   nn::Model start;
   if (args.count("init")) start = nn::load_model(args["init"].as<std::string>());
@@ -86,6 +94,7 @@ int cmd_train(int argc, char** argv) {
   std::string metrics;
   const train::TrainStats stats =
       trainer.train(window, steps, 0, &metrics, std::max(1, steps / 20), [&](const train::TrainStats& s) {
+        if (!verbose()) return;  // the progress line shows the steps
         char line[200];
         std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, %.1f steps/s", s.steps, steps, s.step_loss,
                       s.steps / std::max(1e-9, s.seconds));
@@ -94,6 +103,7 @@ int cmd_train(int argc, char** argv) {
   const std::string metrics_path = (out / "metrics.jsonl").string();
   std::string previous = std::filesystem::exists(metrics_path) ? read_file(metrics_path) : "";
   write_file_atomic(metrics_path, previous + metrics);
+  stage.finish();
   trainer.save_optimizer();
   nn::save_model(trainer.model({{"model_id", "train-" + std::to_string(stats.samples_seen)}, {"config_hash", config.hash}}),
                  model_path);

@@ -30,12 +30,29 @@ struct CommandGroup {
 // docs/cli.md list them (CTest cli_help_matches_guide holds the two alike).
 const std::vector<CommandGroup>& command_groups();
 
-// Parses argv with opts, which must define "help". Prints the help text and
-// returns true when --help was given; throws cxxopts exceptions on bad input.
+// Parses argv with opts, which must define "help", and the options every
+// command takes (add_output_options), which it applies. Prints the help
+// text and returns true when --help was given; throws on bad input.
 bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out);
 
-// Prints a progress line on stdout, after its UTC time stamp
-// (util/log_stamp.h), and flushes it (long jobs).
+// The options every command takes, declared once (cli/output_options.cpp):
+// --progress auto|line|off, --quiet, --verbose. parse_or_help adds them to
+// every command's table and applies them: the log level
+// (util/log_level.h) and the process's progress reporter on stderr
+// (util/progress.h). Throws naming a bad --progress, or --quiet with
+// --verbose.
+void add_output_options(cxxopts::Options& opts);
+void apply_output_options(const cxxopts::ParseResult& args);
+// --json FILE: the report for programs (docs/reports.md), one spelling on
+// every command that writes one (arena, ladder, bench). `what`: what it holds.
+void add_json_option(cxxopts::Options& opts, const std::string& what);
+// Its path, checked before any work (a missing or unwritable folder is
+// refused by name, util/output_path.h); "" when not given.
+std::string json_option(const cxxopts::ParseResult& args);
+
+// Prints a log line of a long job on stdout, after its UTC time stamp
+// (util/log_stamp.h), and flushes it; above the progress line on a
+// terminal, and not at all with --quiet.
 void print_line(const std::string& line);
 
 // A required option's value; throws std::invalid_argument naming it.

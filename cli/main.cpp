@@ -11,7 +11,9 @@
 #include "cli/command.h"
 #include "nn/nn_agent.h"
 #include "util/data_roots.h"
+#include "util/log_level.h"
 #include "util/log_stamp.h"
+#include "util/progress.h"
 #include "util/shipped_file.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -127,6 +129,7 @@ std::string option_given(int argc, char** argv, const std::string& value) {
 bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::ParseResult& out) {
   // cxxopts's own messages name neither the option whose value failed nor
   // the option that was meant: these do.
+  add_output_options(opts);
   try {
     out = opts.parse(argc, argv);
   } catch (const cxxopts::exceptions::no_such_option& e) {
@@ -146,12 +149,17 @@ bool parse_or_help(cxxopts::Options& opts, int argc, char** argv, cxxopts::Parse
   }
   if (!out.unmatched().empty())
     throw std::invalid_argument("unexpected argument '" + out.unmatched().front() + "'");
+  apply_output_options(out);
   return false;
 }
 
 void print_line(const std::string& line) {
-  std::printf("%s\n", mushroom::stamped(line).c_str());
-  std::fflush(stdout);
+  if (quiet()) return;
+  const std::string text = mushroom::stamped(line);
+  progress().print_above([&] {
+    std::printf("%s\n", text.c_str());
+    std::fflush(stdout);
+  });
 }
 
 std::string required(const cxxopts::ParseResult& args, const std::string& name) {

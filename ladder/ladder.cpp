@@ -24,6 +24,7 @@
 #include "ladder/program_spec.h"
 #include "util/hash.h"
 #include "util/log_stamp.h"
+#include "util/progress.h"
 #include "util/text.h"
 #include "util/work_pool.h"
 
@@ -323,6 +324,9 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
   }
   progress << log_time_stamp() << " ladder " << config.dir << ": " << pending.size() << " games to play, " << summary.already_done
            << " already played" << std::endl;
+  // The stage's items for the progress reporter (its caller begins the
+  // stage); the games already played count as done.
+  mushroom::progress().set_total(int64_t(pending.size()) + summary.already_done, summary.already_done);
 
   std::mutex mutex;
   const auto started = std::chrono::steady_clock::now();
@@ -368,6 +372,7 @@ LadderRunSummary run_ladder(const LadderConfig& config, std::ostream& progress) 
              << (g.outcome > 0 ? ": first wins" : g.outcome < 0 ? ": second wins" : ": draw");
     if (!g.forfeit_by.empty()) progress << " (" << g.forfeit_by << " forfeits: " << g.reason << ")";
     progress << "   " << elapsed_and_left(elapsed, summary.played, int64_t(pending.size()) - summary.played) << std::endl;
+    mushroom::progress().add();
   };
   // A game that cannot be recorded (the disk) stops the ladder: the error
   // is rethrown once the games in progress end.

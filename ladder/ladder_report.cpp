@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "util/json_report.h"
 #include "util/text.h"
 #include "view/game_viewer.h"
 #include "view/ladder_page.h"
@@ -60,10 +61,52 @@ std::vector<view::LadderGameLink> sample_games(const std::string& dir) {
 
 }  // namespace
 
+void write_ratings_json(const std::string& path, const std::string& dir, const LadderStandings& standings) {
+  JsonReport j = json_report_head("mushroom-ladder-ratings", kLadderRatingsVersion);
+  std::map<std::string, std::string> commands;
+  for (const LadderProgram& p : read_ladder_programs(dir)) commands[p.name] = p.command;
+  j["games"] = standings.games;
+  j["anchor"] = standings.anchor;
+  j["first_move_advantage"] = {{"elo", standings.fit.advantage},
+                               {"low", standings.fit.advantage_low},
+                               {"high", standings.fit.advantage_high}};
+  j["draw_width"] = standings.fit.draw_width;
+  auto seat = [](const int* x) { return JsonReport{{"w", x[0]}, {"d", x[1]}, {"l", x[2]}}; };
+  JsonReport rows = JsonReport::array();
+  int rank = 0;
+  for (const LadderRow& r : standings.rows) {
+    const bool rated = r.rating.rated;
+    JsonReport row;
+    row["rank"] = rated ? JsonReport(++rank) : JsonReport(nullptr);
+    row["name"] = r.name;
+    row["command"] = commands.count(r.name) ? JsonReport(commands[r.name]) : JsonReport(nullptr);
+    row["rated"] = rated;
+    row["elo"] = rated ? JsonReport(r.rating.elo) : JsonReport(nullptr);
+    row["low"] = rated ? JsonReport(r.rating.low) : JsonReport(nullptr);
+    row["high"] = rated ? JsonReport(r.rating.high) : JsonReport(nullptr);
+    row["games"] = r.games;
+    row["points"] = r.points;
+    row["score"] = r.games ? JsonReport(r.points / r.games) : JsonReport(nullptr);
+    row["first"] = seat(r.first_wdl);
+    row["second"] = seat(r.second_wdl);
+    row["forfeits"] = r.forfeits;
+    rows.push_back(row);
+  }
+  j["programs"] = rows;
+  JsonReport pairs = JsonReport::array();
+  for (const LadderPair& p : standings.pairs)
+    pairs.push_back({{"a", p.a}, {"b", p.b}, {"w", p.wins}, {"d", p.draws}, {"l", p.losses}, {"score", p.score()},
+                     {"los", p.los}});
+  j["head_to_head"] = pairs;
+  write_json_report(path, j);
+}
+
 LadderStandings write_ladder_report(const std::string& dir, const LadderReportOptions& options) {
   const LadderStandings standings = ladder_standings(dir, options.anchor);
   const std::string table = format_standings(standings);
   write_file_atomic((fs::path(dir) / "ratings.txt").string(), table + "\n" + format_head_to_head(standings));
+  write_ratings_json((fs::path(dir) / "ratings.json").string(), dir, standings);
+  if (!options.json_path.empty()) write_ratings_json(options.json_path, dir, standings);
 
   view::LadderPage page;
   page.title = options.title;

@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "train/training_data.h"
+#include "util/log_level.h"
+#include "util/progress.h"
 
 namespace mushroom::run {
 
@@ -38,8 +40,16 @@ ActorReport run_actor(const RunConfig& config, const Pipeline& pipeline, const R
   job.out_dir = data_dir.string();
   job.games = config.selfplay.games - report.games_before;
   job.first_game_id = next_id;
-  job.progress = [&](const selfplay::SelfplayProgress& p) { log(selfplay::format_progress(p)); };
+  // The run's progress line counts the games (util/progress.h), those of
+  // earlier sessions as done; --verbose also logs the figures every 10 s.
+  progress().set_total(config.selfplay.games, report.games_before);
+  job.progress_seconds = 10;
+  job.progress = [&](const selfplay::SelfplayProgress& p) {
+    progress().set_detail(std::to_string(report.samples_before + p.samples) + " samples");
+    if (verbose() && p.games_done < p.games_total) log(selfplay::format_progress(p));
+  };
   report.played = pipeline.selfplay(job, model);
+  log(selfplay::format_progress(report.played));
   return report;
 }
 

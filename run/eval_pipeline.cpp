@@ -21,6 +21,7 @@
 #include "train/nnue/eval_training.h"
 #include "train/nnue/eval_window.h"
 #include "train/training_data.h"
+#include "util/progress.h"
 #include "util/text.h"
 #include "view/run_records.h"
 
@@ -150,6 +151,7 @@ class EvalJudge : public GameJudge {
       job.out_dir = dir.string();
       job.games = config_.evalplay.heldout_games - int(games);
       job.first_game_id = games;
+      progress().expect(job.games);  // its games count in the stage under way (util/progress.h)
       play_eval_selfplay(config_, job, "");
     }
     held_out_ = train::load_eval_window(train::find_shards(dir.string()), int64_t(1) << 40,

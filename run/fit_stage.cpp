@@ -5,6 +5,7 @@
 
 #include "agents/probcut_fitting.h"
 #include "alphabeta/probcut.h"
+#include "util/log_level.h"
 #include "util/text.h"
 
 namespace mushroom::run {
@@ -77,7 +78,10 @@ std::string fit_evaluation(const ProbCutStageConfig& config, const std::string& 
   const ProbCutFitJob job = probcut_fit_job(config, evaluation);
   log("probcut: fitting " + evaluation + " (" + std::to_string(job.games) + " games, depth " +
       std::to_string(job.max_depth) + ") -> " + out);
-  const ProbCutFitResult result = run_probcut_fit(job, [&](const std::string& line) { log("probcut: " + line); });
+  // The progress line counts the games (util/progress.h); --verbose logs each.
+  const ProbCutFitResult result = run_probcut_fit(job, [&](const std::string& line) {
+    if (verbose()) log("probcut: " + line);
+  });
   char header[400];
   std::snprintf(header, sizeof header,
                 "the run's fit stage ([probcut]): %s, %d games, seed %d, play depth %d, random plies %d, sample "

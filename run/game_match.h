@@ -10,6 +10,7 @@
 #include "nn/model_file.h"
 #include "run/match.h"
 #include "search/mcts.h"
+#include "util/progress.h"
 #include "util/rng.h"
 
 namespace mushroom::run {
@@ -35,6 +36,7 @@ template <typename G>
 MatchResult play_game_match(Evaluator<G>& a, Evaluator<G>& b, int boards, uint64_t seed, int sims) {
   Rng rng(seed);
   MatchResult result;
+  progress().expect(2 * int64_t(boards));  // the gate's games (util/progress.h)
   typename G::Action legal[G::kMaxActions];
   for (int board = 0; board < boards; ++board) {
     typename G::State opening;
@@ -67,6 +69,7 @@ MatchResult play_game_match(Evaluator<G>& a, Evaluator<G>& b, int boards, uint64
       result.draws += for_a == 0;
       result.losses += for_a < 0;
       result.mean_margin += (for_a - result.mean_margin) / result.games;
+      progress().add();
     }
   }
   return result;

@@ -1,13 +1,13 @@
 #include "run/ladder_stage.h"
 
 #include <filesystem>
-#include <iostream>
 
 #include "arena/boards_file.h"
 #include "ladder/ladder_report.h"
 #include "ladder/program_spec.h"
 #include "agents/probcut_fitting.h"  // probcut_fit_path
 #include "run/fit_stage.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace mushroom::run {
@@ -104,7 +104,11 @@ std::optional<view::LadderRecord> place_on_ladder(const LadderStageConfig& confi
   log("ladder: " + candidate + " against " + std::to_string(ladder.programs.size() - 1) + " reference programs, " +
       std::to_string(2 * config.boards) + " games each, " + std::to_string(config.time_ms) + " ms " + config.clock +
       " clock");
-  run_ladder(ladder, std::cerr);
+  {
+    // The games' lines above the run's progress line (util/progress.h).
+    ProgressLogStream game_lines(progress());
+    run_ladder(ladder, game_lines);
+  }
 
   LadderReportOptions report;
   report.title = "ladder of run " + run.root.filename().string();

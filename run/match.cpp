@@ -5,6 +5,7 @@
 #include "agents/local_match.h"
 #include "arena/boards_file.h"
 #include "mushroom/board_gen.h"
+#include "util/progress.h"
 #include "util/rng.h"
 #include "util/work_pool.h"
 
@@ -36,6 +37,7 @@ MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, const st
                               uint64_t seed, int threads) {
   MatchResult result;
   std::mutex mu;
+  progress().expect(2 * int64_t(starts.size()));  // the gate's games (util/progress.h)
   run_jobs(2 * int(starts.size()), threads, [&](int k, int) {
     const bool a_first = k % 2 == 0;
     const Position& start = starts[size_t(k / 2)];
@@ -51,6 +53,7 @@ MatchResult play_paired_match(const AgentMaker& a, const AgentMaker& b, const st
     result.draws += a_outcome == 0;
     result.losses += a_outcome < 0;
     result.mean_margin += ((a_first ? first_margin : -first_margin) - result.mean_margin) / result.games;
+    progress().add();
   });
   return result;
 }

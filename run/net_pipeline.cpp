@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "nn/model_file.h"
+#include "util/log_level.h"
 #include "util/text.h"
 #include "view/run_records.h"
 
@@ -34,6 +35,7 @@ train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, c
   std::string metrics;
   const train::TrainStats stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
                         [&](const train::TrainStats& s) {
+                          if (!verbose()) return;  // the progress line shows the steps (util/progress.h)
                           char line[200];
                           std::snprintf(line, sizeof line, "train: step %d/%d, loss %.4f, gradient norm %.3g, %.1f steps/s",
                                         s.steps, config.train.steps, s.step_loss, s.grad_norm,

@@ -19,6 +19,8 @@
 #include "run/run_clock.h"
 #include "run/run_config.h"
 #include "train/training_data.h"
+#include "util/log_level.h"
+#include "util/progress.h"
 #include "util/text.h"
 #include "view/run_records.h"
 
@@ -169,9 +171,17 @@ void run_actor_role(const RoleOptions& options, const RunContext& c, const Stage
         c, g, options.actor, last_chunk && last_chunk->first == g ? std::optional(last_chunk->second) : std::nullopt);
     last_chunk = std::make_pair(g, job.first_game_id);
     job.shard_tag = tag;
-    job.progress = [&](const selfplay::SelfplayProgress& p) { log("actor " + tag + ": " + selfplay::format_progress(p)); };
+    // The progress line counts the chunk's games (util/progress.h);
+    // --verbose logs the figures every 10 s.
+    job.progress = [&](const selfplay::SelfplayProgress& p) {
+      if (verbose()) log("actor " + tag + ": " + selfplay::format_progress(p));
+    };
     fs::create_directories(job.out_dir);
-    const selfplay::SelfplayProgress played = c.pipeline.selfplay(job, model);
+    progress().set_position("generation " + std::to_string(g) + " of " + std::to_string(c.generations));
+    const selfplay::SelfplayProgress played = run_stage(progress(), "self-play", "games", [&] {
+      progress().set_total(job.games);
+      return c.pipeline.selfplay(job, model);
+    });
     char line[200];
     std::snprintf(line, sizeof line, "actor %s: generation %d: %d games in %.1f s (%.1f games/min)", tag.c_str(), g,
                   played.games_done, played.seconds, played.seconds > 0 ? played.games_done * 60.0 / played.seconds : 0);
@@ -189,7 +199,8 @@ void run_learner_role(const RoleOptions& options, const RunContext& c, const Sta
       if (!wait_a_while(c, options.poll_seconds)) return log("learner: stopping");
     }
     log("== learner: generation " + std::to_string(g) + " of " + std::to_string(c.generations));
-    c.pipeline.learn(c.run, g, c.init_model, log);
+    progress().set_position("generation " + std::to_string(g) + " of " + std::to_string(c.generations));
+    run_stage(progress(), "train", "steps", [&] { return c.pipeline.learn(c.run, g, c.init_model, log); });
   }
   log("learner: every generation's candidate is trained");
 }
@@ -212,9 +223,18 @@ void run_gatekeeper_role(const RoleOptions& options, const RunContext& c, const 
     const std::string best = best_model_of_run(c.run.root.string(), c.init_model, c.run.model_extension);
     log("== gatekeeper: generation " + std::to_string(g) + " against " +
         (best.empty() ? c.pipeline.bootstrap_name : best));
-    fit_gate_players(c.config.probcut, c.run, g, best, log);
-    const GateReport gate = gatekeeper.judge(g, c.run.model(g).string(), best);
-    const auto ladder = place_on_ladder(c.config.ladder, c.run, g, log, c.config.probcut.enabled);
+    progress().set_position("generation " + std::to_string(g) + " of " + std::to_string(c.generations));
+    if (c.config.probcut.enabled)
+      run_stage(progress(), "fit", "games", [&] {
+        fit_gate_players(c.config.probcut, c.run, g, best, log);
+        return 0;
+      });
+    const GateReport gate =
+        run_stage(progress(), "gate", "games", [&] { return gatekeeper.judge(g, c.run.model(g).string(), best); });
+    const auto ladder = RunStage("ladder", c.config.ladder.every).runs_in(g)
+                            ? run_stage(progress(), "ladder", "games",
+                                        [&] { return place_on_ladder(c.config.ladder, c.run, g, log, c.config.probcut.enabled); })
+                            : std::optional<view::LadderRecord>{};
     // The actors' games and samples of the generation so far (actors play on).
     const train::ShardTotals played = train::shard_totals(c.run.data(g).string());
     ActorReport actor;

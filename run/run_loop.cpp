@@ -1,5 +1,7 @@
 #include "run/run_loop.h"
 
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 
 #include "run/actor.h"
@@ -10,9 +12,11 @@
 #include "run/run_clock.h"
 #include "run/run_config.h"
 #include "run/run_dir.h"
+#include "util/progress.h"
 #include "util/text.h"
 #include "util/version.h"
 #include "view/dashboard.h"
+#include "view/run_progress.h"
 #include "view/run_plots.h"
 #include "view/run_records.h"
 
@@ -73,11 +77,13 @@ void draw_pictures(const RunDir& run, const StageLog& log) {
 void record_generation(const RunDir& run, int g, const ActorReport& actor, const train::TrainStats& trained,
                        const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
                        const std::string& init_model, const std::string& config_hash,
-                       const std::function<void(const std::string&)>& log) {
+                       const std::function<void(const std::string&)>& log,
+                       const std::vector<std::pair<std::string, double>>& stage_seconds) {
   // The record goes first: its presence marks the generation as finished,
   // and its "promoted" field is what best_model_of_run reads; the pointer
   // for actors follows it.
   view::GenerationRecord record = make_record(g, actor, trained, gate, ladder);
+  record.stage_seconds = stage_seconds;
   record.run_seconds = run_clock_seconds(run.root);
   record.mushroom_version = build_version();
   record.config_hash = config_hash;
@@ -103,6 +109,57 @@ void note_changed_settings(const std::string& saved_path, const RunConfig& now, 
   for (const std::string& change : changes) log("note: a setting changes from here on: " + change);
 }
 
+// Each generation's stages, as the progress reporter names them, in order.
+std::vector<RunStage> stages_of(const RunConfig& config) {
+  std::vector<RunStage> stages = {"self-play", "train"};
+  if (config.probcut.enabled) stages.emplace_back("fit");
+  stages.emplace_back("gate");
+  if (config.ladder.every > 0) stages.emplace_back("ladder", config.ladder.every);
+  return stages;
+}
+
+// The run on the process's progress reporter while the loop goes on: its
+// estimate attached, RUN/progress.json rewritten at each stage's start and
+// end and every few seconds between, the dashboard at each stage's start
+// and end and every minute between. Detached at the end, even by an error.
+class RunOnProgress {
+ public:
+  RunOnProgress(const RunDir& run, RunEstimate& estimate) : run_(run), reporter_(progress()) {
+    reporter_.attach_run(&estimate);
+    reporter_.publish_to([this](const ProgressSnapshot& s) { publish(s); }, 5);
+  }
+  ~RunOnProgress() {
+    reporter_.publish_to(nullptr, 0);
+    reporter_.attach_run(nullptr);
+    reporter_.set_position("");
+  }
+  // The run has done all its generations: progress.json and the page say so.
+  void finished() {
+    reporter_.publish_to(nullptr, 0);
+    try {
+      view::write_run_progress(run_.root.string(), reporter_.snapshot(), true);
+      view::write_dashboard(run_.root.string());
+    } catch (const std::exception&) {
+      // For people, as the dashboard is: a failure stops nothing.
+    }
+  }
+
+ private:
+  void publish(const ProgressSnapshot& s) {  // the reporter ignores what this throws
+    view::write_run_progress(run_.root.string(), s, false);
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    const std::string showing = s.position + "|" + s.stage + (s.active && !s.ended ? "" : "|ended");
+    if (showing == dashboard_showing_ && now - dashboard_at_ < 60) return;
+    dashboard_showing_ = showing;
+    dashboard_at_ = now;
+    view::write_dashboard(run_.root.string());
+  }
+  const RunDir& run_;
+  Progress& reporter_;
+  std::string dashboard_showing_;
+  double dashboard_at_ = -1e300;
+};
+
 }  // namespace
 
 void run_training_loop(const RunOptions& options) {
@@ -127,19 +184,48 @@ void run_training_loop(const RunOptions& options) {
   if (config.probcut.enabled && !init.empty()) adopt_init_fit(options.init_model, init, log);
   write_dashboard_logged(run, log);  // from the first minute: it says when no generation has finished yet
 
+  // The whole run's estimate starts from the stages its records timed (a
+  // resume), and grows with each stage this process finishes.
+  const std::vector<RunStage> stages = stages_of(config);
+  RunEstimate estimate(stages, generations);
+  for (int g = 1; g <= generations; ++g)
+    if (fs::exists(run.record(g)))
+      for (const auto& [stage, seconds] : view::read_generation_record(run.record(g).string()).stage_seconds)
+        estimate.add(stage, seconds);
+  RunOnProgress on_progress(run, estimate);
+  Progress& reporter = progress();
   for (int g = 1; g <= generations; ++g) {
     if (fs::exists(run.record(g))) continue;  // finished earlier
+    estimate.at_generation(g);
+    reporter.set_position("generation " + std::to_string(g) + " of " + std::to_string(generations));
+    // Each stage on the progress reporter; its length goes in the record.
+    std::vector<std::pair<std::string, double>> timed;
+    auto staged = [&](const std::string& stage, const std::string& unit, auto&& work) {
+      return run_stage(reporter, stage, unit, work, &timed);
+    };
     const std::string best = best_model_of_run(run.root.string(), init, run.model_extension);
     log("== generation " + std::to_string(g) + " of " + std::to_string(generations) + " (self-play with " +
         (best.empty() ? pipeline.bootstrap_name : best) + ")");
-    fit_selfplay_player(config.probcut, config.evalplay.label_probcut, best, log);  // before the labels need it
-    const ActorReport actor = run_actor(config, pipeline, run, g, best, log);
-    const train::TrainStats trained = pipeline.learn(run, g, init, log);
-    fit_gate_players(config.probcut, run, g, best, log);
-    const GateReport gate = gatekeeper.judge(g, run.model(g).string(), best);
-    const auto ladder = place_on_ladder(config.ladder, run, g, log, config.probcut.enabled);
-    record_generation(run, g, actor, trained, gate, ladder, init, config.hash, log);
+    if (config.evalplay.label_probcut)  // before the labels need it
+      staged("fit for self-play", "games", [&] {
+        fit_selfplay_player(config.probcut, config.evalplay.label_probcut, best, log);
+        return 0;
+      });
+    const ActorReport actor = staged("self-play", "games", [&] { return run_actor(config, pipeline, run, g, best, log); });
+    const train::TrainStats trained = staged("train", "steps", [&] { return pipeline.learn(run, g, init, log); });
+    if (config.probcut.enabled)
+      staged("fit", "games", [&] {
+        fit_gate_players(config.probcut, run, g, best, log);
+        return 0;
+      });
+    const GateReport gate = staged("gate", "games", [&] { return gatekeeper.judge(g, run.model(g).string(), best); });
+    const auto ladder = RunStage("ladder", config.ladder.every).runs_in(g)
+                            ? staged("ladder", "games",
+                                     [&] { return place_on_ladder(config.ladder, run, g, log, config.probcut.enabled); })
+                            : std::optional<view::LadderRecord>{};
+    record_generation(run, g, actor, trained, gate, ladder, init, config.hash, log, timed);
   }
+  on_progress.finished();
   const std::string best = best_model_of_run(run.root.string(), init, run.model_extension);
   log("run complete: " + std::to_string(generations) + " generations; best model: " + (best.empty() ? "none" : best));
 }

@@ -11,7 +11,11 @@
 //      same simulations), promote it if it scores above gate.promote_score,
 //      and every eval.every generations play it against greedy
 // then the generation's record (metrics/gen-NNNN.json, view/run_records.h),
-// the plots and the dashboard. Every stage leaves its result under its final
+// the plots and the dashboard. Each stage reports to the progress reporter
+// (util/progress.h), which says where the run is and how long it and the
+// whole run have left, from the lengths of the stages done (on a resume,
+// those the records kept); progress.json holds the same for the dashboard
+// and for programs (view/run_progress.h). Every stage leaves its result under its final
 // name only when complete (temp file + rename), and each is skipped when its
 // result exists, so the same command resumes a killed run where it stopped.
 // The best model is derived from the generation records; models/promoted.txt
@@ -54,9 +58,12 @@ struct GateReport;
 // marks the generation as finished), points models/promoted.txt at the best
 // model, and redraws the plots and the dashboard. The record names this
 // build and the config's hash.
+// stage_seconds: the stages' lengths as the progress reporter timed them
+// (util/progress.h), for a resumed run's estimate; empty when not timed.
 void record_generation(const RunDir& run, int generation, const ActorReport& actor, const train::TrainStats& trained,
                        const GateReport& gate, const std::optional<view::LadderRecord>& ladder,
                        const std::string& init_model, const std::string& config_hash,
-                       const std::function<void(const std::string&)>& log);
+                       const std::function<void(const std::string&)>& log,
+                       const std::vector<std::pair<std::string, double>>& stage_seconds = {});
 
 }  // namespace mushroom::run

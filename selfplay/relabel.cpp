@@ -16,6 +16,7 @@
 #include "mushroom/static_evaluator.h"
 #include "selfplay/shard.h"
 #include "util/hash.h"
+#include "util/progress.h"
 #include "util/text.h"
 
 namespace mushroom::selfplay {
@@ -260,6 +261,12 @@ RelabelReport relabel(const RelabelJob& job) {
       for (const Sample& s : read_shard(path, game).samples) in_range_total += kept_by_range(job, s, sample_schema(game));
     }
 
+  // The progress reporter counts shards (util/progress.h); a stopped
+  // pass's finished ones count as done.
+  int64_t finished_before = 0;
+  for (const std::string& path : job.shards) finished_before += fs::exists(output_path(job, path));
+  mushroom::progress().set_total(int64_t(job.shards.size()), finished_before);
+
   int64_t in_range_seen = 0, done = 0;
   auto last_line = start;
   for (const std::string& path : job.shards) {
@@ -347,6 +354,7 @@ RelabelReport relabel(const RelabelJob& job) {
     while (!failed && finished.load() < int64_t(kept.size())) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       const auto now = Clock::now();
+      mushroom::progress().set_detail(std::to_string(done + finished.load()) + " samples");
       if (job.progress && std::chrono::duration<double>(now - last_line).count() >= job.progress_seconds) {
         last_line = now;
         const double seconds = std::chrono::duration<double>(now - start).count();
@@ -373,6 +381,7 @@ RelabelReport relabel(const RelabelJob& job) {
     fs::create_directories(fs::path(out).parent_path());
     write_shard(out, meta, written);
     ++report.shards_written;
+    mushroom::progress().add();
     if (job.progress)
       job.progress("relabel: wrote " + out + " (" + std::to_string(written.size()) + " samples)");
   }

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "util/log_stamp.h"
+#include "util/progress.h"
 
 namespace mushroom::selfplay {
 
@@ -90,10 +91,19 @@ SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::funct
       }
     });
   std::atomic<bool> done{false};
+  // Finished games go to the process's progress reporter (util/progress.h)
+  // as they end; the caller says how many the stage has.
+  int reported = 0;
+  auto report_games = [&] {
+    const int now = counters.games_done.load();
+    if (now > reported) mushroom::progress().add(now - reported);
+    reported = now;
+  };
   std::thread reporter([&] {
     auto last = Clock::now();
     while (!done) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      report_games();
       if (job.progress && Clock::now() - last > std::chrono::duration<double>(job.progress_seconds)) {
         last = Clock::now();
         job.progress(snapshot());
@@ -103,6 +113,7 @@ SelfplayProgress run_worker_threads(SelfplayCounters& counters, const std::funct
   for (auto& t : threads) t.join();
   done = true;
   reporter.join();
+  report_games();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
   const SelfplayProgress final_progress = snapshot();

@@ -10,6 +10,7 @@
 
 #include "nn/torch_net.h"
 #include "train/optimizer_state.h"
+#include "util/progress.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
@@ -55,6 +56,12 @@ double step_learning_rate(const TrainConfig& config, int generation, int step, i
          (config.lr_schedule == "cosine" ? lr * (0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * step / steps))) : lr);
 }
 
+void report_step(const TrainStats& stats) {
+  char loss[48];
+  std::snprintf(loss, sizeof loss, "loss %.4f", stats.step_loss);
+  mushroom::progress().advance_to(stats.steps, loss);
+}
+
 TrainStats Trainer::train(const TrainingWindow& window, int steps, int generation, std::string* metrics, int log_every,
                           const std::function<void(const TrainStats&)>& progress,
                           const std::function<void(Batch&)>& retarget) {
@@ -68,6 +75,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
   const int tail_from = steps - std::max(1, steps / 10);
   int tail_count = 0;
   std::vector<int> indices(s.config.batch_size);
+  mushroom::progress().set_total(steps);  // the process's reporter (util/progress.h)
   for (int step = 0; step < steps; ++step) {
     const double lr = step_learning_rate(s.config, generation, step, steps);
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
@@ -106,6 +114,7 @@ TrainStats Trainer::train(const TrainingWindow& window, int steps, int generatio
                                       terms.value, terms.score, terms.ownership, terms.policy_entropy,
                                       int64_t(window.size()), stats.grad_norm});
     if (progress && log_now) progress(stats);
+    report_step(stats);
   }
   return stats;
 }

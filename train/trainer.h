@@ -36,6 +36,10 @@ double learning_rate_for(const TrainConfig& config, int generation);
 // to a tenth), times (step + 1) / (warmup_steps + 1) while step < warmup_steps.
 double step_learning_rate(const TrainConfig& config, int generation, int step, int steps);
 
+// A training step done, with its loss, for the process's progress reporter
+// (util/progress.h): both trainers call it after every step.
+void report_step(const TrainStats& stats);
+
 class Trainer {
  public:
   // Continues from `start`; the optimizer state is restored from

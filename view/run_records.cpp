@@ -124,6 +124,11 @@ std::string to_json(const GenerationRecord& r) {
   if (!r.mushroom_version.empty()) j["mushroom_version"] = r.mushroom_version;
   if (!r.config_hash.empty()) j["config_hash"] = r.config_hash;
   if (!std::isnan(r.run_seconds)) j["run_seconds"] = r.run_seconds;
+  if (!r.stage_seconds.empty()) {
+    json stages = json::object();
+    for (const auto& [stage, seconds] : r.stage_seconds) stages[stage] = seconds;
+    j["stage_seconds"] = stages;
+  }
   if (r.grade) {
     j["policy_accuracy"] = r.grade->policy_accuracy;
     j["mcts_accuracy"] = r.grade->mcts_accuracy;
@@ -236,6 +241,13 @@ GenerationRecord parse_generation_record(const std::string& text, const std::str
     r.ladder = ladder;
   }
   if (f.find("run_seconds")) r.run_seconds = f.number("run_seconds");
+  if (const json* stages = f.find("stage_seconds")) {
+    if (!stages->is_object()) throw RecordError(source + ": 'stage_seconds' is not an object");
+    for (const auto& [stage, seconds] : stages->items()) {
+      if (!seconds.is_number()) throw RecordError(source + ": 'stage_seconds' of '" + stage + "' is not a number");
+      r.stage_seconds.emplace_back(stage, seconds.get<double>());
+    }
+  }
   return r;
 }
 

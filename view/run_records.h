@@ -96,6 +96,11 @@ struct GenerationRecord {
   // Wall seconds the run had spent, all stages and sessions, when this
   // generation was recorded (run/run_loop.h); NaN in older records.
   double run_seconds = std::nan("");
+  // Each stage's whole length in seconds ("self-play", "train", "fit",
+  // "gate", "ladder"), as the progress reporter timed it (util/progress.h):
+  // a resumed run's estimate starts from them. Only the stages that worked
+  // in the session that finished the generation; empty in older records.
+  std::vector<std::pair<std::string, double>> stage_seconds{};
   // Provenance: the build that recorded it (util/version.h) and the hash of
   // the run config it ran under ("" in records from before these fields).
   std::string mushroom_version, config_hash;

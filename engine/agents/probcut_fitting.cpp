@@ -13,6 +13,7 @@
 #include "mushroom/movegen.h"
 #include "nnue/evaluator.h"
 #include "nnue/network.h"
+#include "util/progress.h"
 #include "util/rng.h"
 #include "util/text.h"
 #include "util/work_pool.h"
@@ -215,6 +216,7 @@ ProbCutFitResult run_probcut_fit(const ProbCutFitJob& job, const std::function<v
   int done = 0;
   size_t positions = 0;
   uint64_t nodes = 0;
+  mushroom::progress().expect(job.games);  // the process's reporter (util/progress.h)
   run_jobs(job.games, threads, [&](int game, int slot) {
     GameSamples g = fit_game(job, game, workers[size_t(slot)]);
     std::lock_guard<std::mutex> lock(mutex);
@@ -222,6 +224,8 @@ ProbCutFitResult run_probcut_fit(const ProbCutFitJob& job, const std::function<v
     positions += g.samples.size();
     nodes += g.nodes;
     games[size_t(game)] = std::move(g);
+    mushroom::progress().set_detail(std::to_string(positions) + " positions");
+    mushroom::progress().add();
     if (progress) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       progress("probcut-fit: " + std::to_string(done) + "/" + std::to_string(job.games) + " games, " +

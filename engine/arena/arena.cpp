@@ -13,11 +13,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "arena/arena_report.h"
 #include "arena/boards_file.h"
 #include "arena/cpu_affinity.h"
 #include "arena/program_command.h"
 #include "arena/program_fingerprint.h"
 #include "util/log_stamp.h"
+#include "util/progress.h"
 #include "util/rng.h"
 #include "util/text.h"
 #include "util/work_pool.h"
@@ -64,12 +66,6 @@ std::string game_file(const std::string& dir, int index, const std::string& suff
 void remove_if_empty(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) == 0) std::filesystem::remove(path, ec);
-}
-
-// The first words of a forfeit reason, without move or status details.
-std::string reason_category(const std::string& reason) {
-  const size_t cut = reason.find_first_of(":(0123456789-'");
-  return std::string(trim(reason.substr(0, cut)));
 }
 
 }  // namespace
@@ -268,6 +264,9 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     }
   }
 
+  // The stage's items for the progress reporter (the caller begins the
+  // stage: `mushroom arena`); the games read back count as done.
+  mushroom::progress().set_total(total, report.resumed);
   const std::vector<int> cpus = allowed_cpus();  // --pin stays inside this process's mask
   // Which programs have answered OK at least once (in a game read back, or
   // played now): one that never has and cannot start stops the match.
@@ -326,8 +325,10 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     if (game.forfeiter() >= 0)
       progress << " (" << config.label[game.forfeiter()] << " forfeits: " << game.result.log.abort_reason << ")";
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at).count();
-    progress << "   " << match_summary(config, done) << "   "
-             << elapsed_and_left(elapsed, finished - report.resumed, total - finished) << std::endl;
+    const std::string summary = match_summary(config, done);
+    progress << "   " << summary << "   " << elapsed_and_left(elapsed, finished - report.resumed, total - finished)
+             << std::endl;
+    mushroom::progress().advance_to(finished, summary);
     decide_tests(done);  // complete pairs only
   };
   run_jobs(total, config.parallel, play, [&] { return stop.load(); });
@@ -342,118 +343,14 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   if (config.margin_sprt)
     undecided(report.margin_sprt, config.margin_sprt->on_margins(),
               pair_margins(report.games, config.margin_cap, true));
-  if (!config.log_dir.empty())
+  // The report in both forms: report.txt for people, report.json for
+  // programs (docs/reports.md), each written whole or not at all.
+  if (!config.log_dir.empty()) {
     write_file_atomic((std::filesystem::path(config.log_dir) / "report.txt").string(), format_report(config, report));
+    write_report_json((std::filesystem::path(config.log_dir) / "report.json").string(), config, report);
+  }
+  if (!config.json_path.empty()) write_report_json(config.json_path, config, report);
   return report;
-}
-
-std::string format_report(const ArenaConfig& config, const ArenaReport& report) {
-  struct Tally {
-    int w = 0, d = 0, l = 0;
-    void add(int outcome) { (outcome > 0 ? w : outcome < 0 ? l : d)++; }
-    std::string str() const {
-      return std::to_string(w) + " W, " + std::to_string(d) + " D, " + std::to_string(l) + " L";
-    }
-  } as_first, as_second, all;
-  double margin_sum = 0;
-  std::map<std::string, int> forfeits[2];
-  std::map<std::string, std::string> forfeit_example[2];
-  for (const ArenaGame& g : report.games) {
-    (g.a_first ? as_first : as_second).add(g.a_outcome());
-    all.add(g.a_outcome());
-    margin_sum += game_margin(g, config.margin_cap);
-    if (g.forfeiter() >= 0) {
-      const std::string category = reason_category(g.result.log.abort_reason);
-      ++forfeits[g.forfeiter()][category];
-      forfeit_example[g.forfeiter()][category] = g.result.log.abort_reason;
-    }
-  }
-  const auto pairs = pair_scores(report.games);
-  const EloEstimate est = estimate_elo(pairs, all.w, all.l);
-  std::ostringstream out;
-  out.setf(std::ios::fixed);
-  out.precision(1);
-  out << "A: " << config.label[0] << " = " << config.command[0] << "\n";
-  out << "B: " << config.label[1] << " = " << config.command[1] << "\n";
-  out << "games: " << report.games.size() << " (" << pairs.size() << " complete pairs"
-      << (report.resumed ? ", " + std::to_string(report.resumed) + " read back from games.csv" : "") << "), time bank "
-      << config.referee.time_ms << " ms"
-      << (config.b_time_ms > 0 ? " for A, " + std::to_string(config.b_time_ms) + " ms for B" : "") << " ("
-      << clock_name(config.referee.clock) << " clock), "
-      << (config.boards_given.empty() ? "board seed " + std::to_string(config.seed) : "boards " + config.boards_source)
-      << "\n";
-  // The seat lines name A as the match does ("new moving first: ...").
-  const std::string& a = config.label[0];
-  const std::string& b = config.label[1];
-  out << a << " moving first:  " << as_first.str() << "\n";
-  out << a << " moving second: " << as_second.str() << "\n";
-  out << a << " total:         " << all.str() << "   score " << (all.w + 0.5 * all.d) << "/" << report.games.size()
-      << " = " << 100.0 * (report.games.empty() ? 0.5 : (all.w + 0.5 * all.d) / report.games.size()) << "%\n";
-  // Every margin counts a forfeit as a loss by the cap for the side that
-  // forfeited (arena/margin.h).
-  const std::string cap = format_fixed(config.margin_cap, config.margin_cap == std::floor(config.margin_cap) ? 0 : 2);
-  out << "mean margin (" << a << " cells - " << b << " cells): "
-      << format_fixed(report.games.empty() ? 0.0 : margin_sum / double(report.games.size()), 1) << " over "
-      << report.games.size() << " games (a forfeit counts -" << cap << " for the side that forfeited)\n";
-  // The same per board (both games, sides swapped), with its interval: the
-  // sharpest measure when the first mover wins nearly every game; then the
-  // margin test's statistic, each game clipped to +-cap.
-  const MeanInterval pm = mean_interval(pair_margins(report.games, config.margin_cap, false));
-  out << "paired margin per game: " << format_fixed(pm.mean, 2) << "  95% interval [" << format_fixed(pm.low, 2) << ", "
-      << format_fixed(pm.high, 2) << "] over " << pm.n << " boards\n";
-  const std::vector<double> capped = pair_margins(report.games, config.margin_cap, true);
-  const MeanInterval cm = mean_interval(capped);
-  out << "capped margin per game (each game clipped to +-" << cap << " cells): " << format_signed(cm.mean, 2)
-      << "  95% interval [" << format_signed(cm.low, 2) << ", " << format_signed(cm.high, 2) << "] over " << cm.n
-      << " boards\n";
-  auto elo_text = [](double e) { return format_signed(e, 1); };
-  out << "Elo (" << a << " - " << b << "): " << elo_text(est.elo) << "  95% interval [" << elo_text(est.elo_low) << ", "
-      << elo_text(est.elo_high) << "] (pentanomial, pairs)   LOS " << 100.0 * est.los << "%\n";
-  const auto penta = pentanomial_counts(pairs);
-  out << "pentanomial (pairs by " << a << "'s score: LL, LD, DD or WL, WD, WW): " << penta[0] << " " << penta[1] << " "
-      << penta[2] << " " << penta[3] << " " << penta[4] << "\n";
-  const NormalizedElo nelo = normalized_elo(pairs);
-  if (nelo.valid)
-    out << "normalized Elo (" << a << " - " << b << "): " << elo_text(nelo.nelo) << "  95% interval [" << elo_text(nelo.low) << ", "
-        << elo_text(nelo.high) << "]\n";
-  else
-    out << "normalized Elo (" << a << " - " << b << "): n/a (fewer than two pairs, or every pair alike)\n";
-  for (int side = 0; side < 2; ++side) {
-    int count = 0;
-    for (const auto& [category, n] : forfeits[side]) count += n;
-    out << "forfeits by " << config.label[side] << ": " << count << "\n";
-    for (const auto& [category, n] : forfeits[side])
-      out << "  " << n << " x " << category << "  (e.g. " << forfeit_example[side][category] << ")\n";
-  }
-  // Both tests on the same games, whenever either ran.
-  auto test_lines = [&](const std::string& name, const MeanSprt& test, const SprtVerdict& verdict,
-                        const std::vector<double>& values, bool stops, double h1_in_units, const std::string& unit) {
-    out << name << ": " << verdict.result
-        << (verdict.decided() ? " at " + std::to_string(verdict.games) + " games" : " after " + std::to_string(verdict.games) + " games")
-        << " (LLR " << format_fixed(verdict.llr, 2) << ", bounds [" << format_fixed(test.lower_bound(), 2) << ", "
-        << format_fixed(test.upper_bound(), 2) << "])" << (stops ? "; it stops the match" : "") << "\n";
-    const double expected = test.expected_pairs(values);
-    const double at_h1 = test.pairs_at_h1(values);
-    if (std::isfinite(expected))
-      out << "  at this mean and spread it decides in about " << int(std::ceil(2 * expected))
-          << " games (Wald's estimate); a true " << format_signed(h1_in_units, 2) << unit << " at this spread: about "
-          << int(std::ceil(2 * at_h1)) << " games to H1\n";
-  };
-  if (config.sprt) {
-    const Sprt& t = *config.sprt;
-    test_lines("SPRT elo0=" + format_fixed(t.elo0, 2) + " elo1=" + format_fixed(t.elo1, 2) + " alpha=" +
-                   format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " min-games=" +
-                   std::to_string(t.min_games) + " (W/D/L, pentanomial)",
-               t.on_scores(), report.sprt, pairs, !config.stop_on_margin, t.elo1, " Elo");
-  }
-  if (config.margin_sprt) {
-    const MarginSprt& t = *config.margin_sprt;
-    test_lines("margin SPRT h0=" + format_fixed(t.h0, 2) + " h1=" + format_fixed(t.h1, 2) + " cap=" + cap +
-                   " alpha=" + format_fixed(t.alpha, 2) + " beta=" + format_fixed(t.beta, 2) + " min-games=" +
-                   std::to_string(t.min_games) + " (capped cells a game)",
-               t.on_margins(), report.margin_sprt, capped, config.stop_on_margin, t.h1, " cells a game");
-  }
-  return out.str();
 }
 
 }  // namespace mushroom

@@ -36,6 +36,9 @@ struct ArenaConfig {
   // Running again with the same folder resumes: games already in games.csv
   // are kept and not replayed, so a kill loses only the games in progress.
   std::string log_dir;
+  // Also the report for programs, report.json (arena/arena_report.h), here;
+  // "" for none but the log folder's.
+  std::string json_path;
   // The two sequential tests (docs/matches.md, "The margin test"). Each is
   // decided at its first crossing of a bound, and its verdict kept from
   // there. The match stops when the test named by stop_on_margin decides:
@@ -86,7 +89,11 @@ uint64_t arena_board_seed(uint64_t seed, int board);
 // game read back) fails to start or exits before OK: a missing file or a
 // broken build stops the match instead of forfeiting every game. That game
 // is not recorded, so the match resumes once the command is fixed.
+// Each game's line goes to `progress`; the counts to the process's progress
+// reporter (util/progress.h). Writes report.txt and report.json in the log
+// folder, and report.json at json_path.
 ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress);
+// report.txt (arena/arena_report.cpp, beside report.json).
 std::string format_report(const ArenaConfig& config, const ArenaReport& report);
 // Pair scores for the statistics: complete pairs only.
 std::vector<double> pair_scores(const std::vector<ArenaGame>& games);

@@ -1,5 +1,7 @@
 #include "util/log_stamp.h"
 
+#include "util/progress.h"
+
 #include <ctime>
 
 // Header-only, in this one file: the GPU box's kit carries fmt's headers.
@@ -20,7 +22,7 @@ std::string clock_text(double seconds) {
 
 std::string elapsed_and_left(double elapsed_seconds, int64_t done, int64_t left) {
   std::string text = "elapsed " + clock_text(elapsed_seconds);
-  if (done > 0) text += ", left about " + clock_text(elapsed_seconds / double(done) * double(left > 0 ? left : 0));
+  if (done > 0) text += ", left about " + clock_text(seconds_left(elapsed_seconds, done, left));
   return text;
 }
 

@@ -16,7 +16,8 @@ std::string stamped(const std::string& line);
 std::string clock_text(double seconds);
 // "elapsed 0:01:05, left about 0:12:40": how long a long job has run and,
 // at its pace so far, how long the rest should take, from the work items
-// done in this process (not those read back on a resume) and those left.
+// done in this process (not those read back on a resume) and those left
+// (the progress reporter's estimate, seconds_left in util/progress.h).
 // Before any is done, the elapsed time alone.
 std::string elapsed_and_left(double elapsed_seconds, int64_t done, int64_t left);
 

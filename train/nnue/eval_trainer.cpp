@@ -8,6 +8,7 @@
 
 #include "nn/torch_net.h"
 #include "train/optimizer_state.h"
+#include "util/progress.h"
 #include "view/run_records.h"
 
 namespace mushroom::train {
@@ -78,6 +79,7 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
     torch::NoGradGuard no_grad;
     for (const torch::Tensor& p : parameters) average.push_back(p.detach().clone());
   }
+  mushroom::progress().set_total(steps);  // the process's reporter (util/progress.h)
   for (int step = 0; step < steps; ++step) {
     const double lr = step_learning_rate(s.train, generation, step, steps);
     for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
@@ -107,6 +109,7 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
       *metrics += view::to_json_line({generation, step + 1, s.samples_seen, lr, stats.step_loss, 0, stats.step_loss, 0,
                                       0, 0, int64_t(window.size())});
     if (progress && log_now) progress(stats);
+    report_step(stats);
   }
   if (!average.empty()) {
     // The average becomes the net (inside the runtime's ranges, as each

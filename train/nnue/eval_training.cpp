@@ -8,6 +8,7 @@
 
 #include "train/nnue/eval_trainer.h"
 #include "train/nnue/eval_window.h"
+#include "util/log_level.h"
 #include "util/text.h"
 
 namespace mushroom::train {
@@ -42,6 +43,7 @@ EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, cons
   EvalTraining out;
   out.stats = trainer.train(window, sampler, steps, generation, &out.metrics, std::max(1, steps / 20),
                             [&](const TrainStats& s) {
+                              if (!verbose()) return;  // the progress line shows the steps (util/progress.h)
                               char line[200];
                               std::snprintf(line, sizeof line,
                                             "train: step %d/%d, loss %.5f, %.1f steps/s, %.0f%% of the time waiting "
