@@ -9,7 +9,8 @@ namespace mushroom::cli {
 
 int cmd_dashboard(int argc, char** argv) {
   cxxopts::Options opts("mushroom dashboard",
-                        "Write (or refresh) DIR/dashboard.html for a run directory: loss curves, score against greedy "
+                        "Write (or refresh) DIR/dashboard.html for a run directory: the stage now running and the "
+                        "time it and the whole run have left (DIR/progress.json), loss curves, score against greedy "
                         "and gating by generation, rating on the run's ladder, self-play throughput, and sample games "
                         "in the viewer; and redraw DIR/plots/run.png with gnuplot. `mushroom run` writes both after "
                         "every generation.");

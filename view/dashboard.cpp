@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <set>
 
+#include "util/log_stamp.h"
 #include "util/text.h"
 #include "view/game_viewer.h"
 #include "view/html.h"
 #include "view/run_metrics.h"
+#include "view/run_progress.h"
 
 namespace mushroom::view {
 
@@ -68,6 +70,65 @@ std::string games_section(const fs::path& root, const DashboardOptions& options)
   return html + "</ul>";
 }
 
+std::string seconds_attribute(double seconds) { return std::isfinite(seconds) ? format_fixed(seconds, 1) : ""; }
+
+// The run's progress now (RUN/progress.json, view/run_progress.h): the
+// stage under way and the time it and the whole run have left, as of the
+// file's time; a script counts both down from there while the page is
+// open, and the page reloads itself every minute while the run goes on.
+std::string now_section(const fs::path& root) {
+  std::optional<RunProgress> p;
+  try {
+    p = read_run_progress(root.string());
+  } catch (const std::exception& e) {
+    return "<p class=\"error\">" + html_escape(e.what()) + "</p>";
+  }
+  if (!p) return "";
+  const std::string as_of = " <span class=\"muted\">(as of " + html_escape(p->updated_text) + ")</span>";
+  if (p->state == "finished")
+    return "<section id=\"run-now\" data-state=\"finished\"><b>The run has finished.</b>" + as_of + "</section>";
+  std::string where = p->position.empty() ? "" : p->position + " \u00b7 ";
+  where += p->stage;
+  if (p->total > 0) where += " " + std::to_string(p->done) + "/" + std::to_string(p->total) + " " + p->unit;
+  else if (p->done > 0) where += " " + std::to_string(p->done) + " " + p->unit;
+  auto countdown = [](const std::string& id, double left, const std::string& prefix) {
+    return "<span class=\"countdown\" id=\"" + id + "\" data-left=\"" + seconds_attribute(left) + "\" data-prefix=\"" +
+           prefix + "\">" + (std::isfinite(left) ? prefix + clock_text(left) : "no estimate yet") + "</span>";
+  };
+  std::string run_prefix = "left about ", untimed;
+  if (!p->untimed.empty()) {
+    run_prefix = "left at least ";
+    for (size_t i = 0; i < p->untimed.size(); ++i) untimed += (i ? ", " : "") + p->untimed[i];
+    untimed = " (" + html_escape(untimed) + " not timed yet)";
+  }
+  const bool running = p->state == "running";
+  return "<section id=\"run-now\" data-state=\"" + html_escape(p->state) + "\" data-updated=\"" +
+         format_fixed(p->updated, 1) + "\"><b>" + (running ? "Now running:" : "Last stage:") +
+         "</b> <span id=\"now-stage\">" + html_escape(where) + "</span>" +
+         (p->detail.empty() ? "" : " <span class=\"muted\">(" + html_escape(p->detail) + ")</span>") +
+         (running ? "; this stage " + countdown("stage-left", p->stage_left, "left about ") : std::string()) +
+         "; the whole run " + countdown("run-left", p->run_left, run_prefix) + untimed + as_of + "</section>";
+}
+
+// Counts the estimates down from the file's time, once a second.
+const char* const kCountdownScript = R"JS(<script>
+(function () {
+  const now = document.getElementById("run-now");
+  if (!now || !now.dataset.updated) return;
+  const updated = Number(now.dataset.updated);
+  const clock = s => { s = Math.max(0, Math.round(s)); const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600);
+                       return h + ":" + String(m).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0"); };
+  const tick = () => {
+    for (const el of document.querySelectorAll(".countdown")) {
+      if (el.dataset.left === "") continue;
+      el.textContent = el.dataset.prefix + clock(Number(el.dataset.left) - (Date.now() / 1000 - updated));
+    }
+  };
+  tick();
+  setInterval(tick, 1000);
+})();
+</script>)JS";
+
 const char* const kStyle = R"CSS(
   body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #fbfaf7; }
   header { padding: 16px 24px 4px; } h1 { font-size: 20px; margin: 0; } h2 { font-size: 16px; margin: 22px 0 8px; }
@@ -78,6 +139,7 @@ const char* const kStyle = R"CSS(
   tr.promoted td:nth-child(2) { color: #15803d; font-weight: 600; }
   ul.games { padding-left: 18px; } ul.games a { margin-right: 8px; }
   img.plot { max-width: 100%; border: 1px solid #d7dce3; border-radius: 10px; }
+  #run-now { margin: 12px 0 4px; padding: 8px 12px; background: #fff; border: 1px solid #d7dce3; border-radius: 8px; }
 )CSS";
 
 }  // namespace
@@ -225,10 +287,15 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   table += "</tbody></table>";
 
   const std::string name = html_escape(root.filename().string());
-  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>run " + name +
+  const std::string now = now_section(root);
+  // While the run goes on, the page reloads itself: the run rewrites it as
+  // each stage begins and every minute or so.
+  const bool live = !now.empty() && now.find("data-state=\"finished\"") == std::string::npos;
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" +
+                     std::string(live ? "<meta http-equiv=\"refresh\" content=\"60\">" : "") + "<title>run " + name +
                      "</title><style>" + kStyle + kChartStyle + "</style></head><body><header><h1>mushroom run: " + name +
                      "</h1><div class=\"muted\">" + count_of(int64_t(run.generations.size()), "generation") + ", " +
-                     count_of(int64_t(run.training.size()), "training log line") + "</div></header><main>";
+                     count_of(int64_t(run.training.size()), "training log line") + "</div>" + now + "</header><main>";
   if (run.generations.empty())
     html += "<p class=\"muted\">No generation has finished yet: this page is written again as each one ends, with "
             "its charts, its row below and its sample games. Reload it then.</p>";
@@ -244,7 +311,7 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
   // linked for those who want a file to paste.
   if (fs::exists(root / "plots" / "run.png"))
     html += "<p class=\"muted\">The same figures as one PNG (gnuplot): <a href=\"plots/run.png\">plots/run.png</a></p>";
-  html += "</main>" + chart_scripts() + "</body></html>\n";
+  html += "</main>" + chart_scripts() + (now.empty() ? "" : kCountdownScript) + "</body></html>\n";
   const std::string path = (root / "dashboard.html").string();
   write_file_atomic(path, html);
   return path;

@@ -1,8 +1,9 @@
 // runs/NAME/dashboard.html: a run at a glance, self-contained (charts drawn
-// by Chart.js inlined in the page, no network): loss curves, strength
-// against greedy and gating results by generation, self-play throughput, and
-// links to sample self-play games rendered with the game viewer
-// (runs/NAME/games/*.html).
+// by Chart.js inlined in the page, no network): the stage under way and the
+// time it and the whole run have left (runs/NAME/progress.json,
+// view/run_progress.h), loss curves, strength against greedy and gating
+// results by generation, self-play throughput, and links to sample
+// self-play games rendered with the game viewer (runs/NAME/games/*.html).
 #pragma once
 #include <string>
 

@@ -18,6 +18,7 @@
 #include "view/html.h"
 #include "view/run_metrics.h"
 #include "view/run_plots.h"
+#include "view/run_progress.h"
 
 namespace mushroom::view {
 namespace {
@@ -207,7 +208,12 @@ TEST(RunRecords, GenerationRecordRoundTripsThroughJson) {
   r.fit = FitRecord{0.41, 0.45, 0.52, 3000, 0.0031, 0.0042, 2.5, 3.25, 6.5, 7.75};
   r.mushroom_version = "mushroom 1234abcd (Release)";
   r.config_hash = "00ff00ff00ff00ff";
+  r.stage_seconds = {{"gate", 30.5}, {"self-play", 61.5}, {"train", 12.25}};
   const GenerationRecord back = parse_generation_record(to_json(r), "test");
+  // The stages' lengths, for a resumed run's estimate (util/progress.h).
+  EXPECT_EQ(back.stage_seconds, r.stage_seconds);
+  EXPECT_TRUE(parse_generation_record("{\"generation\": 1}", "test").stage_seconds.empty());
+  EXPECT_THROW(parse_generation_record("{\"generation\": 1, \"stage_seconds\": {\"train\": \"x\"}}", "test"), RecordError);
   EXPECT_EQ(back.generation, 7);
   EXPECT_EQ(back.mushroom_version, "mushroom 1234abcd (Release)");
   EXPECT_EQ(back.config_hash, "00ff00ff00ff00ff");
@@ -360,6 +366,49 @@ TEST(Dashboard, BeforeAnyGenerationThePageSaysSo) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("nothing to plot yet", 0), 0u) << e.what();
   }
+}
+
+// The stage under way and the time it and the whole run have left, from
+// the run's progress.json; a finished run says so; a page whose run goes
+// on reloads itself.
+TEST(Dashboard, ShowsTheStageNowRunningAndTheTimeLeft) {
+  const fs::path dir = scratch("progress-run");
+  write_run(dir);
+  ProgressSnapshot s;
+  s.active = true;
+  s.position = "generation 3 of 30";
+  s.stage = "train", s.unit = "steps", s.detail = "loss 0.1234";
+  s.done = 1200, s.total = 4000;
+  s.elapsed = 56, s.rate = 21.4, s.stage_left = 131;
+  s.in_run = true;
+  s.run_left = {9660, {}};
+  write_run_progress(dir.string(), s, false);
+  const std::optional<RunProgress> back = read_run_progress(dir.string());
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->state, "running");
+  EXPECT_DOUBLE_EQ(back->stage_left, 131);
+  EXPECT_EQ(back->line, format_progress_line(s));
+  std::string html = read_file(write_dashboard(dir.string()));
+  EXPECT_NE(html.find("<span id=\"now-stage\">generation 3 of 30 \u00b7 train 1200/4000 steps</span>"), std::string::npos)
+      << html.substr(0, 3000);
+  EXPECT_NE(html.find("id=\"stage-left\" data-left=\"131.0\" data-prefix=\"left about \">left about 0:02:11<"),
+            std::string::npos);
+  EXPECT_NE(html.find("id=\"run-left\" data-left=\"9660.0\" data-prefix=\"left about \">left about 2:41:00<"),
+            std::string::npos);
+  EXPECT_NE(html.find("<meta http-equiv=\"refresh\" content=\"60\">"), std::string::npos);
+  // Stages not timed yet: the run's figure is a lower bound, and says which.
+  s.run_left = {131, {"gate"}};
+  write_run_progress(dir.string(), s, false);
+  html = read_file(write_dashboard(dir.string()));
+  EXPECT_NE(html.find(">left at least 0:02:11</span> (gate not timed yet)"), std::string::npos);
+  // Finished: no countdown, no reload.
+  write_run_progress(dir.string(), s, true);
+  html = read_file(write_dashboard(dir.string()));
+  EXPECT_NE(html.find("<section id=\"run-now\" data-state=\"finished\"><b>The run has finished.</b>"), std::string::npos);
+  EXPECT_EQ(html.find("http-equiv=\"refresh\""), std::string::npos);
+  // No progress.json (a run from before it): no section.
+  fs::remove(dir / "progress.json");
+  EXPECT_EQ(read_file(write_dashboard(dir.string())).find("run-now"), std::string::npos);
 }
 
 // A learned-evaluation run: its training lines carry one target (the total,

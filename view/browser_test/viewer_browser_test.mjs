@@ -270,7 +270,9 @@ async function checkAnalysis(log) {
 // `mushroom dashboard`: a run with a gate that never ran, a sample count in
 // the millions, and two series equal in one generation. Every chart is drawn
 // by the library with titled axes and every point inside its frame; the
-// missing gate is a gap, not a point at 0; equal series both show.
+// missing gate is a gap, not a point at 0; equal series both show. The run
+// is under way: the page shows the stage now running and counts the time
+// it and the run have left down.
 async function checkDashboard() {
   const run = join(out, "run");
   mkdirSync(join(run, "metrics"), { recursive: true });
@@ -293,8 +295,33 @@ async function checkDashboard() {
     lines.push(JSON.stringify({ generation: 1 + Math.floor(k / 11), step: 10 * k, samples_seen: 4300000 + 1000 * k,
                                 loss: 4 - k / 20, policy: 3 - k / 30, value: 0.9 - k / 100, score: 0.2, ownership: 0.2 }));
   writeFileSync(join(run, "metrics", "train-gen-0001.jsonl"), lines.join("\n") + "\n");
+  // The run's progress as `mushroom run` leaves it (view/run_progress.h),
+  // written 30 s ago: generation 2's training with 120 s left then, the run
+  // 3600 s.
+  const written = Date.now() / 1000 - 30;
+  writeFileSync(join(run, "progress.json"), JSON.stringify({
+    schema: "mushroom-run-progress", version: 1, written: "2026-12-06 07:01:02 UTC", updated: written,
+    state: "running", position: "generation 2 of 3", stage: "train", unit: "steps", detail: "loss 0.1234",
+    done: 1200, total: 4000, elapsed: 56, rate: 21.4, stage_left: 120, run_left: 3600, untimed: [] }));
   execFileSync(bin, ["dashboard", run], { stdio: ["ignore", "ignore", "inherit"] });
   const { page, errors } = await openPage(join(run, "dashboard.html"), 900, 1400, false);
+  // The stage now running and the time left, counted down from the file's
+  // time while the page is open, where a person looks first.
+  const now = page.locator("#run-now");
+  assert.ok(await now.isVisible(), "the run's progress shows");
+  const nowBox = await now.boundingBox();
+  assert.ok(nowBox.y + nowBox.height <= 900, `the progress is above the fold (${JSON.stringify(nowBox)})`);
+  assert.equal(await page.locator("#now-stage").textContent(), "generation 2 of 3 \u00b7 train 1200/4000 steps");
+  const seconds = text => { const m = /left about (\d+):(\d\d):(\d\d)$/.exec(text);
+                             assert.ok(m, `"${text}" says the time left`); return 3600 * +m[1] + 60 * +m[2] + +m[3]; };
+  const stageLeft = seconds(await page.locator("#stage-left").textContent());
+  const runLeft = seconds(await page.locator("#run-left").textContent());
+  assert.ok(stageLeft >= 85 && stageLeft <= 91, `the stage's 120 s less the 30 s since: ${stageLeft}`);
+  assert.ok(runLeft >= 3565 && runLeft <= 3571, `the run's 3600 s less the 30 s since: ${runLeft}`);
+  await page.waitForFunction(s => /left about 0:01:(\d\d)$/.exec(document.getElementById("stage-left").textContent)
+                                    && 60 + Number(/(\d\d)$/.exec(document.getElementById("stage-left").textContent)[1]) < s,
+                             stageLeft, { timeout: 5000 });
+  await now.screenshot({ path: join(out, "dashboard-progress.png") });
   const charts = await chartsOn(page, "figure.chart canvas");
   assert.equal(charts.length, 5, "five charts");
   const ladder = charts.find(c => c.titles.x === "hours of the run");
