@@ -91,14 +91,15 @@ TEST(RunProgress, OffSaysNothingButTheDashboardStillKnows) {
   const ShellResult r = run_shell(std::string("'") + MUSHROOM_BIN + "' run --config testdata/configs/tiny.toml --dir " +
                                   dir.string() + " --parallel 1 --generations 1 --progress=off");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(r.output.find("left about"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("generation 1 of 1" + std::string(kDot)), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("run: left"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("run complete"), std::string::npos) << r.output;  // the log lines stay
   EXPECT_TRUE(fs::exists(dir / "progress.json"));
   fs::remove_all(dir);
   const ShellResult quiet = run_shell(std::string("'") + MUSHROOM_BIN + "' run --config testdata/configs/tiny.toml --dir " +
                                       dir.string() + " --parallel 1 --generations 1 --quiet");
   ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
-  for (const char* said : {"== generation", "left about", "run complete", "plot: "})
+  for (const char* said : {"== generation", "left about", "run: left", "run complete", "plot: "})
     EXPECT_EQ(quiet.output.find(said), std::string::npos) << said << ": quiet says only errors, warnings and results\n"
                                                          << quiet.output;
 }

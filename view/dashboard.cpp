@@ -96,6 +96,8 @@ std::string now_section(const fs::path& root) {
            prefix + "\">" + (std::isfinite(left) ? prefix + clock_text(left) : "no estimate yet") + "</span>";
   };
   std::string run_prefix = "left about ", untimed;
+  // A lower bound of nothing at all is no estimate.
+  const double run_left = p->untimed.empty() || p->run_left >= 0.5 ? p->run_left : std::nan("");
   if (!p->untimed.empty()) {
     run_prefix = "left at least ";
     for (size_t i = 0; i < p->untimed.size(); ++i) untimed += (i ? ", " : "") + p->untimed[i];
@@ -107,7 +109,7 @@ std::string now_section(const fs::path& root) {
          "</b> <span id=\"now-stage\">" + html_escape(where) + "</span>" +
          (p->detail.empty() ? "" : " <span class=\"muted\">(" + html_escape(p->detail) + ")</span>") +
          (running ? "; this stage " + countdown("stage-left", p->stage_left, "left about ") : std::string()) +
-         "; the whole run " + countdown("run-left", p->run_left, run_prefix) + untimed + as_of + "</section>";
+         "; the whole run " + countdown("run-left", run_left, run_prefix) + untimed + as_of + "</section>";
 }
 
 // Counts the estimates down from the file's time, once a second.

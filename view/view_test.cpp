@@ -408,7 +408,7 @@ TEST(Dashboard, ShowsTheStageNowRunningAndTheTimeLeft) {
   EXPECT_EQ(html.find("http-equiv=\"refresh\""), std::string::npos);
   // No progress.json (a run from before it): no section.
   fs::remove(dir / "progress.json");
-  EXPECT_EQ(read_file(write_dashboard(dir.string())).find("run-now"), std::string::npos);
+  EXPECT_EQ(read_file(write_dashboard(dir.string())).find("id=\"run-now\""), std::string::npos);
 }
 
 // A learned-evaluation run: its training lines carry one target (the total,

@@ -128,13 +128,15 @@ std::string format_progress_line(const ProgressSnapshot& s) {
     parts.push_back(times);
   }
   if (s.in_run) {
-    std::string run = (s.run_left.complete() ? "run: left about " : "run: left at least ") + clock_text(s.run_left.seconds);
-    if (!s.run_left.complete()) {
-      run += " (";
-      for (size_t i = 0; i < s.run_left.untimed.size(); ++i) run += (i ? ", " : "") + s.run_left.untimed[i];
-      run += " not timed yet)";
-    }
-    parts.push_back(run);
+    // A lower bound says which stages it leaves out; one of nothing at all
+    // says only that.
+    std::string untimed;
+    for (size_t i = 0; i < s.run_left.untimed.size(); ++i) untimed += (i ? ", " : "") + s.run_left.untimed[i];
+    if (s.run_left.complete()) parts.push_back("run: left about " + clock_text(s.run_left.seconds));
+    else if (s.run_left.seconds >= 0.5)
+      parts.push_back("run: left at least " + clock_text(s.run_left.seconds) + " (" + untimed + " not timed yet)");
+    else
+      parts.push_back("run: " + untimed + " not timed yet");
   }
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? kSeparator : "") + parts[i];

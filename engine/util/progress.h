@@ -106,7 +106,7 @@ struct ProgressSnapshot {
 // elapsed 0:00:56, left about 0:02:11 · run: left about 2:41:00"; an ended
 // stage says "done in 0:03:07" instead of its times; a run whose stages to
 // come were not all timed yet says "run: left at least ... (gate not timed
-// yet)".
+// yet)", or "run: train, gate not timed yet" when it knows nothing else.
 std::string format_progress_line(const ProgressSnapshot& s);
 
 class Progress {

@@ -214,6 +214,9 @@ TEST(Progress, UntimedStagesMakeTheRunsEstimateALowerBound) {
   s.run_left = {50, {"train", "gate"}};
   EXPECT_EQ(format_progress_line(s), "self-play 3/8 games \u00b7 6.0 games/min \u00b7 elapsed 0:00:30, left about 0:00:50 \u00b7 "
                                      "run: left at least 0:00:50 (train, gate not timed yet)");
+  s.stage_left = std::nan(""), s.rate = std::nan("");
+  s.run_left = {0, {"self-play", "train", "gate"}};
+  EXPECT_EQ(format_progress_line(s), "self-play 3/8 games \u00b7 elapsed 0:00:30 \u00b7 run: self-play, train, gate not timed yet");
 }
 
 // Lines written to the log stream become the reporter's notes; quiet
