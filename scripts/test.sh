@@ -11,6 +11,8 @@ bash scripts/setup.sh
 # The judge-exact tests build the submission with other compilers and check
 # its includes; each skips, naming the package, where one is missing.
 install_packages test clang libc++-14-dev libc++abi-14-dev iwyu
+# README.md's jobs read a match's report.json with jq (CTest ReadmeJobs).
+install_packages test jq
 
 # Optional: the viewer's browser test (CTest viewer_browser) drives Debian's
 # Chromium through the playwright-core npm package. Without them that one
