@@ -161,7 +161,8 @@ JsonReport interval_json(double mean, double low, double high) { return {{"value
 
 JsonReport tally_json(const SeatTally& t) { return {{"w", t.w}, {"d", t.d}, {"l", t.l}}; }
 
-JsonReport test_json(const TestFigures& t) {
+// A test's figures, then its settings (`bounds`).
+JsonReport test_json(const TestFigures& t, const JsonReport& bounds) {
   JsonReport j;
   j["verdict"] = t.verdict.result;
   j["games"] = t.verdict.games;  // at the crossing when decided, else all complete pairs' games
@@ -171,6 +172,7 @@ JsonReport test_json(const TestFigures& t) {
   j["stops_the_match"] = t.stops;
   j["expected_games"] = t.expected_games ? JsonReport(*t.expected_games) : JsonReport(nullptr);
   j["games_to_h1"] = t.games_to_h1 ? JsonReport(*t.games_to_h1) : JsonReport(nullptr);
+  for (const auto& [key, value] : bounds.items()) j[key] = value;
   return j;
 }
 
@@ -217,26 +219,14 @@ void write_report_json(const std::string& path, const ArenaConfig& config, const
     forfeits[side == 0 ? "a" : "b"] = {{"count", f.forfeits[side].count}, {"by_reason", f.forfeits[side].by_reason}};
   j["forfeits"] = forfeits;
   JsonReport sprt;
-  if (config.sprt) {
-    sprt["wdl"] = test_json(*f.sprt);
-    sprt["wdl"]["elo0"] = config.sprt->elo0;
-    sprt["wdl"]["elo1"] = config.sprt->elo1;
-    sprt["wdl"]["alpha"] = config.sprt->alpha;
-    sprt["wdl"]["beta"] = config.sprt->beta;
-    sprt["wdl"]["min_games"] = config.sprt->min_games;
-  } else {
-    sprt["wdl"] = nullptr;
-  }
-  if (config.margin_sprt) {
-    sprt["margin"] = test_json(*f.margin_sprt);
-    sprt["margin"]["h0"] = config.margin_sprt->h0;
-    sprt["margin"]["h1"] = config.margin_sprt->h1;
-    sprt["margin"]["alpha"] = config.margin_sprt->alpha;
-    sprt["margin"]["beta"] = config.margin_sprt->beta;
-    sprt["margin"]["min_games"] = config.margin_sprt->min_games;
-  } else {
-    sprt["margin"] = nullptr;
-  }
+  const std::optional<Sprt>& wdl = config.sprt;
+  const std::optional<MarginSprt>& margin = config.margin_sprt;
+  sprt["wdl"] = wdl ? test_json(*f.sprt, {{"elo0", wdl->elo0}, {"elo1", wdl->elo1}, {"alpha", wdl->alpha},
+                                          {"beta", wdl->beta}, {"min_games", wdl->min_games}})
+                    : JsonReport(nullptr);
+  sprt["margin"] = margin ? test_json(*f.margin_sprt, {{"h0", margin->h0}, {"h1", margin->h1}, {"alpha", margin->alpha},
+                                                       {"beta", margin->beta}, {"min_games", margin->min_games}})
+                          : JsonReport(nullptr);
   j["sprt"] = sprt;
   write_json_report(path, j);
 }
