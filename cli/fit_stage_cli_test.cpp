@@ -80,7 +80,7 @@ TEST(FitStage, ARunKilledInTheMiddleOfAFitMakesTheSameFitAndExportsIt) {
   const fs::path models = dir / "models";
   // Killed after the candidate's fit has played its first game of forty,
   // before it is written.
-  ASSERT_TRUE(run_until_line(dir, root / "killed.log", "probcut: probcut-fit: 1/40 games"))
+  ASSERT_TRUE(run_until_line(dir, root / "killed.log", "fit 1/40 games"))
       << read_file((root / "killed.log").string());
   EXPECT_TRUE(fs::exists(models / "gen-0001.eval"));
   EXPECT_FALSE(fs::exists(models / "gen-0001.probcut")) << "the kill came after the fit";
