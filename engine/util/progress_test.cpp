@@ -263,7 +263,15 @@ TEST(Progress, CountsOutsideAStageAreIgnored) {
   Progress p(out, style(ProgressStyle::kLine), t.clock());
   p.expect(10);
   p.add(3);
-  EXPECT_FALSE(p.snapshot().active);
+  p.set_total(20, 5);
+  p.advance_to(4, "loss 0.5");
+  p.set_detail("loss 0.4");
+  const ProgressSnapshot idle = p.snapshot();
+  EXPECT_FALSE(idle.active);
+  // Nor are they kept: the snapshot (and so progress.json) shows none of them.
+  EXPECT_EQ(idle.done, 0);
+  EXPECT_EQ(idle.total, 0);
+  EXPECT_EQ(idle.detail, "");
   EXPECT_EQ(out.str(), "");
   {
     ProgressStage stage(p, "gate", "games");
