@@ -163,6 +163,24 @@ class AgainstTheArena(unittest.TestCase):
     win by more than the cap (Arena.AResumeDecidesInTheOrderTheGamesFinished
     OnCappedMargins): the arena reads them all back and plays none."""
 
+    def arena_and_script(self, games_csv, boards, test_args):
+        """The arena resumes games_csv (every game read back, none played:
+        pass bots p1 and p2 on seed 1) and the script reads the same file,
+        both with test_args; returns both finished processes."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "games.csv"), "w") as f:
+                f.write(games_csv)
+            pass_bot = "sh " + os.path.join(ROOT, "testdata", "bots", "pass.sh")
+            out = subprocess.run(
+                [MUSHROOM, "arena", "--a", pass_bot, "--a-name", "p1", "--b", pass_bot, "--b-name", "p2",
+                 "--boards", str(boards), "--seed", "1"] + test_args + ["--log-dir", d],
+                capture_output=True, text=True, cwd=ROOT)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            script = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "games.csv"), "p1"] + test_args,
+                                    capture_output=True, text=True)
+            self.assertEqual(script.returncode, 0, script.stderr)
+        return out, script
+
     def test_same_margins_and_verdicts(self):
         if not MUSHROOM:
             self.skipTest("no --mushroom binary given")
@@ -176,20 +194,8 @@ class AgainstTheArena(unittest.TestCase):
             reason = "illegal move" if forfeit else ""
             text += (f"{first},{second},{board},{arena_board_seed(1, board)},{fs},{ss},{outcome},{forfeit},"
                      f"{reason},game-{board}.log\n")
-        with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, "games.csv"), "w") as f:
-                f.write(text)
-            pass_bot = "sh " + os.path.join(ROOT, "testdata", "bots", "pass.sh")
-            out = subprocess.run(
-                [MUSHROOM, "arena", "--a", pass_bot, "--a-name", "p1", "--b", pass_bot, "--b-name", "p2",
-                 "--boards", "5", "--seed", "1", "--sprt-margin", "-1,1", "--margin-min-games", "0", "--sprt", "0,15",
-                 "--log-dir", d],
-                capture_output=True, text=True, cwd=ROOT)
-            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-            self.assertIn("games: 10 (5 complete pairs, 10 read back from games.csv)", out.stdout)
-            script = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "games.csv"), "p1", "--sprt-margin",
-                                     "-1,1", "--margin-min-games", "0", "--sprt", "0,15"], capture_output=True, text=True)
-            self.assertEqual(script.returncode, 0, script.stderr)
+        out, script = self.arena_and_script(text, 5, ["--sprt-margin", "-1,1", "--margin-min-games", "0", "--sprt", "0,15"])
+        self.assertIn("games: 10 (5 complete pairs, 10 read back from games.csv)", out.stdout)
 
         def number(pattern, where):
             m = re.search(pattern, where)
@@ -224,18 +230,7 @@ class AgainstTheArena(unittest.TestCase):
         for board in range(6):
             for first, second, fs, ss in (("p1", "p2", 86, 85), ("p2", "p1", 85, 86)):
                 text += f"{first},{second},{board},{arena_board_seed(1, board)},{fs},{ss},{(fs > ss) - (fs < ss)},,,g.log\n"
-        with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, "games.csv"), "w") as f:
-                f.write(text)
-            pass_bot = "sh " + os.path.join(ROOT, "testdata", "bots", "pass.sh")
-            out = subprocess.run(
-                [MUSHROOM, "arena", "--a", pass_bot, "--a-name", "p1", "--b", pass_bot, "--b-name", "p2",
-                 "--boards", "6", "--seed", "1", "--sprt", "0,15", "--sprt-min-games", "11", "--log-dir", d],
-                capture_output=True, text=True, cwd=ROOT)
-            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-            script = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "games.csv"), "p1", "--sprt", "0,15",
-                                     "--sprt-min-games", "11"], capture_output=True, text=True)
-            self.assertEqual(script.returncode, 0, script.stderr)
+        out, script = self.arena_and_script(text, 6, ["--sprt", "0,15", "--sprt-min-games", "11"])
         self.assertIn("min-games=11 (W/D/L, pentanomial): H1 accepted at 12 games (LLR 6.08,", out.stdout)
         self.assertIn("SPRT(0, 15), from 11 games:", script.stdout)
         self.assertIn("H1 after 12 games (LLR 6.08)", script.stdout)
