@@ -247,13 +247,15 @@ std::string write_dashboard(const std::string& dir, const DashboardOptions& opti
         series->x.push_back(x);
         series->y.push_back(value);
       }
-      for (const auto& [name, rating] : r.ladder->references) {
+      for (const auto& reference : r.ladder->references) {
+        // Not a structured binding: clang 14 (the fuzz and sanitizer builds) cannot capture one.
+        const std::string& name = reference.first;
         auto it =
             std::find_if(references.begin(), references.end(), [&](const ChartSeries& c) { return c.label == name; });
         if (it == references.end())
           it = references.insert(references.end(), ChartSeries{.label = name, .x = {}, .y = {}, .points = true});
         it->x.push_back(x);
-        it->y.push_back(rating);
+        it->y.push_back(reference.second);
       }
     }
     if (!elo.x.empty()) {
