@@ -184,6 +184,25 @@ ArenaGame game_of(const ArenaConfig& config, const GameRecord& r, const std::str
 
 }  // namespace
 
+ArenaResume resume_arena_games(const ArenaConfig& config, const std::vector<GameRecord>& records,
+                               const std::string& games_path) {
+  ArenaResume resume;
+  resume.games.resize(size_t(2 * config.boards));
+  int line = 1;
+  for (const GameRecord& r : records) {
+    const std::string where = games_path + ":" + std::to_string(++line);
+    if (r.board >= config.boards) {
+      ++resume.beyond;
+      continue;
+    }
+    ArenaGame g = game_of(config, r, where);
+    const int index = 2 * g.board + (g.a_first ? 0 : 1);  // read_games_file refuses a game twice
+    resume.games[size_t(index)] = g;
+    resume.order.push_back(index);
+  }
+  return resume;
+}
+
 ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
   if (config.boards < 1) throw std::invalid_argument("--boards must be at least 1");
   if (config.parallel < 1) throw std::invalid_argument("--parallel must be at least 1");
@@ -215,19 +234,11 @@ ArenaReport run_arena(const ArenaConfig& config, std::ostream& progress) {
     const std::vector<GameRecord> records = read_games_file(games_path, true);
     check_or_record_fingerprints(config, (std::filesystem::path(config.log_dir) / "fingerprints.txt").string(),
                                  !records.empty());
-    int line = 1, beyond = 0;
-    for (const GameRecord& r : records) {
-      const std::string where = games_path + ":" + std::to_string(++line);
-      if (r.board >= config.boards) {
-        ++beyond;
-        continue;
-      }
-      ArenaGame g = game_of(config, r, where);
-      const int index = 2 * g.board + (g.a_first ? 0 : 1);  // read_games_file refuses a game twice
-      games[size_t(index)] = g;
-      resumed_order.push_back(index);
-      ++report.resumed;
-    }
+    ArenaResume resume = resume_arena_games(config, records, games_path);
+    games = std::move(resume.games);
+    resumed_order = std::move(resume.order);
+    report.resumed = int(resumed_order.size());
+    const int beyond = resume.beyond;
     start_games_file(games_path);
     if (report.resumed || beyond)
       progress << log_time_stamp() << " resuming the match in " << config.log_dir << ": " << report.resumed << " of "

@@ -84,6 +84,21 @@ struct ArenaReport {
 // The board seed of pair i.
 uint64_t arena_board_seed(uint64_t seed, int board);
 
+// The games a match's folder already holds, as run_arena resumes them: the
+// records of its games.csv (read_games_file), each checked against the
+// match (its two programs, its board's seed, its outcome against its scores
+// and forfeit) and put in its place, index 2 * board (+ 1 when B moved
+// first).
+struct ArenaResume {
+  std::vector<ArenaGame> games;  // 2 * config.boards places; the games read back are done
+  std::vector<int> order;        // their indices in games.csv's order, the order they finished
+  int beyond = 0;                // records of boards past config.boards, left out
+};
+// Throws std::invalid_argument naming games_path and the line of a game that
+// is not one of this match's.
+ArenaResume resume_arena_games(const ArenaConfig& config, const std::vector<GameRecord>& records,
+                               const std::string& games_path);
+
 // Throws ProgramStartError (arena/referee.h), once the games in progress
 // end, when a program that has not yet answered OK in this match (nor in a
 // game read back) fails to start or exits before OK: a missing file or a
