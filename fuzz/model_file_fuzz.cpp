@@ -1,0 +1,47 @@
+// The conv net's model file (nn/model_file.h), read as `mushroom run`, the
+// nn agent and export-bot read it: load_model on a file in the scratch
+// folder. The first byte picks what the file is:
+//   0  the rest as it is (a real model's bytes, mutated: HDF5's own
+//      structures, which libhdf5 parses);
+//   1  an HDF5 file written from the rest as a script (fuzz/hdf5_script.h)
+//      with the model's attribute and tensor names: our reader's checks.
+// A model the reader accepts is then run, as the nn agent runs it, by the
+// CPU runtime on a starting position and its legal moves.
+#include <string>
+#include <vector>
+
+#include "fuzz/fuzz_support.h"
+#include "fuzz/hdf5_script.h"
+#include "mushroom/board_gen.h"
+#include "mushroom/movegen.h"
+#include "nn/cpu_net.h"
+#include "nn/model_file.h"
+
+using namespace mushroom;
+
+namespace {
+
+void run_model(const nn::Model& model) {
+  if (model.config.game != nn::GameKind::kMushroom) return;
+  nn::CpuNet net(model);
+  const Position pos = random_board(5);
+  MoveList list;
+  generate_moves(pos, list);
+  std::vector<Move> moves(list.moves, list.moves + list.size);
+  moves.push_back(Move::pass());
+  nn::NetEval out;
+  net.evaluate(pos, moves.data(), int(moves.size()), out, true);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const std::string path = fuzz::fresh_scratch() + "/model.h5";
+  const std::string_view rest = fuzz::as_text(data + 1, size - 1);
+  if (data[0] % 2 == 0) fuzz::write_scratch_file("model.h5", rest);
+  else fuzz::write_hdf5_script(path, rest, fuzz::model_file_vocabulary());
+  nn::Model model;
+  if (fuzz::read_or_refuse(path, [&] { model = nn::load_model(path); })) run_model(model);
+  return 0;
+}
