@@ -1,8 +1,11 @@
 #include "fuzz/hdf5_script.h"
 
+#include <hdf5.h>
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #include "nn/hdf5_file.h"
 #include "nn/model.h"
@@ -51,7 +54,7 @@ void write_dataset(Hdf5File& file, const std::string& name, const std::vector<ui
   std::vector<T> values(count);
   for (T& v : values) {
     if (how == 0) v = T(int8_t(s.next()));
-    else if (how == 1) v = T(double(int8_t(s.next())) / 16);
+    else if (how == 1) v = std::is_floating_point_v<T> ? T(double(int8_t(s.next())) / 16) : T(int8_t(s.next()) / 16);
     else v = s.raw<T>();
   }
   file.write(name, dims, values.data(), compress);
@@ -60,7 +63,7 @@ void write_dataset(Hdf5File& file, const std::string& name, const std::vector<ui
 void dataset_step(Hdf5File& file, Script& s, const Hdf5Vocabulary& words) {
   const std::string& name = s.pick(words.datasets);
   const int type = s.next() % 7;
-  std::vector<uint64_t> dims(s.next() % 4);
+  std::vector<uint64_t> dims(s.next() % 5);
   for (uint64_t& d : dims) d = s.next();
   switch (type) {
     case 0: write_dataset<uint8_t>(file, name, dims, s); break;
@@ -73,8 +76,33 @@ void dataset_step(Hdf5File& file, Script& s, const Hdf5Vocabulary& words) {
   }
 }
 
-void step(Hdf5File& file, Script& s, const Hdf5Vocabulary& words) {
-  switch (s.next() % 4) {
+struct ArrayAttribute {
+  std::string name;
+  std::vector<int64_t> values;
+};
+
+// Hdf5File writes single values only: arrays go in with the C API once it
+// has closed the file.
+void write_array_attributes(const std::string& path, const std::vector<ArrayAttribute>& arrays) {
+  if (arrays.empty()) return;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  if (file < 0) throw nn::Hdf5Error(path + ": cannot reopen to add array attributes");
+  for (const ArrayAttribute& a : arrays) {
+    if (H5Aexists(file, a.name.c_str()) > 0) H5Adelete(file, a.name.c_str());
+    const hsize_t count = a.values.size();
+    const hid_t space = H5Screate_simple(1, &count, nullptr);
+    const hid_t attr = H5Acreate2(file, a.name.c_str(), H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT);
+    if (attr >= 0) {
+      if (count) H5Awrite(attr, H5T_NATIVE_INT64, a.values.data());
+      H5Aclose(attr);
+    }
+    H5Sclose(space);
+  }
+  H5Fclose(file);
+}
+
+void step(Hdf5File& file, Script& s, const Hdf5Vocabulary& words, std::vector<ArrayAttribute>& arrays) {
+  switch (s.next() % 5) {
     case 0: {
       const std::string& name = s.pick(words.attributes);
       file.set_attr(name, integer_value(s));
@@ -95,7 +123,14 @@ void step(Hdf5File& file, Script& s, const Hdf5Vocabulary& words) {
       file.set_attr(name, value);
       break;
     }
-    default: dataset_step(file, s, words); break;
+    case 3: dataset_step(file, s, words); break;
+    default: {
+      ArrayAttribute a{s.pick(words.attributes), {}};
+      a.values.resize(s.next() % 8);
+      for (int64_t& v : a.values) v = s.raw<int64_t>();
+      arrays.push_back(std::move(a));
+      break;
+    }
   }
 }
 
@@ -141,14 +176,16 @@ void write_hdf5_script(const std::string& path, std::string_view bytes, const Hd
   Hdf5File file = Hdf5File::create(path);
   for (const std::string& group : words.groups) file.create_group(group);
   Script s{bytes};
+  std::vector<ArrayAttribute> arrays;
   while (!s.done()) {
     try {
-      step(file, s, words);
+      step(file, s, words, arrays);
     } catch (const nn::Hdf5Error&) {
       // HDF5 refused the step; the file holds the others.
     }
   }
   file.close();
+  write_array_attributes(path, arrays);
 }
 
 void Hdf5ScriptWriter::step(int op, const std::vector<std::string>& list, const std::string& name) {

@@ -7,7 +7,7 @@
 // types, shapes and values.
 //
 // The bytes are read as steps until they run out; each step is one byte
-// that says what it writes (its value mod 4), then its arguments:
+// that says what it writes (its value mod 5), then its arguments:
 //   0  an integer root attribute: a name (one byte: an index into
 //      `attributes`), then one byte w and a value of 1, 2 or 8 bytes
 //      (w mod 3: int8, int16, int64)
@@ -16,10 +16,13 @@
 //      `strings` when v indexes it, else v mod 16 bytes that follow
 //   3  a dataset: a name (an index into `datasets`), one byte for its
 //      element type (u8, i8, i16, i32, i64, float, double), one for its
-//      rank (0..3) and one per dimension (0..255), one for deflate (odd)
+//      rank (0..4) and one per dimension (0..255), one for deflate (odd)
 //      or not, one for how values are made (0: each from one byte as a
 //      small integer, 1: the same in sixteenths, 2: the type's raw bytes),
 //      then the values' bytes. One of more than 65,536 values is skipped.
+//   4  an array of integers as a root attribute, which our files never
+//      hold but a damaged one may: a name, one byte for its length (0..7),
+//      then 8 bytes a value
 // Names index their list modulo its size; bytes past the end read as 0. A
 // step HDF5 refuses (a second dataset of one name) is skipped.
 #pragma once

@@ -102,10 +102,15 @@ void Hdf5File::set_attr(const std::string& name, const std::string& value) {
 bool Hdf5File::has_attr(const std::string& name) const { return H5Aexists(id_, name.c_str()) > 0; }
 
 namespace {
+// The attribute, which must hold one value: H5Aread writes every value it
+// holds, so an array read into one value's room would write past it.
 Handle open_attr(hid_t file, const std::string& name, const std::string& path) {
   if (H5Aexists(file, name.c_str()) <= 0) throw Hdf5Error(path + ": missing attribute '" + name + "'");
   Handle attr{H5Aopen(file, name.c_str(), H5P_DEFAULT), H5Aclose};
   if (attr.id < 0) throw Hdf5Error(path + ": cannot open attribute '" + name + "'");
+  Handle space{H5Aget_space(attr.id), H5Sclose};
+  if (space.id < 0 || H5Sget_simple_extent_npoints(space.id) != 1)
+    throw Hdf5Error(path + ": attribute '" + name + "' is not a single value");
   return Handle{std::exchange(attr.id, -1), H5Aclose};
 }
 }  // namespace

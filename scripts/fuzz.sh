@@ -6,9 +6,12 @@
 # findings. Corpora grow in the work folder; the seeds in fuzz/corpus/ are
 # read, never written. Each run's row is added to WORK/results.tsv.
 #
-#   scripts/fuzz.sh [--time S] [--build-dir DIR] [--work DIR] [--no-build] [TARGET... | all]
+#   scripts/fuzz.sh [--time S] [--keep-going] [--seed N] [--build-dir DIR] [--work DIR] [--no-build]
+#                   [TARGET... | all]
 #
 #   --time S       seconds each target runs (default 60)
+#   --keep-going   fuzz on past a finding (libFuzzer's fork mode), keeping each
+#   --seed N       libFuzzer's random seed (default: a new one each run)
 #   --build-dir    the fuzz build (default build-fuzz; configured here when new)
 #   --work DIR     corpora, findings and logs (default fuzz-work), one folder a target
 #   --no-build     run what is built
@@ -20,14 +23,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=60 build=build-fuzz work=fuzz-work do_build=1 targets=()
+seconds=60 build=build-fuzz work=fuzz-work do_build=1 targets=() modes=()
 while (($#)); do
   case "$1" in
     --time) seconds=$2; shift 2 ;;
+    --keep-going) modes+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); shift ;;
+    --seed) modes+=(-seed="$2"); shift 2 ;;
     --build-dir) build=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --no-build) do_build=0; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -61,7 +66,7 @@ done
 
 # A value from libFuzzer's log: the last "NAME: N" (coverage lines) or
 # "stat::NAME: N" (final stats).
-value_of() { grep -oE "$1 +[0-9]+" "$2" | tail -1 | awk '{print $NF}'; }
+value_of() { grep -oE "$1 +[0-9]+" "$2" | tail -1 | awk '{print $NF}' || true; }
 
 mkdir -p "$work"
 [ -f "$work/results.tsv" ] || printf 'date\ttarget\tseconds\texecutions\texec_per_s\tcov\tft\tcorpus\tfindings\n' >"$work/results.tsv"
@@ -79,10 +84,14 @@ for t in "${targets[@]}"; do
   status=0
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
     "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$dir/findings/" "${dict[@]}" "$dir/corpus" "fuzz/corpus/$t" >"$dir/log.txt" 2>&1 || status=$?
+    -artifact_prefix="$dir/findings/" "${dict[@]}" "${modes[@]}" "$dir/corpus" "fuzz/corpus/$t" >"$dir/log.txt" 2>&1 ||
+    status=$?
   found=$(($(ls "$dir/findings" | wc -l) - before))
+  # Fork mode prints no final stats: then its last progress line's.
   execs=$(value_of 'stat::number_of_executed_units:' "$dir/log.txt")
+  [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$dir/log.txt" | tail -1 | tr -d '#' || true)
   rate=$(value_of 'stat::average_exec_per_sec:' "$dir/log.txt")
+  [ -n "$rate" ] || rate=$(value_of 'exec/s:' "$dir/log.txt")
   cov=$(value_of 'cov:' "$dir/log.txt")
   ft=$(value_of 'ft:' "$dir/log.txt")
   corpus=$(value_of 'corp:' "$dir/log.txt")

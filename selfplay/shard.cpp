@@ -232,6 +232,12 @@ Shard read_shard(const std::string& path, const std::string& game) {
   }
   try {
     Hdf5File f = Hdf5File::open_read(path);
+    // The samples attribute sizes every sample before any dataset is read:
+    // it must be the first field's rows, so that a corrupt count is refused
+    // as the wrong shape rather than allocated.
+    const std::string first = "/" + schema->fields.front().name;
+    if (const std::vector<uint64_t> rows = f.dims(first); rows.empty() || rows[0] != uint64_t(n))
+      throw ShardError(path + ": dataset '" + first + "' has the wrong shape for " + std::to_string(n) + " rows");
     shard.samples.assign(size_t(n), empty_sample(*schema));
     // The game's fields first: a shard without them is named by its first.
     for (const SampleField& field : schema->fields) {

@@ -98,6 +98,17 @@ TEST_F(ShardTest, GarbageFileIsNamed) {
   expect_named_error(path("g.h5"), "not an HDF5 file");
 }
 
+// A shard's root attributes, claiming `samples` samples, and no dataset.
+void write_shard_attributes(nn::Hdf5File& f, int64_t samples) {
+  f.set_attr("format", std::string("mushroom-selfplay"));
+  f.set_attr("format_version", int64_t(kShardFormatVersion));
+  f.set_attr("model_id", std::string("m"));
+  f.set_attr("config_hash", std::string("h"));
+  f.set_attr("generator_seed", int64_t(1));
+  f.set_attr("games", int64_t(1));
+  f.set_attr("samples", samples);
+}
+
 TEST_F(ShardTest, SchemaViolationsAreNamed) {
   auto samples = some_samples();
   samples[2].policy = {{3, 0.5f}};  // does not sum to 1
@@ -111,16 +122,24 @@ TEST_F(ShardTest, SchemaViolationsAreNamed) {
 
   {
     nn::Hdf5File f = nn::Hdf5File::create(path("x.h5"));
-    f.set_attr("format", std::string("mushroom-selfplay"));
-    f.set_attr("format_version", int64_t(kShardFormatVersion));
-    f.set_attr("model_id", std::string("m"));
-    f.set_attr("config_hash", std::string("h"));
-    f.set_attr("generator_seed", int64_t(1));
-    f.set_attr("games", int64_t(1));
-    f.set_attr("samples", int64_t(2));
+    write_shard_attributes(f, 2);
     f.close();
   }
   expect_named_error(path("x.h5"), "missing dataset '/digits'");
+}
+
+// A samples attribute far beyond the datasets' rows (issue 101's fuzzing:
+// it sized every sample before any dataset was read, so a corrupt count
+// asked for terabytes) is refused as the first field's wrong shape.
+TEST_F(ShardTest, ASampleCountBeyondTheDatasetsIsRefusedNotAllocated) {
+  {
+    nn::Hdf5File f = nn::Hdf5File::create(path("n.h5"));
+    write_shard_attributes(f, int64_t(1) << 40);
+    const std::vector<uint8_t> digits(2 * kCells, 1);
+    f.write("/digits", {2, uint64_t(kCells)}, digits.data());
+    f.close();
+  }
+  expect_named_error(path("n.h5"), "dataset '/digits' has the wrong shape for 1099511627776 rows");
 }
 
 }  // namespace

@@ -290,12 +290,16 @@ int AlphaBeta::probcut(Position& pos, const ProbCutPair& pair, int alpha, int be
   // are 2,720): a bound beyond it is not tried.
   constexpr int kReach = 4000;
   const double margin = config_.probcut_sigmas * pair.spread;
+  // A bound far past any score (a fit's tiny slope or huge offset, which
+  // the reader takes as long as they are finite) is held inside int's range
+  // before it is made an int: the comparisons below decide it the same.
+  const auto bound = [](double value) { return int(std::clamp(value, -1e9, 1e9)); };
   // The deep value is predicted at least beta when slope * v + offset -
   // margin >= beta, that is when v >= high.
-  const int high = int(std::ceil((beta + margin - pair.offset) / pair.slope));
+  const int high = bound(std::ceil((beta + margin - pair.offset) / pair.slope));
   if (high < kReach && negamax(pos, pair.shallow, high - 1, high, ply) >= high) return beta;
   if (stopped_) return kNoCut;
-  const int low = int(std::floor((alpha - margin - pair.offset) / pair.slope));
+  const int low = bound(std::floor((alpha - margin - pair.offset) / pair.slope));
   if (low > -kReach && negamax(pos, pair.shallow, low, low + 1, ply) <= low) return alpha;
   return kNoCut;
 }

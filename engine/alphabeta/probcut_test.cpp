@@ -254,5 +254,20 @@ TEST(ProbCutSearch, ACutReturnsTheBoundItsPredictionClears) {
   EXPECT_GT(none, 20);
 }
 
+// A fit whose predictions lie past any score (a slope of 1e-300, an offset
+// or spread of 1e300: finite and positive, so the reader takes them) cuts
+// where it predicts, as any far prediction does, and not where it predicts
+// nothing. Issue 101's fuzzing found the bound made an int out of int's
+// range (undefined; on x86 INT_MIN, whose window then cut the wrong way).
+TEST(ProbCutSearch, APredictionPastAnyScoreCutsAsItPredicts) {
+  AlphaBeta search;
+  const Position pos = playout_positions(1, 7).front();
+  const int beta = 16;
+  EXPECT_GE(ProbCutProbe::cut(search, pos, pair_of(4, 2, 1e-300, 1e300, 16), beta), beta) << "far above beta";
+  EXPECT_LE(ProbCutProbe::cut(search, pos, pair_of(4, 2, 1e-300, -1e300, 16), beta), beta - 1) << "far below alpha";
+  EXPECT_EQ(ProbCutProbe::cut(search, pos, pair_of(4, 2, 1.0, 0, 1e300), beta), ProbCutProbe::kNoCut)
+      << "a spread so wide that nothing is predicted";
+}
+
 }  // namespace
 }  // namespace mushroom

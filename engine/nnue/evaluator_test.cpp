@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -393,6 +394,35 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
     other[28] = 5;  // 5 mobility inputs, not nnue::kMobilityInputs
     expect_error(write("other.bin", other), "5 mobility inputs");
   }
+}
+
+// What the integer runtime's scales leave open is bounded too (issue 101's
+// fuzzing): a dense bias that overflows the int32 sums, and a net whose
+// evaluations leave the search's range (skip weights of 9 give 170 * 9 =
+// 1,530 cells; the search's infinity is 1,875), are refused naming the
+// tensor or the stack. The shipped evaluation still reads.
+TEST_F(NnueNetworkFileTest, NetsBeyondTheRuntimesSumsOrTheSearchsRangeAreRefused) {
+  const nnue::Network model = random_model(32, 8, 4, 2, 2, 1);
+  nnue::Network bias = model;
+  bias.l2_bias[5] = -3e5f;
+  expect_error(write("bias.bin", nnue::serialize_network(bias)), "tensor l2.bias holds -300000");
+  nnue::Network skips = model;
+  skips.skip_margin = 9.0f;
+  expect_error(write("skips.bin", nnue::serialize_network(skips)), "dense stack 0 can evaluate a position at");
+  nnue::Network out = model;
+  out.out_bias[1] = 1600.0f;
+  expect_error(write("out.bin", nnue::serialize_network(out)), "dense stack 1 can evaluate a position at");
+  EXPECT_NO_THROW(nnue::read_network("models/eval.bin"));
+  // A header whose shape and buckets are both out of range is refused for
+  // its buckets first: the shape's message multiplies them (2^26 x 2^25
+  // overflowed an int).
+  std::string both = nnue::serialize_network(model);
+  both[8] = 40;  // H = 40
+  const uint32_t phases = 1u << 26, seats = 1u << 25;
+  std::memcpy(both.data() + 20, &phases, 4);
+  std::memcpy(both.data() + 24, &seats, 4);
+  expect_error(write("both.bin", both), "67108864 phase buckets and 33554432 seat buckets");
+  EXPECT_NO_THROW(nnue::read_network(write("hand.bin", nnue::serialize_network(nnue::Network::hand_equivalent(model.shape)))));
 }
 
 }  // namespace

@@ -83,6 +83,28 @@ void check_ranges(Network& m, const std::string& source) {
   }
   if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
     throw NetworkError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
+  // The dense layers' int32 sums: a bias's part must leave room for the
+  // weights' (at most 1,035 inputs x 127 x 127).
+  const auto bias_limit = [&](const std::vector<float>& b, const char* name) {
+    for (float v : b)
+      if (std::fabs(v) > kMaxDenseBias)
+        throw NetworkError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
+                           ", outside the runtime's +-" + std::to_string(kMaxDenseBias));
+  };
+  bias_limit(m.l1_bias, "l1.bias");
+  bias_limit(m.l2_bias, "l2.bias");
+  // The search's scores: the largest evaluation a stack can give (its
+  // output's bias and weights on hidden units in [0, 1], and the skips on
+  // a margin and a best gain of at most 170 cells each) must stay far
+  // inside alpha-beta's infinity.
+  const size_t l2 = size_t(m.shape.l2);
+  for (size_t s = 0; s < m.out_bias.size(); ++s) {
+    double most = std::fabs(m.out_bias[s]) + 170.0 * (std::fabs(m.skip_margin) + std::fabs(m.skip_gain));
+    for (size_t i = 0; i < l2; ++i) most += std::fabs(m.out_weight[s * l2 + i]);
+    if (most > kMaxEvaluationCells)
+      throw NetworkError(source + ": dense stack " + std::to_string(s) + " can evaluate a position at " +
+                         std::to_string(most) + " cells, beyond the search's +-" + std::to_string(kMaxEvaluationCells));
+  }
 }
 
 }  // namespace
@@ -152,13 +174,15 @@ Network parse_network(const std::string& bytes, const std::string& source) {
                          std::to_string(kMobilityInputs));
     x.mobility = true;
   }
-  if (x.hidden < 16 || x.hidden > 512 || x.hidden % 16 != 0 || x.l1 < 1 || x.l1 > 64 || x.l2 < 1 || x.l2 > 64)
-    throw NetworkError(source + ": architecture " + x.to_string() +
-                       " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+  // The buckets first: the architecture's message (Shape::to_string)
+  // multiplies them, which the file's values could overflow.
   if (x.phase_buckets < 1 || x.phase_buckets > kMaxPhaseBuckets || x.seat_buckets < 1 || x.seat_buckets > 2)
     throw NetworkError(source + ": " + std::to_string(x.phase_buckets) + " phase buckets and " +
                        std::to_string(x.seat_buckets) + " seat buckets, where this build runs 1.." +
                        std::to_string(kMaxPhaseBuckets) + " and 1..2");
+  if (x.hidden < 16 || x.hidden > 512 || x.hidden % 16 != 0 || x.l1 < 1 || x.l1 > 64 || x.l2 < 1 || x.l2 > 64)
+    throw NetworkError(source + ": architecture " + x.to_string() +
+                       " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
   resize_for(m);
   size_t floats = 0;
   for (const auto& t : m.tensors()) floats += t.size;

@@ -50,7 +50,8 @@
 // every stack, stack by stack); one without is written as MSHEVAL2. A model
 // with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
 // mobility_inputs (kMobilityInputs). Reading checks the size, magic, shape
-// ranges, hash, finite values and that the values fit the integer runtime.
+// ranges, hash, finite values, that the values fit the integer runtime and
+// that no evaluation can leave the search's range (kMaxEvaluationCells).
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #pragma once
 #include <cstdint>
@@ -104,5 +105,11 @@ std::string serialize_network(const Network& network);
 constexpr float kFtScale = 127.0f;     // transformer weights and biases -> int16; crelu's 1 is 127
 constexpr float kDenseScale = 64.0f;   // l1, l2, out weights -> int8
 constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
+// And the reader's bounds on what those scales leave open: a dense layer's
+// bias (its int32 sums), and the largest evaluation a net can give, in
+// cells (alpha-beta's scores stay far inside its infinity, 1,875 cells, and
+// its table's int16; the shipped nets reach about 200).
+constexpr float kMaxDenseBias = 1000.0f;
+constexpr double kMaxEvaluationCells = 1500.0;
 
 }  // namespace mushroom::nnue

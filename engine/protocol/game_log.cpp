@@ -48,6 +48,18 @@ std::string format_game_log(const GameLog& log) {
 
 namespace {
 
+// A move at words[at..at+3] that a log may hold: the pass, or a rectangle on
+// the board, which replaying cannot take outside it (a rectangle such as
+// 0 -1 -1 -1 would); nullopt when the words are not four integers.
+template <typename Fail>
+std::optional<Move> parse_logged_move(const std::vector<std::string_view>& words, size_t at, const Fail& fail) {
+  const std::optional<Move> move = parse_move_words(words, at);
+  if (move && *move != Move::pass() && !move->on_board())
+    throw fail("move '" + std::string(words[at]) + " " + std::string(words[at + 1]) + " " + std::string(words[at + 2]) +
+               " " + std::string(words[at + 3]) + "' is neither a rectangle on the board nor the pass -1 -1 -1 -1");
+  return move;
+}
+
 // "SEARCH value n" then n groups "r1 c1 r2 c2 visits q".
 template <typename Fail>
 SearchNote parse_search_note(const std::vector<std::string_view>& words, const Fail& fail) {
@@ -61,7 +73,7 @@ SearchNote parse_search_note(const std::vector<std::string_view>& words, const F
   for (int i = 0; i < n; ++i) {
     const size_t at = 3 + size_t(i) * 6;
     SearchCandidate c;
-    const auto move = parse_move_words(words, at);
+    const auto move = parse_logged_move(words, at, fail);
     if (!move || !parse_int(words[at + 4], c.visits) || c.visits < 0 || !parse_double(words[at + 5], c.q))
       throw fail(shape);
     c.move = *move;
@@ -94,9 +106,10 @@ GameLog parse_game_log(std::string_view text, const std::string& source) {
       have_init = true;
     } else if (cmd == "FIRST" || cmd == "SECOND") {
       if (!have_init) throw fail("a move before INIT");
-      const auto move = parse_move_words(words, 1);
       int ms = 0;
-      if (!move || words.size() != 6 || !parse_int(words[5], ms)) throw fail("expected '" + std::string(cmd) + " r1 c1 r2 c2 ms'");
+      if (words.size() != 6 || !parse_int(words[5], ms)) throw fail("expected '" + std::string(cmd) + " r1 c1 r2 c2 ms'");
+      const auto move = parse_logged_move(words, 1, fail);
+      if (!move) throw fail("expected '" + std::string(cmd) + " r1 c1 r2 c2 ms'");
       log.moves.push_back({cmd == "FIRST" ? kFirst : kSecond, *move, ms});
     } else if (cmd == "SEARCH") {
       if (log.moves.empty() || log.moves.back().search) throw fail("SEARCH must follow its move line, once");

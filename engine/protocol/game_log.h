@@ -1,7 +1,8 @@
 // Game logs in the official local testing tool's format:
 //
 //   INIT <10 rows of 17 digits>
-//   FIRST|SECOND r1 c1 r2 c2 ms        one line per move (pass: -1 -1 -1 -1)
+//   FIRST|SECOND r1 c1 r2 c2 ms        one line per move (pass: -1 -1 -1 -1;
+//                                      a rectangle outside the board is refused)
 //   FINISH
 //   SCOREFIRST n
 //   SCORESECOND n

@@ -82,6 +82,25 @@ TEST(GameLog, MalformedLogsNameTheLine) {
   EXPECT_EQ(error_of(""), "g.log: no INIT line");
 }
 
+// A move line holds the pass or a rectangle on the board: anything else
+// cannot be replayed (issue 101's fuzzing found `mushroom replay` shifting
+// by a negative column for `SECOND -0 -1 -1 -1 0`), so the line is refused.
+TEST(GameLog, MovesOffTheBoardAreRefusedByLine) {
+  const std::string init = format_game_log(played_log(6)).substr(0, format_game_log(played_log(6)).find('\n') + 1);
+  auto error_of = [](const std::string& text) { return parse_error_of(text, "g.log"); };
+  const char* const refused = "' is neither a rectangle on the board nor the pass -1 -1 -1 -1";
+  EXPECT_EQ(error_of(init + "SECOND -0 -1 -1 -1 0\n"), std::string("g.log:2: move '-0 -1 -1 -1") + refused);
+  EXPECT_EQ(error_of(init + "FIRST 0 0 9 17 5\n"), std::string("g.log:2: move '0 0 9 17") + refused);
+  EXPECT_EQ(error_of(init + "FIRST 3 3 2 2 5\n"), std::string("g.log:2: move '3 3 2 2") + refused);
+  EXPECT_EQ(error_of(init + "FIRST -1 0 0 0 5\n"), std::string("g.log:2: move '-1 0 0 0") + refused);
+  EXPECT_EQ(error_of(init + "FIRST 0 0 0 1 5\nSEARCH 0.1 1  0 0 10 0 3 0.5\n"),
+            std::string("g.log:3: move '0 0 10 0") + refused);
+  // The board's corners and the pass still read, and replay.
+  const GameLog log = parse_game_log(init + "FIRST 0 0 0 0 5\nSECOND 9 16 9 16 5\nFIRST -1 -1 -1 -1 1\n");
+  EXPECT_EQ(log.moves.size(), 3u);
+  log.final_position();
+}
+
 // A log file reads back as its text parses; a missing file and a
 // malformed one are refused naming the path (and the line).
 TEST(GameLog, ReadGameLogNamesTheFile) {
