@@ -67,6 +67,14 @@ void print_verdict(const std::string& source, const char* refusal) {
   else std::fprintf(stderr, "read: %s\n", source.c_str());
 }
 
+std::string first_difference(const std::string& a, const std::string& b) {
+  size_t line = 1, start = 0;
+  for (size_t i = 0; i < a.size() && i < b.size() && a[i] == b[i]; ++i)
+    if (a[i] == '\n') ++line, start = i + 1;
+  const auto line_of = [&](const std::string& text) { return text.substr(start, text.find('\n', start) - start); };
+  return "line " + std::to_string(line) + ": '" + line_of(a) + "' then '" + line_of(b) + "'";
+}
+
 void finding(const std::string& what) {
   std::fprintf(stderr, "\nFINDING: %s\n", what.c_str());
   std::fflush(stderr);

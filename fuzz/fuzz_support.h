@@ -32,6 +32,8 @@ inline std::string_view as_text(const uint8_t* data, size_t size) {
 // Reports a broken promise on stderr and aborts, so that libFuzzer keeps
 // the input as a finding.
 [[noreturn]] void finding(const std::string& what);
+// "line N: 'A' then 'B'": where two texts that should be equal first differ.
+std::string first_difference(const std::string& a, const std::string& b);
 
 // Whether MUSHROOM_FUZZ_VERBOSE is set: each reader's verdict is then
 // printed (to see what a seed or a finding reaches).

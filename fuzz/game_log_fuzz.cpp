@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GameLog again;
   if (!fuzz::read_or_refuse("written", [&] { again = parse_game_log(written, "written"); }) ||
       format_game_log(again) != written)
-    fuzz::finding("the log written does not read back:\n" + written);
+    fuzz::finding("the log written does not read back: " + fuzz::first_difference(written, format_game_log(again)));
   log.final_position();
   try {
     view::game_viewer_html(log, {});

@@ -219,12 +219,22 @@ std::vector<uint64_t> Hdf5File::dims(const std::string& name) const {
   return std::vector<uint64_t>(hd.begin(), hd.end());
 }
 
+// A stored byte holds at least one value, or, deflated, at most about a
+// thousand (deflate's limit is 1,032 to 1).
+constexpr uint64_t kMostValuesPerStoredByte = 1100;
+
 template <typename T>
 std::vector<T> Hdf5File::read(const std::string& name, std::vector<uint64_t>* dims_out) const {
   const std::vector<uint64_t> d = dims(name);
-  uint64_t total = 1;
-  for (uint64_t x : d) total *= x;
   Handle set{H5Dopen2(id_, name.c_str(), H5P_DEFAULT), H5Dclose};
+  // The values a dataset declares must be ones the file stores before they
+  // size a buffer: a damaged header declares 2^60 of them in a few bytes.
+  const uint64_t stored = H5Dget_storage_size(set.id);
+  uint64_t total = 1;
+  for (uint64_t x : d) total = x && total > UINT64_MAX / x ? UINT64_MAX : total * x;
+  if (total > 0 && (stored == 0 || total / kMostValuesPerStoredByte > stored))
+    fail("dataset '" + name + "' declares " + std::to_string(total) + " values but the file stores " +
+         std::to_string(stored) + " bytes of them");
   Handle type{H5Dget_type(set.id), H5Tclose};
   const H5T_class_t cls = H5Tget_class(type.id);
   if (cls != H5T_INTEGER && cls != H5T_FLOAT) fail("dataset '" + name + "' is not numeric");

@@ -137,6 +137,27 @@ TEST_F(ModelFileTest, AnArrayWhereOneValueBelongsIsRefused) {
   expect_load_error(path("array.h5"), path("array.h5") + ": attribute 'format_version' is not a single value");
 }
 
+// A dataset that declares far more values than the file stores (a damaged
+// header declares 2^40 of them in a few bytes) is refused before it sizes
+// any buffer (issue 101's fuzzing: load_model asked for 2^58 bytes).
+TEST_F(ModelFileTest, ADatasetDeclaringMoreThanTheFileStoresIsRefused) {
+  save_model(random_model(NetConfig{.blocks = 0, .channels = 1, .policy_dim = 1, .value_hidden = 1}, 1), path("huge.h5"));
+  const hid_t file = H5Fopen(path("huge.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  const hsize_t count = hsize_t(1) << 40, chunk = 1024;
+  const hid_t space = H5Screate_simple(1, &count, nullptr);
+  const hid_t layout = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(layout, 1, &chunk);  // chunks are stored as they are written: none is
+  const hid_t set = H5Dcreate2(file, "/weights/huge", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, layout, H5P_DEFAULT);
+  EXPECT_GE(set, 0);
+  H5Dclose(set);
+  H5Pclose(layout);
+  H5Sclose(space);
+  H5Fclose(file);
+  expect_load_error(path("huge.h5"), path("huge.h5") + ": dataset '/weights/huge' declares 1099511627776 values but the "
+                                     "file stores 0 bytes of them");
+}
+
 TEST_F(ModelFileTest, MisshapenTensorIsNamed) {
   Model m = random_model(NetConfig{.blocks = 1, .channels = 8, .policy_dim = 4, .value_hidden = 8}, 1);
   m.tensors["value.fc2.bias"].shape = {5};

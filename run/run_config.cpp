@@ -1,7 +1,5 @@
 #include "run/run_config.h"
 
-#include <toml++/toml.h>
-
 #include <iostream>
 #include <optional>
 #include <set>
@@ -11,6 +9,7 @@
 #include "util/hash.h"
 #include "util/rng.h"
 #include "util/text.h"
+#include "util/toml.h"
 
 namespace mushroom::run {
 
@@ -190,7 +189,7 @@ void apply_overrides(toml::table& root, const std::vector<std::string>& override
     toml::table value;
     try {
       value = toml::parse("x = " + o.value);
-    } catch (const toml::parse_error&) {
+    } catch (const std::exception&) {  // toml::parse_error, or TomlCheckFailed: not TOML
       value.insert_or_assign("x", o.value);
     }
     if (!root.contains(o.section)) root.insert_or_assign(o.section, toml::table{});
@@ -255,8 +254,14 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
     const auto& where = e.source().begin;
     throw ConfigError(file_name + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
                       std::string(e.description()));
+  } catch (const TomlCheckFailed& e) {
+    throw ConfigError(file_name + ": not TOML: " + e.what());
   }
-  apply_overrides(root, overrides);
+  try {
+    apply_overrides(root, overrides);
+  } catch (const ConfigError& e) {
+    throw ConfigError(file_name + ": " + e.what());  // a saved config's --set lines are its file's
+  }
   std::string source = file_name;
   for (const std::string& o : overrides) source += (source == file_name ? " with --set " : ", ") + o;
   RunConfig c;

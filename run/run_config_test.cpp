@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <set>
-#include <toml++/toml.h>
 
 #include "arena/boards_file.h"
 #include "mushroom/board_gen.h"
@@ -15,6 +14,7 @@
 #include "train/learnable_games.h"
 #include "util/rng.h"
 #include "util/text.h"
+#include "util/toml.h"
 
 namespace mushroom::run {
 namespace {
@@ -66,6 +66,34 @@ TEST(RunConfig, ShippedConfigsParse) {
   EXPECT_EQ(cpu.selfplay.proven_sample_fraction, 1.0);
   EXPECT_EQ(load_run_config("testdata/configs/blockgame-ci.toml").game(), nn::GameKind::kBlockgame);
   EXPECT_EQ(cpu.game(), nn::GameKind::kMushroom);
+}
+
+// A table header that toml++ 3.3 asserts on instead of refusing ("[!a]":
+// issue 101's fuzzing; the assertion aborted `mushroom run`) is refused as
+// malformed TOML, naming the file.
+TEST(RunConfig, AHeaderTheTomlParserAssertsOnIsRefused) {
+  for (const std::string text : {"[!a]\n", "[selfplay]\ngames = 4\n[.x]\n", "[=a]\n"}) {
+    try {
+      parse_run_config(text, "bad.toml");
+      FAIL() << "read " << text;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("bad.toml: not TOML: the TOML parser's check '", 0), 0u) << e.what();
+    }
+  }
+}
+
+// A --set line of a saved config that no longer reads is refused naming the
+// file (issue 101's fuzzing: the refusal named only the --set).
+TEST(RunConfig, ASavedConfigsBadSetLineNamesTheFile) {
+  const std::string saved =
+      "[selfplay]\ngames = 4\n\n# mushroom run --set, applied on top of the lines above:\n#   train.lr=0.002\n";
+  try {
+    parse_saved_config(saved, "runs/x/config.toml");
+    FAIL() << "an unknown --set key was read";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "runs/x/config.toml: --set 'train.lr=0.002': unknown key 'train.lr' (see mushroom config)");
+  }
 }
 
 // `mushroom run --set section.key=value`: checked as the file is, added

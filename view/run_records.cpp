@@ -57,7 +57,7 @@ json parse_object(const std::string& text, const std::string& source) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number past a double's range (1e400)
     throw RecordError(source + ": not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object()) throw RecordError(source + ": a record must be a JSON object");

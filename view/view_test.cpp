@@ -278,6 +278,10 @@ TEST(RunRecords, BadRecordsNameTheFileAndTheProblem) {
   EXPECT_NE(message("{\"generation\": 3, \"gate_score\": \"high\"}").find("field 'gate_score' is not a number"),
             std::string::npos);
   EXPECT_NE(message("{\"promoted\": 1}").find("no positive 'generation'"), std::string::npos);
+  // A number past a double's range is nlohmann's out_of_range, not a
+  // parse_error (issue 101's fuzzing: it escaped without the file's name).
+  EXPECT_EQ(message("{\"generation\": 3, \"loss\": 1e400}"),
+            "metrics/gen-0003.json: not valid JSON ([json.exception.out_of_range.406] number overflow parsing '1e400')");
   const fs::path dir = scratch("bad-metrics");
   write_run(dir);
   write_file_atomic((dir / "metrics" / "gen-0002.json").string(), "{\"generation\": 2, ");

@@ -1,7 +1,5 @@
 #include "arena/shipped_record.h"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -13,6 +11,7 @@
 
 #include "arena/stats.h"
 #include "util/text.h"
+#include "util/toml.h"
 
 namespace mushroom {
 
@@ -250,6 +249,8 @@ std::vector<ShippedEvaluation> read_shipped_record(const std::string& path) {
   } catch (const toml::parse_error& e) {
     throw std::invalid_argument(path + ":" + std::to_string(e.source().begin.line) +
                                 ": not TOML: " + std::string(e.description()));
+  } catch (const TomlCheckFailed& e) {
+    throw std::invalid_argument(path + ": not TOML: " + e.what());
   }
   const StrictTable top(root, path, "", {"shipped"});
   const toml::array* entries = top.need("shipped").as_array();

@@ -194,6 +194,14 @@ TEST(ShippedRecord, MalformedEntriesAreRefusedByName) {
             std::string::npos);
 }
 
+// A table header that toml++ 3.3 asserts on instead of refusing (issue
+// 101's fuzzing of the run config, which reads TOML as this record does) is
+// refused as malformed TOML, naming the file.
+TEST(ShippedRecord, AHeaderTheTomlParserAssertsOnIsRefusedByName) {
+  const std::string e = error_reading_edited("[shipped.match]", "[!shipped.match]");
+  EXPECT_NE(e.find("shipped.toml: not TOML: the TOML parser's check '"), std::string::npos) << e;
+}
+
 TEST(ShippedRecord, AMissingFileIsRefusedByName) {
   try {
     read_shipped_record("testdata/shipped/none.toml");

@@ -76,6 +76,7 @@ SearchNote parse_search_note(const std::vector<std::string_view>& words, const F
     const auto move = parse_logged_move(words, at, fail);
     if (!move || !parse_int(words[at + 4], c.visits) || c.visits < 0 || !parse_double(words[at + 5], c.q))
       throw fail(shape);
+    if (c.q < -1 || c.q > 1) throw fail("SEARCH q " + std::string(words[at + 5]) + " is outside [-1, 1]");
     c.move = *move;
     note.candidates.push_back(c);
   }

@@ -14,7 +14,8 @@
 //
 //   SEARCH value n  r1 c1 r2 c2 visits q  (n candidates, most visited first)
 //
-// value and q are from the mover's side, in [-1, 1].
+// value and q are from the mover's side, in [-1, 1] (a log with either
+// outside is refused).
 #pragma once
 #include <optional>
 #include <string>

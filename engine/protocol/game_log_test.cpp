@@ -160,6 +160,10 @@ TEST(GameLog, MalformedSearchLinesNameTheLine) {
   EXPECT_EQ(error_of(head + move + "SEARCH 1.5 0\n"), "s.log:3: SEARCH value 1.5 is outside [-1, 1]");
   EXPECT_EQ(error_of(head + move + "SEARCH 0.1 1 0 0 0 1 -3 0.2\n"),
             "s.log:3: expected 'SEARCH value n' and n groups 'r1 c1 r2 c2 visits q'");
+  // A candidate's q is in [-1, 1] as the value is (issue 101's fuzzing: a
+  // q of 10^115 did not survive format_game_log's fixed decimals).
+  EXPECT_EQ(error_of(head + move + "SEARCH 0.1 1  0 0 0 1 3 1e115\n"), "s.log:3: SEARCH q 1e115 is outside [-1, 1]");
+  EXPECT_EQ(error_of(head + move + "SEARCH 0.1 1  0 0 0 1 3 -1.5\n"), "s.log:3: SEARCH q -1.5 is outside [-1, 1]");
   EXPECT_EQ(error_of(head + move + "SEARCH 0.1 0\n"), "no error");
 }
 
