@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""scripts/kill_harness.py's own check (CTest KillHarnessCatchesLosses):
+against a stand-in mushroom (testdata/kill_harness/fake_mushroom.py) that
+keeps every promise it passes with 0 problems, and against one that
+breaks one promise at a time (FAKE_BUG) it fails naming the break: a
+shard written again after a resume, an export written in place (a kill
+leaves it half-written), a game recorded twice. Needs no build.
+
+    python3 scripts/kill_harness_test.py [--work DIR]
+"""
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = [
+    ("", 0, "0 problems"),
+    ("rewrite", 1, "data/gen-0001/shard-100000000.h5, finished before attempt"),
+    ("torn", 1, "main.cpp is not the unkilled export's (half-written?)"),
+    ("twice", 1, "games played twice"),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--work", default=str(ROOT / "build-test-tmp" / "kill-harness-test"))
+    args = parser.parse_args()
+    failed = 0
+    for bug, code, needle in CASES:
+        env = dict(os.environ, FAKE_BUG=bug)
+        # A torn export shows only when a kill lands inside its write: three
+        # runs' worth of export kills (asking for more kills than three runs
+        # make, which fails too, but without the needle).
+        kills, runs = ("30", "3") if bug == "torn" else ("3", "1")
+        cmd = [sys.executable, str(ROOT / "scripts" / "kill_harness.py"), "--mushroom",
+               str(ROOT / "testdata" / "kill_harness" / "fake_mushroom.py"), "--kills", kills, "--max-runs", runs,
+               "--allow-missed-stages", "--arena-kills", "1", "--relabel-kills", "1", "--seed", "5",
+               "--timeout", "120", "--work", str(Path(args.work) / (bug or "clean"))]
+        r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        ok = r.returncode == code and needle in r.stdout
+        print(f"{'ok  ' if ok else 'FAIL'} FAKE_BUG={bug or '(none)'}: exit {r.returncode} (wanted {code}), "
+              f"{'names' if needle in r.stdout else 'does not name'} '{needle}'")
+        if not ok:
+            failed += 1
+            print(r.stdout[-4000:])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
