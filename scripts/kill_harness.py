@@ -36,11 +36,12 @@ What is checked once each killed run, match or relabel has finished:
      ones: the candidate models/gen-0001.eval, trained by one thread from
      the samples in game-id order; models/init.*; promoted.txt;
      config.toml; the arena's games between builtin:greedy and
-     builtin:alphabeta:depth=2; relabel's settings). Where the unkilled
-     runs differ too, or a resume may rightly change the bytes, by meaning:
-     a generation record field by field, less the fields that time a
-     session or count only the last session's work (SESSION_FIELDS) and
-     the ladder's (a real clock); a fit by its lines less the header
+     builtin:alphabeta:depth=2,solver=false; relabel's settings). Where
+     the unkilled runs differ too, or a resume may rightly change the
+     bytes, by meaning: a generation record field by field, less the
+     fields that time a session or count only the last session's work
+     (SESSION_FIELDS) and the ladder's (a real clock); a fit by its lines
+     less the header
      comments, which name the run's folder; a games.csv by its games (and
      their results where the unkilled runs agree). The HDF5 files differ
      in bytes between any two runs (HDF5 stores each dataset's
@@ -654,7 +655,7 @@ def check_run(args, problems, n, run_dir, refs, fingerprints, work):
 # ---- arena ---------------------------------------------------------------------
 
 def arena_command(args, log_dir):
-    return [args.mushroom, "arena", "--a", "builtin:greedy", "--b", "builtin:alphabeta:depth=2", "--boards",
+    return [args.mushroom, "arena", "--a", "builtin:greedy", "--b", "builtin:alphabeta:depth=2,solver=false", "--boards",
             str(args.arena_boards), "--seed", "7", "--time-ms", "10000", "--parallel", "1", "--log-dir", str(log_dir)]
 
 
