@@ -8,6 +8,8 @@ record kept. FAKE_BUG breaks one promise, for the harness to catch:
 rewrite (the first shard written again on every resume), torn (export-bot
 writes main.cpp in place, so a kill leaves it half-written), twice (arena
 records board 0's games twice)."""
+import csv
+import io
 import json
 import os
 import sys
@@ -126,13 +128,14 @@ def arena():
     have = complete_records(games)
     for b in range(int(arg("--boards"))):
         for first, second in ((arg("--a"), arg("--b")), (arg("--b"), arg("--a"))):
-            if f"{first},{second},{b}," in have:
+            if any(r[:3] == [first, second, str(b)] for r in csv.reader(io.StringIO(have))):
                 continue
             time.sleep(0.1)
             atomic(d / f"game-{b:04d}.log", "INIT 1 2 3\n")
-            record = f"{first},{second},{b},7,3,4,-1,,,game-{b:04d}.log\n"
+            line = io.StringIO()
+            csv.writer(line, lineterminator="\n").writerow([first, second, b, 7, 3, 4, -1, "", "", f"game-{b:04d}.log"])
             with open(games, "a") as f:
-                f.write(record * (2 if BUG == "twice" and b == 0 else 1))
+                f.write(line.getvalue() * (2 if BUG == "twice" and b == 0 else 1))
     atomic(d / "fingerprints.txt", "the same programs\n")
     atomic(d / "report.txt", "the report\n")
 
