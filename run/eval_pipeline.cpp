@@ -15,6 +15,7 @@
 #include "alphabeta/probcut.h"
 #include "run/fit_stage.h"
 #include "run/match.h"
+#include "run/run_dir.h"
 #include "selfplay/eval_selfplay.h"
 #include "selfplay/shard.h"
 #include "train/nnue/eval_net.h"
@@ -58,7 +59,10 @@ selfplay::SelfplayProgress play_eval_selfplay(const RunConfig& config, selfplay:
 
 train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, int g,
                                    const std::string& init_model, const StageLog& log) {
-  if (fs::exists(run.model(g))) return trained_stats_of(run, g);  // trained before a resume: its metrics say how
+  if (fs::exists(run.model(g))) {  // trained before a resume: its metrics say how
+    finish_optimizer_state(run);  // a kill came after the candidate, before its optimizer state was the run's
+    return trained_stats_of(run, g);
+  }
   const nnue::Shape& asked = config.evalnet.shape;
   nnue::Network start;
   bool fresh = config.evalnet.fresh_start;
@@ -79,15 +83,17 @@ train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, i
     // Generation 1 without fresh_start starts from the run's own seed.
     const bool own_seed = g == 1 && !config.evalnet.fresh_start;
     start = train::initial_eval_model(config.evalnet, config.seed() + (own_seed ? 0 : uint64_t(g)));
-    fs::remove(run.optimizer());  // its moments belong to other weights
   }
+  // Fresh weights start fresh moments: the run's state belongs to other weights.
+  const std::string optimizer = begin_optimizer_state(run, !fresh);
   const train::EvalTraining trained =
       train::train_eval(config.evalnet, config.train,
                         train::find_shards_from_generation(run.data().string(), config.train.window_first_generation),
-                        start, g, trained_stats_of(run, g - 1).samples_seen, run.optimizer().string(), log);
+                        start, g, trained_stats_of(run, g - 1).samples_seen, optimizer, log);
   write_file_atomic(run.train_metrics(g).string(), trained.metrics);
   // The candidate goes last: its presence marks the stage as finished.
   write_file_atomic(run.model(g).string(), nnue::serialize_network(trained.model));
+  finish_optimizer_state(run);
   return trained.stats;
 }
 

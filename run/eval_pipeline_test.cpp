@@ -1,11 +1,13 @@
 // The learner stage of the "eval" pipeline (run/eval_pipeline.h): across
-// generations whose config changes the net's shape, and resumed after its
-// candidate was written but before the generation's record.
+// generations whose config changes the net's shape, resumed after its
+// candidate was written but before the generation's record, and stopped
+// between its training and its candidate.
 #include "run/eval_pipeline.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,6 +117,60 @@ TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
   for (const std::string& l : lines) complete = complete || l.find("selfplay: already complete") != std::string::npos;
   EXPECT_TRUE(complete) << "generation 1's self-play was not found complete";
   std::filesystem::remove_all(root);
+}
+
+// The optimizer's state goes with the candidate it trained (issue 101, by
+// reading the learners for the kill harness): the training saved its Adam
+// moments as the run's optimizer.pt before the candidate was written, so a
+// kill between the two left them there, and the next attempt trained the
+// candidate again from the finished training's moments: another candidate
+// than an unkilled run makes. Here the learner is stopped at that point by
+// a folder where its training metrics go (their write fails right after
+// the training saved its state, before the candidate), not by timing a
+// kill; the next attempt must make the unkilled candidate.
+TEST(EvalPipeline, ATrainingStoppedBeforeItsCandidateTrainsAgainFromTheRunsOptimizerState) {
+  const RunDir run{test_scratch_dir() / "eval_optimizer_state", ".eval"};
+  std::filesystem::remove_all(run.root);
+  train::selfplay_window(run.data(1), 6);
+  run.prepare();
+  const RunConfig config = parse_run_config(
+      "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
+      "threads = 1\noptimizer = \"adam\"\n",
+      "test.toml");
+  const StageLog log = [](const std::string&) {};
+  eval_pipeline(config).learn(run, 1, "", log);
+  ASSERT_TRUE(std::filesystem::exists(run.optimizer()));
+  EXPECT_FALSE(std::filesystem::exists(run.optimizer_in_training()));
+  const std::string first_state = read_file(run.optimizer().string());
+  eval_pipeline(config).learn(run, 2, "", log);  // from generation 1's weights and moments
+  const std::string unkilled = read_file(run.model(2).string()), second_state = read_file(run.optimizer().string());
+  EXPECT_NE(second_state, first_state);
+
+  // Generation 2 again from the run as it was before its training, stopped
+  // after the training saved its state.
+  std::filesystem::remove(run.model(2));
+  std::filesystem::remove(run.train_metrics(2));
+  write_file_atomic(run.optimizer().string(), first_state);
+  std::filesystem::create_directories(run.train_metrics(2) / "in-the-way");
+  EXPECT_THROW(eval_pipeline(config).learn(run, 2, "", log), std::runtime_error);
+  ASSERT_FALSE(std::filesystem::exists(run.model(2)));
+  EXPECT_EQ(read_file(run.optimizer().string()), first_state) << "the stopped training's state became the run's";
+  std::filesystem::remove_all(run.train_metrics(2));
+  eval_pipeline(config).learn(run, 2, "", log);  // the next attempt
+  EXPECT_EQ(read_file(run.model(2).string()), unkilled) << "trained again from the stopped training's moments";
+  EXPECT_NE(read_file(run.optimizer().string()), first_state) << "the finished training's state is not the run's";
+  EXPECT_FALSE(std::filesystem::exists(run.optimizer_in_training()));
+
+  // Stopped after the candidate, before its state was the run's (built
+  // directly): the resumed learner finds the candidate and makes the
+  // state its training saved the run's.
+  write_file_atomic(run.optimizer_in_training().string(), second_state);
+  write_file_atomic(run.optimizer().string(), first_state);
+  eval_pipeline(config).learn(run, 2, "", log);
+  EXPECT_EQ(read_file(run.optimizer().string()), second_state);
+  EXPECT_FALSE(std::filesystem::exists(run.optimizer_in_training()));
+  EXPECT_EQ(read_file(run.model(2).string()), unkilled);
+  std::filesystem::remove_all(run.root);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "nn/model_file.h"
+#include "run/run_dir.h"
 #include "util/log_level.h"
 #include "util/text.h"
 #include "view/run_records.h"
@@ -18,7 +19,10 @@ namespace {
 // The learner stage of the net pipeline (see net_pipeline.h).
 train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, const std::string& init_model,
                             const StageLog& log) {
-  if (fs::exists(run.model(g))) return trained_stats_of(run, g);  // trained before a resume: its metrics say how
+  if (fs::exists(run.model(g))) {  // trained before a resume: its metrics say how
+    finish_optimizer_state(run);  // a kill came after the candidate, before its optimizer state was the run's
+    return trained_stats_of(run, g);
+  }
   nn::Model start;
   if (g > 1 && fs::exists(run.model(g - 1))) start = nn::load_model(run.model(g - 1).string());
   else if (!init_model.empty()) start = nn::load_model(init_model);
@@ -31,7 +35,7 @@ train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, c
                          config.train.window_samples, [&](const std::string& w) { log("train: " + w); }, config.game());
   log("train: window of " + std::to_string(window.size()) + " samples from " + std::to_string(window.used.size()) +
       " shards, " + std::to_string(config.train.steps) + " steps");
-  train::Trainer trainer(config.train, start, run.optimizer().string());
+  train::Trainer trainer(config.train, start, begin_optimizer_state(run));
   std::string metrics;
   const train::TrainStats stats = trainer.train(window, config.train.steps, g, &metrics, std::max(1, config.train.steps / 20),
                         [&](const train::TrainStats& s) {
@@ -50,6 +54,7 @@ train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, c
                                 {"config_hash", config.hash},
                                 {"train_steps", std::to_string(stats.steps)}}),
                  run.model(g).string());
+  finish_optimizer_state(run);
   char line[200];
   std::snprintf(line, sizeof line, "train: loss %.4f (policy %.4f, value %.4f, score %.4f, ownership %.4f)", stats.loss,
                 stats.policy, stats.value, stats.score, stats.ownership);

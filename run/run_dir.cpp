@@ -49,6 +49,17 @@ std::string run_init_model(const RunDir& run, const std::string& init_model) {
   return copy.string();
 }
 
+std::string begin_optimizer_state(const RunDir& run, bool carry) {
+  const fs::path work = run.optimizer_in_training();
+  fs::remove(work);  // a killed training's (or a copy a kill cut short): not the run's moments
+  if (carry && fs::exists(run.optimizer())) fs::copy_file(run.optimizer(), work);
+  return work.string();
+}
+
+void finish_optimizer_state(const RunDir& run) {
+  if (fs::exists(run.optimizer_in_training())) fs::rename(run.optimizer_in_training(), run.optimizer());
+}
+
 void write_promoted_pointer(const RunDir& run, const std::string& model) {
   if (model.empty()) return;
   write_file_atomic(run.promoted_pointer().string(), fs::path(model).filename().string() + "\n");

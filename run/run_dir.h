@@ -11,7 +11,10 @@
 //   models/gen-NNNN.probcut,         a learned evaluation's Multi-ProbCut fits
 //   models/init.probcut              (gatekeeper, [probcut]: run/fit_stage.h)
 //   heldout/                         a learned evaluation's held-out games (gatekeeper)
-//   optimizer.pt                     the optimizer's state (learner)
+//   optimizer.pt                     the optimizer's state (learner), of the
+//                                    newest candidate's training
+//   optimizer-training.pt            its working copy while a learner trains
+//                                    (begin_optimizer_state)
 //   metrics/train-gen-NNNN.jsonl     training lines (learner)
 //   metrics/gen-NNNN.json            the generation's record; its "promoted"
 //                                    field is the promotion (gatekeeper)
@@ -41,6 +44,7 @@ struct RunDir {
     return root / "metrics" / ("train-" + generation_name(g) + ".jsonl");
   }
   std::filesystem::path optimizer() const { return root / "optimizer.pt"; }
+  std::filesystem::path optimizer_in_training() const { return root / "optimizer-training.pt"; }
   std::filesystem::path config_copy() const { return root / "config.toml"; }
   std::filesystem::path promoted_pointer() const { return root / "models" / "promoted.txt"; }
   std::filesystem::path stop_file() const { return root / "stop"; }
@@ -65,6 +69,23 @@ std::string best_model_of_run(const std::string& dir, const std::string& fallbac
 // another init model (it was started from another file, or that file
 // changed since).
 std::string run_init_model(const RunDir& run, const std::string& init_model);
+
+// The optimizer's state goes with the candidate it trained. A learner
+// trains with a working copy of optimizer.pt, which the training loads and
+// saves, and makes it optimizer.pt only once the candidate is written: a
+// kill between the state's save and the candidate's write then cannot
+// start the training again from the finished training's moments (issue
+// 101: the next attempt trained from them, and made another candidate than
+// an unkilled run makes).
+//
+// begin_optimizer_state, before a candidate's training: drops a killed
+// training's working copy, copies optimizer.pt into a new one (with
+// `carry`; without, the training starts fresh moments) and returns its
+// path, for the trainer to load and save. finish_optimizer_state, once the
+// candidate is written (or when a resumed learner finds it written): the
+// working copy becomes optimizer.pt; nothing when there is none.
+std::string begin_optimizer_state(const RunDir& run, bool carry = true);
+void finish_optimizer_state(const RunDir& run);
 
 // Points models/promoted.txt at `model` (a path; its file name is stored),
 // atomically. An empty model ("" before any promotion) is not written.
