@@ -2114,7 +2114,8 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
 // every stack, stack by stack); one without is written as MSHEVAL2. A model
 // with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
 // mobility_inputs (kMobilityInputs). Reading checks the size, magic, shape
-// ranges, hash, finite values and that the values fit the integer runtime.
+// ranges, hash, finite values, that the values fit the integer runtime and
+// that no evaluation can leave the search's range (kMaxEvaluationCells).
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #include <cstdint>
 #include <stdexcept>
@@ -2166,6 +2167,12 @@ std::string serialize_network(const Network& network);
 constexpr float kFtScale = 127.0f;     // transformer weights and biases -> int16; crelu's 1 is 127
 constexpr float kDenseScale = 64.0f;   // l1, l2, out weights -> int8
 constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
+// And the reader's bounds on what those scales leave open: a dense layer's
+// bias (its int32 sums), and the largest evaluation a net can give, in
+// cells (alpha-beta's scores stay far inside its infinity, 1,875 cells, and
+// its table's int16; the shipped nets reach about 200).
+constexpr float kMaxDenseBias = 1000.0f;
+constexpr double kMaxEvaluationCells = 1500.0;
 
 }  // namespace mushroom::nnue
 
@@ -4821,6 +4828,28 @@ void check_ranges(Network& m, const std::string& source) {
   }
   if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
     throw NetworkError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));
+  // The dense layers' int32 sums: a bias's part must leave room for the
+  // weights' (at most 1,035 inputs x 127 x 127).
+  const auto bias_limit = [&](const std::vector<float>& b, const char* name) {
+    for (float v : b)
+      if (std::fabs(v) > kMaxDenseBias)
+        throw NetworkError(source + ": tensor " + std::string(name) + " holds " + std::to_string(v) +
+                           ", outside the runtime's +-" + std::to_string(kMaxDenseBias));
+  };
+  bias_limit(m.l1_bias, "l1.bias");
+  bias_limit(m.l2_bias, "l2.bias");
+  // The search's scores: the largest evaluation a stack can give (its
+  // output's bias and weights on hidden units in [0, 1], and the skips on
+  // a margin and a best gain of at most 170 cells each) must stay far
+  // inside alpha-beta's infinity.
+  const size_t l2 = size_t(m.shape.l2);
+  for (size_t s = 0; s < m.out_bias.size(); ++s) {
+    double most = std::fabs(m.out_bias[s]) + 170.0 * (std::fabs(m.skip_margin) + std::fabs(m.skip_gain));
+    for (size_t i = 0; i < l2; ++i) most += std::fabs(m.out_weight[s * l2 + i]);
+    if (most > kMaxEvaluationCells)
+      throw NetworkError(source + ": dense stack " + std::to_string(s) + " can evaluate a position at " +
+                         std::to_string(most) + " cells, beyond the search's +-" + std::to_string(kMaxEvaluationCells));
+  }
 }
 
 }  // namespace
@@ -4890,13 +4919,15 @@ Network parse_network(const std::string& bytes, const std::string& source) {
                          std::to_string(kMobilityInputs));
     x.mobility = true;
   }
-  if (x.hidden < 16 || x.hidden > 512 || x.hidden % 16 != 0 || x.l1 < 1 || x.l1 > 64 || x.l2 < 1 || x.l2 > 64)
-    throw NetworkError(source + ": architecture " + x.to_string() +
-                       " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
+  // The buckets first: the architecture's message (Shape::to_string)
+  // multiplies them, which the file's values could overflow.
   if (x.phase_buckets < 1 || x.phase_buckets > kMaxPhaseBuckets || x.seat_buckets < 1 || x.seat_buckets > 2)
     throw NetworkError(source + ": " + std::to_string(x.phase_buckets) + " phase buckets and " +
                        std::to_string(x.seat_buckets) + " seat buckets, where this build runs 1.." +
                        std::to_string(kMaxPhaseBuckets) + " and 1..2");
+  if (x.hidden < 16 || x.hidden > 512 || x.hidden % 16 != 0 || x.l1 < 1 || x.l1 > 64 || x.l2 < 1 || x.l2 > 64)
+    throw NetworkError(source + ": architecture " + x.to_string() +
+                       " is not one this build runs (H a multiple of 16 in 16..512, L1 and L2 in 1..64)");
   resize_for(m);
   size_t floats = 0;
   for (const auto& t : m.tensors()) floats += t.size;
@@ -6238,12 +6269,16 @@ int AlphaBeta::probcut(Position& pos, const ProbCutPair& pair, int alpha, int be
   // are 2,720): a bound beyond it is not tried.
   constexpr int kReach = 4000;
   const double margin = config_.probcut_sigmas * pair.spread;
+  // A bound far past any score (a fit's tiny slope or huge offset, which
+  // the reader takes as long as they are finite) is held inside int's range
+  // before it is made an int: the comparisons below decide it the same.
+  const auto bound = [](double value) { return int(std::clamp(value, -1e9, 1e9)); };
   // The deep value is predicted at least beta when slope * v + offset -
   // margin >= beta, that is when v >= high.
-  const int high = int(std::ceil((beta + margin - pair.offset) / pair.slope));
+  const int high = bound(std::ceil((beta + margin - pair.offset) / pair.slope));
   if (high < kReach && negamax(pos, pair.shallow, high - 1, high, ply) >= high) return beta;
   if (stopped_) return kNoCut;
-  const int low = int(std::floor((alpha - margin - pair.offset) / pair.slope));
+  const int low = bound(std::floor((alpha - margin - pair.offset) / pair.slope));
   if (low > -kReach && negamax(pos, pair.shallow, low, low + 1, ply) <= low) return alpha;
   return kNoCut;
 }
