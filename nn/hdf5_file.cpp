@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "nn/hdf5_preflight.h"
+
 namespace mushroom::nn {
 namespace {
 
@@ -44,7 +46,13 @@ struct Handle {
 
 }  // namespace
 
+std::unique_lock<std::recursive_mutex> hdf5_lock() {
+  static std::recursive_mutex mutex;
+  return std::unique_lock<std::recursive_mutex>(mutex);
+}
+
 Hdf5File Hdf5File::create(const std::string& path) {
+  const auto lock = hdf5_lock();
   silence_hdf5();
   const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (id < 0) throw Hdf5Error(path + ": cannot create HDF5 file");
@@ -52,8 +60,14 @@ Hdf5File Hdf5File::create(const std::string& path) {
 }
 
 Hdf5File Hdf5File::open_read(const std::string& path) {
+  const auto lock = hdf5_lock();
   silence_hdf5();
   if (H5Fis_hdf5(path.c_str()) <= 0) throw Hdf5Error(path + ": missing, unreadable or not an HDF5 file");
+  // libhdf5 reads the file in a child first (nn/hdf5_preflight.h): where it
+  // faults there, the file is refused here, unopened.
+  const Hdf5Preflight check = preflight_hdf5(path);
+  if (check.outcome == Hdf5Preflight::Outcome::kFaulted || check.outcome == Hdf5Preflight::Outcome::kTimedOut)
+    throw Hdf5Error(path + ": a corrupt HDF5 file: " + check.detail + "; not opened");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw Hdf5Error(path + ": cannot open HDF5 file (corrupt or truncated?)");
   return Hdf5File(path, id);
@@ -62,10 +76,12 @@ Hdf5File Hdf5File::open_read(const std::string& path) {
 Hdf5File::Hdf5File(Hdf5File&& o) noexcept : path_(std::move(o.path_)), id_(o.id_) { o.id_ = -1; }
 
 Hdf5File::~Hdf5File() {
+  const auto lock = hdf5_lock();
   if (id_ >= 0) H5Fclose(id_);
 }
 
 void Hdf5File::close() {
+  const auto lock = hdf5_lock();
   if (id_ < 0) return;
   const herr_t flushed = H5Fflush(id_, H5F_SCOPE_GLOBAL);
   const herr_t closed = H5Fclose(id_);
@@ -86,12 +102,15 @@ void write_scalar_attr(hid_t file, const std::string& name, hid_t type, const T*
 }  // namespace
 
 void Hdf5File::set_attr(const std::string& name, int64_t value) {
+  const auto lock = hdf5_lock();
   write_scalar_attr(id_, name, H5T_NATIVE_INT64, &value, path_);
 }
 void Hdf5File::set_attr(const std::string& name, double value) {
+  const auto lock = hdf5_lock();
   write_scalar_attr(id_, name, H5T_NATIVE_DOUBLE, &value, path_);
 }
 void Hdf5File::set_attr(const std::string& name, const std::string& value) {
+  const auto lock = hdf5_lock();
   Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
   H5Tset_size(type.id, std::max<size_t>(1, value.size()));
   H5Tset_strpad(type.id, H5T_STR_NULLPAD);
@@ -99,7 +118,10 @@ void Hdf5File::set_attr(const std::string& name, const std::string& value) {
   write_scalar_attr(id_, name, type.id, padded.data(), path_);
 }
 
-bool Hdf5File::has_attr(const std::string& name) const { return H5Aexists(id_, name.c_str()) > 0; }
+bool Hdf5File::has_attr(const std::string& name) const {
+  const auto lock = hdf5_lock();
+  return H5Aexists(id_, name.c_str()) > 0;
+}
 
 namespace {
 // The attribute, which must hold one value: H5Aread writes every value it
@@ -116,6 +138,7 @@ Handle open_attr(hid_t file, const std::string& name, const std::string& path) {
 }  // namespace
 
 int64_t Hdf5File::attr_int(const std::string& name) const {
+  const auto lock = hdf5_lock();
   Handle attr = open_attr(id_, name, path_);
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_INTEGER) fail("attribute '" + name + "' is not an integer");
@@ -125,6 +148,7 @@ int64_t Hdf5File::attr_int(const std::string& name) const {
 }
 
 double Hdf5File::attr_double(const std::string& name) const {
+  const auto lock = hdf5_lock();
   Handle attr = open_attr(id_, name, path_);
   Handle type{H5Aget_type(attr.id), H5Tclose};
   const H5T_class_t cls = H5Tget_class(type.id);
@@ -135,6 +159,7 @@ double Hdf5File::attr_double(const std::string& name) const {
 }
 
 std::string Hdf5File::attr_string(const std::string& name) const {
+  const auto lock = hdf5_lock();
   Handle attr = open_attr(id_, name, path_);
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_STRING || H5Tis_variable_str(type.id) > 0)
@@ -146,6 +171,7 @@ std::string Hdf5File::attr_string(const std::string& name) const {
 }
 
 std::vector<std::string> Hdf5File::attr_names() const {
+  const auto lock = hdf5_lock();
   std::vector<std::string> names;
   H5Aiterate2(
       id_, H5_INDEX_NAME, H5_ITER_INC, nullptr,
@@ -158,11 +184,13 @@ std::vector<std::string> Hdf5File::attr_names() const {
 }
 
 void Hdf5File::create_group(const std::string& name) {
+  const auto lock = hdf5_lock();
   Handle g{H5Gcreate2(id_, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   if (g.id < 0) fail("cannot create group '" + name + "'");
 }
 
 bool Hdf5File::has(const std::string& name) const {
+  const auto lock = hdf5_lock();
   // Each component must exist before H5Lexists may be asked about the next.
   size_t pos = 0;
   while (true) {
@@ -174,6 +202,7 @@ bool Hdf5File::has(const std::string& name) const {
 }
 
 std::vector<std::string> Hdf5File::list(const std::string& group) const {
+  const auto lock = hdf5_lock();
   if (!has(group)) fail("missing group '" + group + "'");
   std::vector<std::string> names;
   H5Literate_by_name(
@@ -188,6 +217,7 @@ std::vector<std::string> Hdf5File::list(const std::string& group) const {
 
 template <typename T>
 void Hdf5File::write(const std::string& name, const std::vector<uint64_t>& dims, const T* data, bool compress) {
+  const auto lock = hdf5_lock();
   std::vector<hsize_t> hd(dims.begin(), dims.end());
   Handle space{H5Screate_simple(int(hd.size()), hd.data(), nullptr), H5Sclose};
   Handle props{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
@@ -208,6 +238,7 @@ void Hdf5File::write(const std::string& name, const std::vector<uint64_t>& dims,
 }
 
 std::vector<uint64_t> Hdf5File::dims(const std::string& name) const {
+  const auto lock = hdf5_lock();
   if (!has(name)) fail("missing dataset '" + name + "'");
   Handle set{H5Dopen2(id_, name.c_str(), H5P_DEFAULT), H5Dclose};
   if (set.id < 0) fail("'" + name + "' is not a dataset");
@@ -225,6 +256,7 @@ constexpr uint64_t kMostValuesPerStoredByte = 1100;
 
 template <typename T>
 std::vector<T> Hdf5File::read(const std::string& name, std::vector<uint64_t>* dims_out) const {
+  const auto lock = hdf5_lock();
   const std::vector<uint64_t> d = dims(name);
   Handle set{H5Dopen2(id_, name.c_str(), H5P_DEFAULT), H5Dclose};
   // The values a dataset declares must be ones the file stores before they

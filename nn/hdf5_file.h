@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,12 @@ class Hdf5Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Every call into libhdf5 from this process holds this lock: the library is
+// not thread-safe in every build, and a file's preflight (nn/hdf5_preflight.h)
+// forks only while no other thread is inside it. Recursive: Hdf5File's
+// functions call each other.
+std::unique_lock<std::recursive_mutex> hdf5_lock();
 
 class Hdf5File {
  public:
