@@ -66,7 +66,7 @@ Hdf5File Hdf5File::open_read(const std::string& path) {
   // libhdf5 reads the file in a child first (nn/hdf5_preflight.h): where it
   // faults there, the file is refused here, unopened.
   const Hdf5Preflight check = preflight_hdf5(path);
-  if (check.outcome == Hdf5Preflight::Outcome::kFaulted || check.outcome == Hdf5Preflight::Outcome::kTimedOut)
+  if (check.outcome == Hdf5Preflight::Outcome::kRefused)
     throw Hdf5Error(path + ": a corrupt HDF5 file: " + check.detail + "; not opened");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw Hdf5Error(path + ": cannot open HDF5 file (corrupt or truncated?)");

@@ -19,7 +19,9 @@ class Hdf5Error : public std::runtime_error {
 // Every call into libhdf5 from this process holds this lock: the library is
 // not thread-safe in every build, and a file's preflight (nn/hdf5_preflight.h)
 // forks only while no other thread is inside it. Recursive: Hdf5File's
-// functions call each other.
+// functions call each other. Code that calls libhdf5 itself (tests, the
+// fuzz scripts) must hold it too once other threads may. A preflight's
+// child inherits it held: the child never takes it.
 std::unique_lock<std::recursive_mutex> hdf5_lock();
 
 class Hdf5File {

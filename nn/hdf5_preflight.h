@@ -1,33 +1,58 @@
 // libhdf5 (1.10.8, Debian 12's) faults on some damaged files inside its own
 // parsing, before any check of ours can run: an allocation sized from the
 // file, a read past a heap block, a wild pointer in the object-header walk
-// (fuzz/upstream/, issue 101). So before this process opens a file with
-// libhdf5, a child process (fork) opens it and reads all of it: every
-// group, every attribute and every dataset's values. A child that dies, is
-// killed, or runs past its time is the file's fault, and the file is
-// refused by name; the parent never lets libhdf5 parse bytes that the same
-// library, in the child, could not.
+// (issue 101's fuzzing; fuzz/corpus/model_file/regress-hdf5-*). So before
+// this process opens a file with libhdf5, a child process (fork) opens it
+// and reads all of it: every group, every attribute and every dataset's
+// values, following hard links only. The child says what it found through a
+// pipe; a child that dies before saying (a signal, a sanitizer's report),
+// runs out of CPU time or of its memory cap, or finds libhdf5 unable to
+// allocate what the file asks for gets the file refused by name. The parent
+// never lets libhdf5 parse bytes that the same library, in the child, could
+// not.
+//
+// Where no sanitizer watches, a read past a heap block may not fault, so
+// the child can pass a file the sanitized build refuses; the readers' own
+// checks still apply.
 #pragma once
+#include <functional>
 #include <string>
 
 namespace mushroom::nn {
 
 struct Hdf5Preflight {
   enum class Outcome {
-    kRead,          // the child read every object: safe for libhdf5 here
-    kRefusedCleanly,  // libhdf5 returned an error (our reader names it)
-    kFaulted,       // the child died (a signal, a sanitizer's report)
-    kTimedOut,      // the child ran past its time and was killed
+    kRead,            // the child read every object: safe for libhdf5 here
+    kRefusedCleanly,  // libhdf5 returned an error there (our reader names it)
+    kRefused,         // the child died, ran out of time or memory: refuse, with detail
   };
   Outcome outcome = Outcome::kRead;
-  std::string detail;  // for kFaulted and kTimedOut: what happened, in words
+  std::string detail;  // for kRefused: what happened, in words
 };
 
-// Reads `path` in a child process as described above. The child's memory is
-// capped (4 GiB beyond what the parent maps, outside sanitizer builds), its
-// time is 20 s plus 1 s for each 10 MB of the file. The caller holds
-// hdf5_lock() (hdf5_file.h), so no thread of this process is inside libhdf5
-// when it forks.
+// Reads `path` in a child process as described above. Takes hdf5_lock()
+// (nn/hdf5_file.h) for the child's whole run, so that no thread of this
+// process is inside libhdf5 when it forks. Outcomes are remembered by the
+// file's path, size and a hash of its bytes, so a reader that opens the
+// same file twice (a shard's meta, then its samples) pays once.
 Hdf5Preflight preflight_hdf5(const std::string& path);
+
+// The child's CPU seconds: `base` plus 1 s for each 10 MB of the file.
+// 10 by default; a fuzz target sets it below libFuzzer's -timeout.
+void set_hdf5_preflight_seconds(double base);
+
+// Whether the child runs under AddressSanitizer, which sees every read past
+// a heap block (so every fault the fuzzer found is refused).
+bool hdf5_preflight_under_asan();
+
+namespace detail {
+// The mechanism, for tests: runs `body` in a forked child with the
+// preflight's hygiene (its own stdout and stderr on /dev/null, no core
+// file, the parent's signal handlers reset, killed with the parent, a CPU
+// limit and a memory cap), and reads the byte it returns: 'R' read, 'E'
+// refused cleanly, any other byte refused with that byte named. A child that
+// dies before returning, or runs past `wall_seconds`, is refused.
+Hdf5Preflight run_in_child(const std::function<char()>& body, double cpu_seconds, double wall_seconds);
+}  // namespace detail
 
 }  // namespace mushroom::nn
