@@ -192,7 +192,9 @@ TEST_F(ModelFileTest, FilesLibhdf5FaultsOnAreRefusedByName) {
       EXPECT_NE(what.find(file), std::string::npos) << what;
       const bool refused_unopened = what.find(": a corrupt HDF5 file: ") != std::string::npos;
       by_the_preflight += refused_unopened;
-      if (hdf5_preflight_under_asan()) EXPECT_TRUE(refused_unopened) << name << ": " << what;
+      if (hdf5_preflight_under_asan()) {
+        EXPECT_TRUE(refused_unopened) << name << ": " << what;
+      }
     }
   }
   EXPECT_EQ(files, 5);
@@ -224,7 +226,10 @@ TEST_F(ModelFileTest, ThePreflightTellsHowItsChildEnded) {
   EXPECT_NE(memory.detail.find("could not allocate"), std::string::npos) << memory.detail;
   const Hdf5Preflight spin = run_in_child(
       [] {
-        for (volatile uint64_t i = 0;; i = i + 1) {
+        volatile uint64_t spins = 0;
+        for (;;) {
+          const uint64_t now = spins;
+          spins = now + 1;
         }
         return 'R';
       },
