@@ -3,10 +3,11 @@
 // "--8<--" lines into the files of a run folder in the scratch folder:
 //   models/promoted.txt, metrics/gen-0001.json, metrics/gen-0002.json,
 //   metrics/train-gen-0001.jsonl, clock/100-1.txt, clock/200-2.txt,
-//   data/gen-0001/games/game-0001.log
+//   data/gen-0001/games/game-0001.log, metrics/train-gen-0001.summary.json
 // and each reader a resume calls then reads them: the promoted pointer,
-// the best model by the generation records, the run's clock, every
-// metric, and the dashboard page drawn from them (with its sample game).
+// the best model by the generation records, the run's clock, the training
+// stage's figures, every metric, and the dashboard page drawn from them
+// (with its sample game).
 // Each refuses bad records with an error naming the file.
 #include <iterator>
 #include <string>
@@ -14,6 +15,7 @@
 #include "fuzz/fuzz_support.h"
 #include "run/run_clock.h"
 #include "run/run_dir.h"
+#include "run/train_summary.h"
 #include "view/dashboard.h"
 #include "view/run_metrics.h"
 
@@ -23,7 +25,7 @@ namespace {
 
 constexpr const char* kFiles[] = {"models/promoted.txt",         "metrics/gen-0001.json", "metrics/gen-0002.json",
                                   "metrics/train-gen-0001.jsonl", "clock/100-1.txt",       "clock/200-2.txt",
-                                  "data/gen-0001/games/game-0001.log"};
+                                  "data/gen-0001/games/game-0001.log", "metrics/train-gen-0001.summary.json"};
 
 }  // namespace
 
@@ -36,6 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::read_or_refuse(dir, [&] { run::read_promoted_pointer(run); });
   fuzz::read_or_refuse(dir, [&] { run::best_model_of_run(dir, "", ".eval"); });
   fuzz::read_or_refuse(dir, [&] { run::run_clock_seconds(run.root); });
+  fuzz::read_or_refuse(dir, [&] { run::trained_stats_of(run, 1); });
   fuzz::read_or_refuse(dir, [&] { view::read_run_metrics(dir); });
   fuzz::read_or_refuse(dir, [&] { view::write_dashboard(dir); });
   return 0;

@@ -91,6 +91,7 @@ train::TrainStats run_eval_learner(const RunConfig& config, const RunDir& run, i
                         train::find_shards_from_generation(run.data().string(), config.train.window_first_generation),
                         start, g, trained_stats_of(run, g - 1).samples_seen, optimizer, log);
   write_file_atomic(run.train_metrics(g).string(), trained.metrics);
+  write_trained_stats(run, g, trained.stats);
   // The candidate goes last: its presence marks the stage as finished.
   write_file_atomic(run.model(g).string(), nnue::serialize_network(trained.model));
   finish_optimizer_state(run);

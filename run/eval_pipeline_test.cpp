@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "nnue/network.h"
+#include "run/pipeline.h"
 #include "run/run_config.h"
 #include "run/run_dir.h"
 #include "run/run_loop.h"
@@ -67,8 +69,10 @@ TEST(EvalPipeline, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
 // training metrics and before the generation's record (the state a kill
 // between the two leaves; built here directly, not by timing a kill) is
 // resumed: the learner stage finds the candidate and returns the training
-// its metrics hold, so the record says how the candidate was trained
-// (steps, loss, samples seen), and the candidate is not trained again.
+// its summary holds, so the record says what an unkilled run's says (steps,
+// samples seen, and the loss: the mean of the last steps, not the last
+// step's, which the kill harness found recorded), and the candidate is not
+// trained again.
 TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
   const std::filesystem::path root = test_scratch_dir() / "eval_resume_record";
   std::filesystem::remove_all(root);
@@ -77,22 +81,26 @@ TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
   std::filesystem::create_directories(root);
   write_file_atomic(config_path,
                     "[run]\nmodel = \"eval\"\ngenerations = 1\nseed = 5\n[selfplay]\ngames = 6\n[evalplay]\n"
-                    "label_depth = 2\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
+                    "label_depth = 2\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 20\nbatch_size = 64\n"
                     "threads = 1\noptimizer = \"adam\"\n[gate]\nenabled = false\n[eval]\nevery = 0\n");
   train::selfplay_window(run.data(1), 6);  // generation 1's self-play, complete
   run.prepare();
   const RunConfig config = load_run_config(config_path, {});
   std::vector<std::string> lines;
   const StageLog log = [&](const std::string& line) { lines.push_back(line); };
-  eval_pipeline(config).learn(run, 1, "", log);  // the learner, before the stop
+  const train::TrainStats trained = eval_pipeline(config).learn(run, 1, "", log);  // the learner, before the stop
   ASSERT_TRUE(std::filesystem::exists(run.model(1)));
   ASSERT_FALSE(std::filesystem::exists(run.record(1)));
   const std::vector<view::TrainLine> metrics = view::read_train_lines(run.train_metrics(1).string());
   ASSERT_FALSE(metrics.empty());
   const view::TrainLine& last = metrics.back();
-  ASSERT_EQ(last.step, 5);
-  ASSERT_GT(last.loss, 0);
+  ASSERT_EQ(last.step, 20);
+  ASSERT_EQ(trained.steps, 20);
+  ASSERT_GT(trained.loss, 0);
   ASSERT_GT(last.samples_seen, 0);
+  // The mean of steps 19 and 20 is not step 20's loss: the record's loss
+  // can tell the summary from the last training line.
+  ASSERT_NE(trained.loss, last.loss);
   // Training is seeded, so a candidate trained again would be the same
   // bytes: the one the stop left is made unlike any training's output.
   nnue::Network marked = nnue::read_network(run.model(1).string());
@@ -109,14 +117,76 @@ TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
   run_training_loop(options);
   ASSERT_TRUE(std::filesystem::exists(run.record(1)));
   const view::GenerationRecord record = view::read_generation_record(run.record(1).string());
-  EXPECT_EQ(record.train_steps, last.step);
-  EXPECT_DOUBLE_EQ(record.loss, last.loss);
+  EXPECT_EQ(record.train_steps, trained.steps);
+  EXPECT_DOUBLE_EQ(record.loss, trained.loss);
+  EXPECT_EQ(record.samples_seen, trained.samples_seen);
   EXPECT_EQ(record.samples_seen, last.samples_seen);
   EXPECT_EQ(read_file(run.model(1).string()), candidate) << "the candidate was trained again";
   bool complete = false;
   for (const std::string& l : lines) complete = complete || l.find("selfplay: already complete") != std::string::npos;
   EXPECT_TRUE(complete) << "generation 1's self-play was not found complete";
   std::filesystem::remove_all(root);
+}
+
+// A training summary reads back as written (a loss that was not finite as
+// NaN); one cut short, of another generation or with a field of the wrong
+// type is refused naming the file; without one (a run from before it) the
+// last training line is read.
+TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
+  const RunDir run{test_scratch_dir() / "eval_train_summary", ".eval"};
+  std::filesystem::remove_all(run.root);
+  run.prepare();
+  train::TrainStats stats;
+  stats.steps = 60;
+  stats.samples_seen = 3840;
+  stats.learning_rate = 1e-4;
+  stats.loss = 0.0010504643432796001;
+  stats.value = 0.25;
+  stats.policy = std::nan("");
+  stats.seconds = 0.38;  // not kept: the session's own
+  write_trained_stats(run, 3, stats);
+  const train::TrainStats back = trained_stats_of(run, 3);
+  EXPECT_EQ(back.steps, 60);
+  EXPECT_EQ(back.samples_seen, 3840);
+  EXPECT_EQ(back.learning_rate, 1e-4);
+  EXPECT_EQ(back.loss, stats.loss);  // exactly: the record must equal an unkilled run's
+  EXPECT_EQ(back.value, 0.25);
+  EXPECT_TRUE(std::isnan(back.policy));
+  EXPECT_EQ(back.seconds, 0);
+
+  const std::string written = read_file(run.train_summary(3).string());
+  const auto refused = [&](const std::string& text, const std::string& why) {
+    write_file_atomic(run.train_summary(3).string(), text);
+    try {
+      trained_stats_of(run, 3);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(run.train_summary(3).string()), std::string::npos) << what;
+      EXPECT_NE(what.find(why), std::string::npos) << what;
+    }
+  };
+  refused(written.substr(0, written.size() / 2), "malformed JSON");
+  refused("[1, 2]", "not a JSON object");
+  std::string other = written;
+  other.replace(other.find("\"generation\":3"), 14, "\"generation\":4");
+  refused(other, "generation 4's, not 3's");
+  std::string text_loss = written;
+  text_loss.replace(text_loss.find("\"loss\":"), 7, "\"loss\":\"x\",\"unused\":");
+  refused(text_loss, "no number \"loss\"");
+  std::string no_steps = written;
+  no_steps.replace(no_steps.find("\"steps\""), 7, "\"stepz\"");
+  refused(no_steps, "no integer \"steps\"");
+
+  std::filesystem::remove(run.train_summary(3));
+  write_file_atomic(run.train_metrics(3).string(),
+                    view::to_json_line(view::TrainLine{3, 59, 3776, 1e-4, 0.002}) +
+                        view::to_json_line(view::TrainLine{3, 60, 3840, 1e-4, 0.001}));
+  const train::TrainStats lines = trained_stats_of(run, 3);
+  EXPECT_EQ(lines.steps, 60);
+  EXPECT_EQ(lines.samples_seen, 3840);
+  EXPECT_EQ(lines.loss, 0.001);
+  std::filesystem::remove_all(run.root);
 }
 
 // The optimizer's state goes with the candidate it trained (issue 101, by

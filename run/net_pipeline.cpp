@@ -47,6 +47,7 @@ train::TrainStats learn_net(const RunConfig& config, const RunDir& run, int g, c
                           log(line);
                         });
   write_file_atomic(run.train_metrics(g).string(), metrics);
+  write_trained_stats(run, g, stats);
   trainer.save_optimizer();
   // The candidate goes last: its presence marks the stage as finished.
   nn::save_model(trainer.model({{"model_id", generation_name(g)},

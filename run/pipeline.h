@@ -12,6 +12,7 @@
 #include "run/learning_game.h"
 #include "run/run_config.h"
 #include "run/run_dir.h"
+#include "run/train_summary.h"
 #include "selfplay/selfplay_runner.h"
 #include "train/trainer.h"
 
@@ -50,10 +51,5 @@ std::vector<std::string> pipeline_models();
 // The pipeline of a config; throws ConfigError when no pipeline is
 // registered under its run.model.
 Pipeline pipeline_of(const RunConfig& config);
-
-// A candidate's training figures, read back from its training lines
-// (metrics/train-gen-NNNN.jsonl): the last line's steps, samples seen,
-// learning rate and losses; zero steps when there are none.
-train::TrainStats trained_stats_of(const RunDir& run, int generation);
 
 }  // namespace mushroom::run

@@ -43,6 +43,10 @@ struct RunDir {
   std::filesystem::path train_metrics(int g) const {
     return root / "metrics" / ("train-" + generation_name(g) + ".jsonl");
   }
+  // The training stage's figures (run/pipeline.h), for a resume to record.
+  std::filesystem::path train_summary(int g) const {
+    return root / "metrics" / ("train-" + generation_name(g) + ".summary.json");
+  }
   std::filesystem::path optimizer() const { return root / "optimizer.pt"; }
   std::filesystem::path optimizer_in_training() const { return root / "optimizer-training.pt"; }
   std::filesystem::path config_copy() const { return root / "config.toml"; }

@@ -652,6 +652,45 @@ def check_run(args, problems, n, run_dir, refs, fingerprints, work):
     return unsteady
 
 
+# ---- arena and relabel: one command killed and resumed -------------------------
+
+def run_references(args, work, names, what, command_and_output):
+    """Runs the unkilled references to their end: [(output folder, seconds)]."""
+    refs = []
+    for name in names:
+        command, output = command_and_output(name)
+        t0 = time.monotonic()
+        rc = run_to_end(command, work / f"{name}.log", args.timeout)
+        if rc != 0:
+            die(f"kill-harness: the unkilled {what} {name} failed (exit {rc})", 2)
+        refs.append((output, time.monotonic() - t0))
+    return refs
+
+
+def kill_until_done(args, rng, base, command, kind, noun, longest, take_snapshot, tally, problems, what):
+    """Starts `command` again and again (its logs base/attempt-NN.log), each
+    time killing it at a random moment within `longest` seconds while
+    tally[kind] is short of the kills asked for (args.KIND_kills), then
+    lets the last attempt finish. Returns the attempts and the snapshot
+    take_snapshot() made before each."""
+    attempts, snapshots = 0, []
+    wanted = getattr(args, f"{kind}_kills")
+    while True:
+        attempts += 1
+        snapshots.append(take_snapshot())
+        proc = start(command, base / f"attempt-{attempts:02d}.log")
+        if tally[kind] < wanted:
+            time.sleep(rng.random() * longest)
+            if proc.poll() is None:
+                kill(proc)
+                tally[kind] += 1
+                tally["resumes"] += 1
+                continue
+        proc.wait(timeout=args.timeout)
+        problems.check(proc.returncode == 0, f"{what}: the resumed {noun} failed (exit {proc.returncode})")
+        return attempts, snapshots
+
+
 # ---- arena ---------------------------------------------------------------------
 
 def arena_command(args, log_dir):
@@ -673,36 +712,18 @@ def check_arena_folder(problems, folder, ref_a, ref_b, what):
 
 
 def arena_part(args, rng, work, tally, problems):
-    refs = []
-    for name in ("arena-ref-a", "arena-ref-b"):
-        folder = work / name
-        t0 = time.monotonic()
-        rc = run_to_end(arena_command(args, folder / "match"), work / f"{name}.log", args.timeout)
-        if rc != 0:
-            die(f"kill-harness: the unkilled arena {name} failed (exit {rc})", 2)
-        refs.append((folder / "match", time.monotonic() - t0))
-    length = refs[0][1]
+    refs = run_references(args, work, ("arena-ref-a", "arena-ref-b"), "arena",
+                          lambda name: (arena_command(args, work / name / "match"), work / name / "match"))
     n = 0
     while tally["arena"] < args.arena_kills:
         n += 1
         base = work / f"arena-killed-{n:02d}"
         folder = base / "match"
         base.mkdir()
-        attempts, snapshots = 0, []
-        while True:
-            attempts += 1
-            snapshots.append((folder / "games.csv").read_text() if (folder / "games.csv").exists() else "")
-            proc = start(arena_command(args, folder), base / f"attempt-{attempts:02d}.log")
-            if tally["arena"] < args.arena_kills:
-                time.sleep(rng.random() * length * 0.6)
-                if proc.poll() is None:
-                    kill(proc)
-                    tally["arena"] += 1
-                    tally["resumes"] += 1
-                    continue
-            proc.wait(timeout=args.timeout)
-            problems.check(proc.returncode == 0, f"arena {n}: the resumed match failed (exit {proc.returncode})")
-            break
+        _, snapshots = kill_until_done(
+            args, rng, base, arena_command(args, folder), "arena", "match", refs[0][1] * 0.6,
+            lambda: (folder / "games.csv").read_text() if (folder / "games.csv").exists() else "",
+            tally, problems, f"arena {n}")
         final, _ = games_of(folder / "games.csv")
         for i, before in enumerate(snapshots):
             earlier, _ = games_of_bytes(before.encode())
@@ -719,14 +740,8 @@ def relabel_command(args, data_dir, out_dir):
 
 
 def relabel_part(args, rng, work, data_dir, tally, problems):
-    refs = []
-    for name in ("relabel-ref-a", "relabel-ref-b"):
-        t0 = time.monotonic()
-        rc = run_to_end(relabel_command(args, data_dir, work / name), work / f"{name}.log", args.timeout)
-        if rc != 0:
-            die(f"kill-harness: the unkilled relabel {name} failed (exit {rc})", 2)
-        refs.append((work / name, time.monotonic() - t0))
-    length = refs[0][1]
+    refs = run_references(args, work, ("relabel-ref-a", "relabel-ref-b"), "relabel",
+                          lambda name: (relabel_command(args, data_dir, work / name), work / name))
     ref_print = relabel_fingerprint(args, refs[0][0], work / "relabel-fingerprint-ref")
     n = 0
     while tally["relabel"] < args.relabel_kills:
@@ -734,21 +749,9 @@ def relabel_part(args, rng, work, data_dir, tally, problems):
         base = work / f"relabel-killed-{n:02d}"
         out = base / "out"
         base.mkdir()
-        attempts, snapshots = 0, []
-        while True:
-            attempts += 1
-            snapshots.append(snapshot(out, re.compile(r".*\.h5")) if out.exists() else {})
-            proc = start(relabel_command(args, data_dir, out), base / f"attempt-{attempts:02d}.log")
-            if tally["relabel"] < args.relabel_kills:
-                time.sleep(rng.random() * length)
-                if proc.poll() is None:
-                    kill(proc)
-                    tally["relabel"] += 1
-                    tally["resumes"] += 1
-                    continue
-            proc.wait(timeout=args.timeout)
-            problems.check(proc.returncode == 0, f"relabel {n}: the resumed relabel failed (exit {proc.returncode})")
-            break
+        attempts, snapshots = kill_until_done(
+            args, rng, base, relabel_command(args, data_dir, out), "relabel", "relabel", refs[0][1],
+            lambda: snapshot(out, re.compile(r".*\.h5")) if out.exists() else {}, tally, problems, f"relabel {n}")
         what = f"relabel {n}"
         check_forms(problems, out, what, temp_ok=True)
         check_not_rewritten(problems, out, snapshots, what)
