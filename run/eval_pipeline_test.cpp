@@ -118,7 +118,7 @@ TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
   ASSERT_TRUE(std::filesystem::exists(run.record(1)));
   const view::GenerationRecord record = view::read_generation_record(run.record(1).string());
   EXPECT_EQ(record.train_steps, trained.steps);
-  EXPECT_DOUBLE_EQ(record.loss, trained.loss);
+  EXPECT_EQ(record.loss, trained.loss);  // exactly: JSON keeps a double's every bit
   EXPECT_EQ(record.samples_seen, trained.samples_seen);
   EXPECT_EQ(record.samples_seen, last.samples_seen);
   EXPECT_EQ(read_file(run.model(1).string()), candidate) << "the candidate was trained again";
@@ -129,9 +129,10 @@ TEST(EvalPipeline, AResumedRunRecordsTheTrainingOfACandidateMadeBeforeTheStop) {
 }
 
 // A training summary reads back as written (a loss that was not finite as
-// NaN); one cut short, of another generation or with a field of the wrong
-// type is refused naming the file; without one (a run from before it) the
-// last training line is read.
+// NaN). One cut short, of another generation, with a field of the wrong
+// type, of two lines, or disagreeing with the training lines' last step
+// (another training's) is refused naming the file; without one (a run from
+// before it) the last training line is read.
 TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
   const RunDir run{test_scratch_dir() / "eval_train_summary", ".eval"};
   std::filesystem::remove_all(run.root);
@@ -166,17 +167,18 @@ TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
       EXPECT_NE(what.find(why), std::string::npos) << what;
     }
   };
-  refused(written.substr(0, written.size() / 2), "malformed JSON");
-  refused("[1, 2]", "not a JSON object");
+  refused(written.substr(0, written.size() / 2), "not valid JSON");
+  refused("[1, 2]", "a record must be a JSON object");
   std::string other = written;
   other.replace(other.find("\"generation\":3"), 14, "\"generation\":4");
-  refused(other, "generation 4's, not 3's");
+  refused(other, "the summary of generation 4, not 3");
   std::string text_loss = written;
   text_loss.replace(text_loss.find("\"loss\":"), 7, "\"loss\":\"x\",\"unused\":");
-  refused(text_loss, "no number \"loss\"");
-  std::string no_steps = written;
-  no_steps.replace(no_steps.find("\"steps\""), 7, "\"stepz\"");
-  refused(no_steps, "no integer \"steps\"");
+  refused(text_loss, "field 'loss' is not a number");
+  refused(written + written, "a training summary is one line, not 2");
+  // The training lines end at another step: the summary is another training's.
+  write_file_atomic(run.train_metrics(3).string(), view::to_json_line(view::TrainLine{3, 59, 3776, 1e-4, 0.002}));
+  refused(written, "ends at step 59 with 3776: the summary of another training");
 
   std::filesystem::remove(run.train_summary(3));
   write_file_atomic(run.train_metrics(3).string(),
@@ -186,6 +188,39 @@ TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
   EXPECT_EQ(lines.steps, 60);
   EXPECT_EQ(lines.samples_seen, 3840);
   EXPECT_EQ(lines.loss, 0.001);
+  std::filesystem::remove_all(run.root);
+}
+
+// The learner writes the summary before its candidate, so that no kill
+// leaves a candidate without it: here its write fails (a folder where it
+// goes), and the candidate must not be there. A summary a killed training
+// left without its candidate is replaced by the next training's.
+TEST(EvalPipeline, TheSummaryIsWrittenBeforeTheCandidateAndAStaleOneIsReplaced) {
+  const RunDir run{test_scratch_dir() / "eval_summary_order", ".eval"};
+  std::filesystem::remove_all(run.root);
+  train::selfplay_window(run.data(1), 6);
+  run.prepare();
+  const RunConfig config = parse_run_config(
+      "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
+      "threads = 1\noptimizer = \"adam\"\n",
+      "test.toml");
+  const StageLog log = [](const std::string&) {};
+  std::filesystem::create_directories(run.train_summary(1) / "in-the-way");
+  EXPECT_ANY_THROW(eval_pipeline(config).learn(run, 1, "", log));
+  EXPECT_FALSE(std::filesystem::exists(run.model(1))) << "a candidate without its summary";
+  std::filesystem::remove_all(run.train_summary(1));
+
+  train::TrainStats stale;
+  stale.steps = 999;
+  stale.samples_seen = 1;
+  stale.loss = 9;
+  write_trained_stats(run, 1, stale);
+  const train::TrainStats trained = eval_pipeline(config).learn(run, 1, "", log);
+  ASSERT_TRUE(std::filesystem::exists(run.model(1)));
+  const train::TrainStats back = trained_stats_of(run, 1);
+  EXPECT_EQ(back.steps, trained.steps);
+  EXPECT_EQ(back.samples_seen, trained.samples_seen);
+  EXPECT_EQ(back.loss, trained.loss);
   std::filesystem::remove_all(run.root);
 }
 

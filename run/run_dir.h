@@ -16,6 +16,9 @@
 //   optimizer-training.pt            its working copy while a learner trains
 //                                    (begin_optimizer_state)
 //   metrics/train-gen-NNNN.jsonl     training lines (learner)
+//   metrics/train-gen-NNNN.summary.json  the training stage's figures, one
+//                                    training line of its means, written
+//                                    before the candidate (run/train_summary.h)
 //   metrics/gen-NNNN.json            the generation's record; its "promoted"
 //                                    field is the promotion (gatekeeper)
 //   models/promoted.txt              the promoted model's file name, one line
@@ -43,7 +46,7 @@ struct RunDir {
   std::filesystem::path train_metrics(int g) const {
     return root / "metrics" / ("train-" + generation_name(g) + ".jsonl");
   }
-  // The training stage's figures (run/pipeline.h), for a resume to record.
+  // The training stage's figures (run/train_summary.h), for a resume to record.
   std::filesystem::path train_summary(int g) const {
     return root / "metrics" / ("train-" + generation_name(g) + ".summary.json");
   }

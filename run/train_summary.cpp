@@ -1,12 +1,8 @@
 #include "run/train_summary.h"
 
-#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <limits>
-#include <nlohmann/json.hpp>
-#include <sstream>
-#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "util/text.h"
 #include "view/run_records.h"
@@ -16,86 +12,61 @@ namespace mushroom::run {
 namespace fs = std::filesystem;
 
 namespace {
-// The summary's fields, in the order they are written. Not the seconds: a
-// record's train_seconds is the session's own (0 after a resume), and
-// without them the summary is the same bytes in every run of the same seeds.
-constexpr const char* kSummaryNumbers[] = {"learning_rate", "loss",      "policy",        "value",
-                                           "score",         "ownership", "policy_entropy"};
 
-double& summary_number(train::TrainStats& stats, const std::string& key) {
-  if (key == "learning_rate") return stats.learning_rate;
-  if (key == "loss") return stats.loss;
-  if (key == "policy") return stats.policy;
-  if (key == "value") return stats.value;
-  if (key == "score") return stats.score;
-  if (key == "ownership") return stats.ownership;
-  return stats.policy_entropy;
-}
-
-train::TrainStats read_trained_stats(const fs::path& path, int g) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) throw std::runtime_error(path.string() + ": cannot read the training summary");
-  const auto refuse = [&](const std::string& why) {
-    return std::runtime_error(path.string() + ": not a training summary: " + why +
-                              " (remove it with the candidate beside it to train the generation again)");
-  };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    throw refuse(std::string("malformed JSON (") + e.what() + ")");
-  }
-  if (!j.is_object()) throw refuse("not a JSON object");
-  const auto integer = [&](const char* key) {
-    if (!j.contains(key) || !j[key].is_number_integer()) throw refuse(std::string("no integer \"") + key + "\"");
-    return j[key].get<int64_t>();
-  };
-  if (integer("generation") != g)
-    throw refuse("it is generation " + std::to_string(integer("generation")) + "'s, not " + std::to_string(g) + "'s");
-  const int64_t steps = integer("steps");
-  if (steps < 0 || steps > std::numeric_limits<int>::max()) throw refuse("steps out of range");
+// The summary is a training line (view/run_records.h, one JSON form for
+// both) whose losses are the stage's means rather than one step's.
+train::TrainStats stats_of(const view::TrainLine& line) {
   train::TrainStats stats;
-  stats.steps = int(steps);
-  stats.samples_seen = integer("samples_seen");
-  if (stats.samples_seen < 0) throw refuse("a negative samples_seen");
-  for (const char* key : kSummaryNumbers) {
-    // JSON has no NaN: a loss that was not finite is written as null.
-    if (!j.contains(key) || !(j[key].is_number() || j[key].is_null()))
-      throw refuse(std::string("no number \"") + key + "\"");
-    summary_number(stats, key) = j[key].is_null() ? std::nan("") : j[key].get<double>();
-  }
+  stats.steps = line.step;
+  stats.samples_seen = line.samples_seen;
+  stats.learning_rate = line.lr;
+  stats.loss = line.loss;
+  stats.policy = line.policy;
+  stats.value = line.value;
+  stats.score = line.score;
+  stats.ownership = line.ownership;
+  stats.policy_entropy = line.policy_entropy;
   return stats;
 }
+
 }  // namespace
 
 void write_trained_stats(const RunDir& run, int g, const train::TrainStats& stats) {
-  nlohmann::ordered_json j;
-  j["generation"] = g;
-  j["steps"] = stats.steps;
-  j["samples_seen"] = stats.samples_seen;
-  train::TrainStats copy = stats;
-  for (const char* key : kSummaryNumbers) {
-    const double x = summary_number(copy, key);
-    j[key] = std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
-  }
-  write_file_atomic(run.train_summary(g).string(), j.dump() + "\n");
+  view::TrainLine line;
+  line.generation = g;
+  line.step = stats.steps;
+  line.samples_seen = stats.samples_seen;
+  line.lr = stats.learning_rate;
+  line.loss = stats.loss;
+  line.policy = stats.policy;
+  line.value = stats.value;
+  line.score = stats.score;
+  line.ownership = stats.ownership;
+  line.policy_entropy = stats.policy_entropy;
+  write_file_atomic(run.train_summary(g).string(), view::to_json_line(line));
 }
 
 train::TrainStats trained_stats_of(const RunDir& run, int g) {
-  if (fs::exists(run.train_summary(g))) return read_trained_stats(run.train_summary(g), g);
-  train::TrainStats stats;
-  if (!fs::exists(run.train_metrics(g))) return stats;
-  const std::vector<view::TrainLine> lines = view::read_train_lines(run.train_metrics(g).string());
-  if (lines.empty()) return stats;
-  stats.steps = lines.back().step;
-  stats.samples_seen = lines.back().samples_seen;
-  stats.learning_rate = lines.back().lr;
-  stats.loss = lines.back().loss;
-  stats.value = lines.back().value;
-  stats.policy = lines.back().policy;
-  return stats;
+  std::vector<view::TrainLine> lines;
+  if (fs::exists(run.train_metrics(g))) lines = view::read_train_lines(run.train_metrics(g).string());
+  if (!fs::exists(run.train_summary(g))) return lines.empty() ? train::TrainStats{} : stats_of(lines.back());
+  const std::string path = run.train_summary(g).string();
+  const std::vector<view::TrainLine> summary = view::read_train_lines(path);
+  if (summary.size() != 1)
+    throw view::RecordError(path + ": a training summary is one line, not " + std::to_string(summary.size()));
+  const view::TrainLine& s = summary[0];
+  if (s.generation != g)
+    throw view::RecordError(path + ": the summary of generation " + std::to_string(s.generation) + ", not " +
+                            std::to_string(g));
+  // Both are written before the candidate, so they tell of the same
+  // training; a summary that disagrees is another training's.
+  if (!lines.empty() && (lines.back().step != s.step || lines.back().samples_seen != s.samples_seen))
+    throw view::RecordError(path + ": step " + std::to_string(s.step) + " with " + std::to_string(s.samples_seen) +
+                            " samples seen, but " + run.train_metrics(g).string() + " ends at step " +
+                            std::to_string(lines.back().step) + " with " +
+                            std::to_string(lines.back().samples_seen) +
+                            ": the summary of another training (remove it to record the last line's figures)");
+  return stats_of(s);
 }
 
 }  // namespace mushroom::run

@@ -15,8 +15,9 @@ void write_trained_stats(const RunDir& run, int generation, const train::TrainSt
 // (metrics/train-gen-NNNN.summary.json) when there is one, else, for runs
 // from before it, from its training lines (metrics/train-gen-NNNN.jsonl:
 // the last line's steps, samples seen, learning rate and step losses); zero
-// steps when there are neither. A summary that is not what
-// write_trained_stats writes is refused by name (std::runtime_error).
+// steps when there are neither. Throws view::RecordError naming the file
+// for a summary that is not one training line of this generation, or that
+// disagrees with the training lines' last step (another training's).
 train::TrainStats trained_stats_of(const RunDir& run, int generation);
 
 }  // namespace mushroom::run

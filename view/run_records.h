@@ -2,6 +2,9 @@
 // form (written and read with nlohmann/json, inside run_records.cpp only):
 //   metrics/gen-NNNN.json        one GenerationRecord per finished generation
 //   metrics/train-gen-NNNN.jsonl one TrainLine per logged training step
+//   metrics/train-gen-NNNN.summary.json  one TrainLine: the training stage's
+//                                figures, its losses the last steps' means
+//                                (run/train_summary.h)
 //   models/promoted.txt          the promoted model's file name, one line
 // A number that is not finite is written as null and read back as NaN; a
 // field missing from an older record reads as NaN (or 0 for counts).
