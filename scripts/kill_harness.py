@@ -654,7 +654,7 @@ def check_run(args, problems, n, run_dir, refs, fingerprints, work):
 
 # ---- arena and relabel: one command killed and resumed -------------------------
 
-def run_references(args, work, names, what, command_and_output):
+def unkilled_references(args, work, names, what, command_and_output):
     """Runs the unkilled references to their end: [(output folder, seconds)]."""
     refs = []
     for name in names:
@@ -712,7 +712,7 @@ def check_arena_folder(problems, folder, ref_a, ref_b, what):
 
 
 def arena_part(args, rng, work, tally, problems):
-    refs = run_references(args, work, ("arena-ref-a", "arena-ref-b"), "arena",
+    refs = unkilled_references(args, work, ("arena-ref-a", "arena-ref-b"), "arena",
                           lambda name: (arena_command(args, work / name / "match"), work / name / "match"))
     n = 0
     while tally["arena"] < args.arena_kills:
@@ -740,7 +740,7 @@ def relabel_command(args, data_dir, out_dir):
 
 
 def relabel_part(args, rng, work, data_dir, tally, problems):
-    refs = run_references(args, work, ("relabel-ref-a", "relabel-ref-b"), "relabel",
+    refs = unkilled_references(args, work, ("relabel-ref-a", "relabel-ref-b"), "relabel",
                           lambda name: (relabel_command(args, data_dir, work / name), work / name))
     ref_print = relabel_fingerprint(args, refs[0][0], work / "relabel-fingerprint-ref")
     n = 0
