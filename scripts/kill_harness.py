@@ -402,6 +402,16 @@ def same_fit(problems, what, a, b, g):
     problems.check(fit_lines(g) == fit_lines(a), f"{what}: the fit's lines differ from the unkilled run's")
 
 
+# A move's milliseconds in a game page (view/dashboard.h): timed, so a page
+# is compared with them blanked; everything else in it must agree.
+PAGE_MS = re.compile(rb'"ms":\d+')
+
+
+def same_page_but_times(problems, what, a, b, g):
+    blank = lambda page: PAGE_MS.sub(b'"ms":0', page)
+    problems.check(blank(g) == blank(a), f"{what}: the game page differs from the unkilled run's beyond its move times")
+
+
 def same_games(results_too):
     def compare(problems, what, a, b, g):
         with_results = results_too and a == b
@@ -629,6 +639,8 @@ def check_run(args, problems, n, run_dir, refs, fingerprints, work):
         (r"heldout/.*\.h5", "skip"),           # HDF5: form above
         (r"plots/.*", "skip"), (r"dashboard\.html", "skip"), (r"clock/.*", "skip"),
         (r"metrics/gen-\d+\.json", same_record),
+        # Self-play's sample game pages: the moves' milliseconds are timed.
+        (r"games/.*\.html", same_page_but_times),
         (r"models/.*\.probcut", same_fit),
         # The ladder plays at a real clock: its games by key, the rest by form.
         (r"ladder/games\.csv", same_games(results_too=False)),
