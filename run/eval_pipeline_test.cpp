@@ -144,7 +144,9 @@ TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
   stats.loss = 0.0010504643432796001;
   stats.value = 0.25;
   stats.policy = std::nan("");
-  stats.seconds = 0.38;  // not kept: the session's own
+  stats.score = 0.5;
+  stats.ownership = 0.75;
+  stats.policy_entropy = 1.5;
   write_trained_stats(run, 3, stats);
   const train::TrainStats back = trained_stats_of(run, 3);
   EXPECT_EQ(back.steps, 60);
@@ -153,7 +155,9 @@ TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
   EXPECT_EQ(back.loss, stats.loss);  // exactly: the record must equal an unkilled run's
   EXPECT_EQ(back.value, 0.25);
   EXPECT_TRUE(std::isnan(back.policy));
-  EXPECT_EQ(back.seconds, 0);
+  EXPECT_EQ(back.score, 0.5);
+  EXPECT_EQ(back.ownership, 0.75);
+  EXPECT_EQ(back.policy_entropy, 1.5);
 
   const std::string written = read_file(run.train_summary(3).string());
   const auto refused = [&](const std::string& text, const std::string& why) {
@@ -176,9 +180,13 @@ TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
   text_loss.replace(text_loss.find("\"loss\":"), 7, "\"loss\":\"x\",\"unused\":");
   refused(text_loss, "field 'loss' is not a number");
   refused(written + written, "a training summary is one line, not 2");
-  // The training lines end at another step: the summary is another training's.
-  write_file_atomic(run.train_metrics(3).string(), view::to_json_line(view::TrainLine{3, 59, 3776, 1e-4, 0.002}));
-  refused(written, "ends at step 59 with 3776: the summary of another training");
+  refused("", "a training summary is one line, not 0");
+  // The training lines end at another step, or at the same step with other
+  // samples seen: the summary is another training's.
+  write_file_atomic(run.train_metrics(3).string(), view::to_json_line(view::TrainLine{3, 59, 3840, 1e-4, 0.002}));
+  refused(written, "ends at step 59 with 3840: the summary of another training");
+  write_file_atomic(run.train_metrics(3).string(), view::to_json_line(view::TrainLine{3, 60, 3776, 1e-4, 0.002}));
+  refused(written, "ends at step 60 with 3776: the summary of another training");
 
   std::filesystem::remove(run.train_summary(3));
   write_file_atomic(run.train_metrics(3).string(),
@@ -206,7 +214,13 @@ TEST(EvalPipeline, TheSummaryIsWrittenBeforeTheCandidateAndAStaleOneIsReplaced) 
       "test.toml");
   const StageLog log = [](const std::string&) {};
   std::filesystem::create_directories(run.train_summary(1) / "in-the-way");
-  EXPECT_ANY_THROW(eval_pipeline(config).learn(run, 1, "", log));
+  try {
+    eval_pipeline(config).learn(run, 1, "", log);
+    ADD_FAILURE() << "the summary's write did not fail";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(run.train_summary(1).filename().string()), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::exists(run.train_metrics(1))) << "the training did not get as far as its summary";
   EXPECT_FALSE(std::filesystem::exists(run.model(1))) << "a candidate without its summary";
   std::filesystem::remove_all(run.train_summary(1));
 

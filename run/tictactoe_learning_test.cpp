@@ -12,6 +12,7 @@
 
 #include "nn/model_file.h"
 #include "run/run_dir.h"
+#include "run/train_summary.h"
 #include "run/run_loop.h"
 #include "selfplay/shard.h"
 #include "tictactoe/tictactoe.h"
@@ -81,6 +82,11 @@ TEST(TictactoeLearning, OneGameFolderAndItsRegistrationRunTheWholeLoop) {
     const view::GenerationRecord record = view::read_generation_record(run.record(g).string());
     EXPECT_EQ(record.generation, g);
     EXPECT_EQ(record.train_steps, 20);
+    // The conv net's learner wrote its summary too, and the record holds its
+    // loss: the mean of the last two steps, not the last line's one step.
+    ASSERT_TRUE(fs::exists(run.train_summary(g))) << "generation " << g;
+    EXPECT_EQ(record.loss, trained_stats_of(run, g).loss);
+    EXPECT_NE(record.loss, lines.back().loss);
     EXPECT_EQ(record.gate_games, 8);
     EXPECT_EQ(record.eval_games, 8);
   }

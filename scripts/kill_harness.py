@@ -404,7 +404,7 @@ def same_fit(problems, what, a, b, g):
 
 # A move's milliseconds in a game page (view/dashboard.h): timed, so a page
 # is compared with them blanked; everything else in it must agree.
-PAGE_MS = re.compile(rb'"ms":\d+')
+PAGE_MS = re.compile(rb'"ms":-?\d+')
 
 
 def same_page_but_times(problems, what, a, b, g):

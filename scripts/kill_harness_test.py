@@ -4,7 +4,8 @@ against a stand-in mushroom (testdata/kill_harness/fake_mushroom.py) that
 keeps every promise it passes with 0 problems, and against one that
 breaks one promise at a time (FAKE_BUG) it fails naming the break: a
 shard written again after a resume, an export written in place (a kill
-leaves it half-written), a game recorded twice. Needs no build.
+leaves it half-written), a game recorded twice. And its comparer of game
+pages blanks the moves' times and nothing else. Needs no build.
 
     python3 scripts/kill_harness_test.py [--work DIR]
 """
@@ -23,11 +24,43 @@ CASES = [
 ]
 
 
+class Problems:
+    def __init__(self):
+        self.items = []
+
+    def check(self, ok, what):
+        if not ok:
+            self.items.append(what)
+        return ok
+
+
+def page_comparer_failures():
+    """same_page_but_times on made-up pages: times alone differ (no problem),
+    anything else differs (a problem), an "ms"-like key is not a time."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import kill_harness
+    page = b'<script>{"moves":[{"gain":6,"move":[3,3,5,4],"ms":0,"player":1},{"gain":4,"ms":12,"xms":5}]}</script>'
+    cases = [
+        ("times only", page.replace(b'"ms":12', b'"ms":-3').replace(b'"ms":0', b'"ms":800'), 0),
+        ("a gain", page.replace(b'"gain":6', b'"gain":7'), 1),
+        ("an ms-like key", page.replace(b'"xms":5', b'"xms":6'), 1),
+        ("a move", page.replace(b'[3,3,5,4]', b'[3,3,5,5]'), 1),
+    ]
+    failures = 0
+    for name, got, problems_wanted in cases:
+        problems = Problems()
+        kill_harness.same_page_but_times(problems, "page", page, page, got)
+        ok = len(problems.items) == problems_wanted
+        print(f"{'ok  ' if ok else 'FAIL'} game page, {name}: {len(problems.items)} problems (wanted {problems_wanted})")
+        failures += not ok
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", default=str(ROOT / "build-test-tmp" / "kill-harness-test"))
     args = parser.parse_args()
-    failed = 0
+    failed = page_comparer_failures()
     for bug, code, needle in CASES:
         env = dict(os.environ, FAKE_BUG=bug)
         # A torn export shows only when a kill lands inside its write: three
