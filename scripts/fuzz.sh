@@ -81,8 +81,11 @@ for t in "${targets[@]}"; do
   # -timeout: an input running 10 s is a hang; -rss_limit_mb also caps any
   # one allocation, so a size read from a file that asks for gigabytes is a
   # finding. The first corpus folder is the one libFuzzer writes to.
+  # LeakSanitizer skips only the leaks scripts/lsan-suppressions.txt names
+  # (libhdf5's own, each with its reason), as scripts/sanitize.sh does.
   status=0
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+  LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
     "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/findings/" "${dict[@]}" "${modes[@]}" "$dir/corpus" "fuzz/corpus/$t" >"$dir/log.txt" 2>&1 ||
     status=$?
