@@ -24,16 +24,6 @@ CASES = [
 ]
 
 
-class Problems:
-    def __init__(self):
-        self.items = []
-
-    def check(self, ok, what):
-        if not ok:
-            self.items.append(what)
-        return ok
-
-
 def page_comparer_failures():
     """same_page_but_times on made-up pages: times alone differ (no problem),
     anything else differs (a problem), an "ms"-like key is not a time."""
@@ -48,7 +38,7 @@ def page_comparer_failures():
     ]
     failures = 0
     for name, got, problems_wanted in cases:
-        problems = Problems()
+        problems = kill_harness.Problems()  # prints each problem it is told of, wanted or not
         kill_harness.same_page_but_times(problems, "page", page, page, got)
         ok = len(problems.items) == problems_wanted
         print(f"{'ok  ' if ok else 'FAIL'} game page, {name}: {len(problems.items)} problems (wanted {problems_wanted})")
