@@ -4,6 +4,9 @@
 #include <functional>
 #include <memory>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/command.h"
@@ -165,13 +168,20 @@ int cmd_export_bot(int argc, char** argv) {
               << exporter::kMaxDataBinBytes << "; nothing written" << std::endl;
     return 1;
   }
-  write_file_atomic(out_path, bot.source);
+  // The source and its data.bin are replaced together (write_files_atomic):
+  // data.bin first, so that main.cpp appearing marks a finished export. Over
+  // an older export, a kill between the two renames leaves the new data.bin
+  // beside the old source, which the bot detects by the weights' hash: it
+  // says so and plays them without the ProbCut fit made for its own.
+  const std::string data_path = std::filesystem::path(out_path).replace_filename("data.bin").string();
+  const std::string data_bytes(bot.data_bin.begin(), bot.data_bin.end());
+  std::vector<std::pair<std::string, std::string_view>> files;
+  if (options.data_bin) files.emplace_back(data_path, data_bytes);
+  files.emplace_back(out_path, bot.source);
+  write_files_atomic(files);
   std::printf("wrote %s: %zu bytes (limit %zu)\n", out_path.c_str(), bot.source.size(), max_bytes);
-  if (options.data_bin) {
-    const std::string data_path = std::filesystem::path(out_path).replace_filename("data.bin").string();
-    write_file_atomic(data_path, std::string(bot.data_bin.begin(), bot.data_bin.end()));
+  if (options.data_bin)
     std::printf("wrote %s: %zu bytes (limit %zu)\n", data_path.c_str(), bot.data_bin.size(), exporter::kMaxDataBinBytes);
-  }
   return 0;
 }
 

@@ -62,18 +62,29 @@ Hdf5File Hdf5File::create(const std::string& path) {
 Hdf5File Hdf5File::open_read(const std::string& path) {
   const auto lock = hdf5_lock();
   silence_hdf5();
-  if (H5Fis_hdf5(path.c_str()) <= 0) throw Hdf5Error(path + ": missing, unreadable or not an HDF5 file");
   // libhdf5 reads the file in a child first (nn/hdf5_preflight.h): where it
-  // faults there, the file is refused here, unopened.
+  // faults there, or where this process has failed to read it before, the
+  // file is refused here before libhdf5 sees it.
   const Hdf5Preflight check = preflight_hdf5(path);
   if (check.outcome == Hdf5Preflight::Outcome::kRefused)
     throw Hdf5Error(path + ": a corrupt HDF5 file: " + check.detail + "; not opened");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw Hdf5Error(path + ": missing, unreadable or not an HDF5 file");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0) throw Hdf5Error(path + ": cannot open HDF5 file (corrupt or truncated?)");
-  return Hdf5File(path, id);
+  if (id < 0) {
+    const std::string what = "cannot open HDF5 file (corrupt or truncated?)";
+    remember_hdf5_failure(path, check, what);
+    throw Hdf5Error(path + ": " + what);
+  }
+  Hdf5File file(path, id);
+  file.reading_ = true;
+  file.preflight_ = check;
+  return file;
 }
 
-Hdf5File::Hdf5File(Hdf5File&& o) noexcept : path_(std::move(o.path_)), id_(o.id_) { o.id_ = -1; }
+Hdf5File::Hdf5File(Hdf5File&& o) noexcept
+    : path_(std::move(o.path_)), id_(o.id_), reading_(o.reading_), preflight_(std::move(o.preflight_)) {
+  o.id_ = -1;
+}
 
 Hdf5File::~Hdf5File() {
   const auto lock = hdf5_lock();
@@ -89,7 +100,10 @@ void Hdf5File::close() {
   if (flushed < 0 || closed < 0) throw Hdf5Error(path_ + ": failed to flush/close HDF5 file");
 }
 
-void Hdf5File::fail(const std::string& what) const { throw Hdf5Error(path_ + ": " + what); }
+void Hdf5File::fail(const std::string& what) const {
+  if (reading_) remember_hdf5_failure(path_, preflight_, what);
+  throw Hdf5Error(path_ + ": " + what);
+}
 
 namespace {
 template <typename T>
@@ -120,26 +134,30 @@ void Hdf5File::set_attr(const std::string& name, const std::string& value) {
 
 bool Hdf5File::has_attr(const std::string& name) const {
   const auto lock = hdf5_lock();
-  return H5Aexists(id_, name.c_str()) > 0;
+  const htri_t exists = H5Aexists(id_, name.c_str());
+  if (exists < 0) fail("cannot look for attribute '" + name + "'");
+  return exists > 0;
 }
 
 namespace {
 // The attribute, which must hold one value: H5Aread writes every value it
 // holds, so an array read into one value's room would write past it.
-Handle open_attr(hid_t file, const std::string& name, const std::string& path) {
-  if (H5Aexists(file, name.c_str()) <= 0) throw Hdf5Error(path + ": missing attribute '" + name + "'");
+// `fail` throws (Hdf5File::fail).
+template <typename Fail>
+Handle open_attr(hid_t file, const std::string& name, const Fail& fail) {
+  if (H5Aexists(file, name.c_str()) <= 0) fail("missing attribute '" + name + "'");
   Handle attr{H5Aopen(file, name.c_str(), H5P_DEFAULT), H5Aclose};
-  if (attr.id < 0) throw Hdf5Error(path + ": cannot open attribute '" + name + "'");
+  if (attr.id < 0) fail("cannot open attribute '" + name + "'");
   Handle space{H5Aget_space(attr.id), H5Sclose};
   if (space.id < 0 || H5Sget_simple_extent_npoints(space.id) != 1)
-    throw Hdf5Error(path + ": attribute '" + name + "' is not a single value");
+    fail("attribute '" + name + "' is not a single value");
   return Handle{std::exchange(attr.id, -1), H5Aclose};
 }
 }  // namespace
 
 int64_t Hdf5File::attr_int(const std::string& name) const {
   const auto lock = hdf5_lock();
-  Handle attr = open_attr(id_, name, path_);
+  Handle attr = open_attr(id_, name, [this](const std::string& what) { fail(what); });
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_INTEGER) fail("attribute '" + name + "' is not an integer");
   int64_t v = 0;
@@ -149,7 +167,7 @@ int64_t Hdf5File::attr_int(const std::string& name) const {
 
 double Hdf5File::attr_double(const std::string& name) const {
   const auto lock = hdf5_lock();
-  Handle attr = open_attr(id_, name, path_);
+  Handle attr = open_attr(id_, name, [this](const std::string& what) { fail(what); });
   Handle type{H5Aget_type(attr.id), H5Tclose};
   const H5T_class_t cls = H5Tget_class(type.id);
   if (cls != H5T_FLOAT && cls != H5T_INTEGER) fail("attribute '" + name + "' is not a number");
@@ -160,7 +178,7 @@ double Hdf5File::attr_double(const std::string& name) const {
 
 std::string Hdf5File::attr_string(const std::string& name) const {
   const auto lock = hdf5_lock();
-  Handle attr = open_attr(id_, name, path_);
+  Handle attr = open_attr(id_, name, [this](const std::string& what) { fail(what); });
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_STRING || H5Tis_variable_str(type.id) > 0)
     fail("attribute '" + name + "' is not a fixed-length string");
@@ -173,13 +191,14 @@ std::string Hdf5File::attr_string(const std::string& name) const {
 std::vector<std::string> Hdf5File::attr_names() const {
   const auto lock = hdf5_lock();
   std::vector<std::string> names;
-  H5Aiterate2(
+  const herr_t listed = H5Aiterate2(
       id_, H5_INDEX_NAME, H5_ITER_INC, nullptr,
       [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
         static_cast<std::vector<std::string>*>(out)->push_back(name);
         return 0;
       },
       &names);
+  if (listed < 0) fail("cannot list the root's attributes");
   return names;
 }
 
@@ -196,7 +215,11 @@ bool Hdf5File::has(const std::string& name) const {
   while (true) {
     pos = name.find('/', pos + 1);
     const std::string prefix = name.substr(0, pos);
-    if (!prefix.empty() && prefix != "/" && H5Lexists(id_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (!prefix.empty() && prefix != "/") {
+      const htri_t exists = H5Lexists(id_, prefix.c_str(), H5P_DEFAULT);
+      if (exists < 0) fail("cannot look up '" + prefix + "' (is a part of it not a group?)");
+      if (exists == 0) return false;
+    }
     if (pos == std::string::npos) return true;
   }
 }
@@ -205,13 +228,14 @@ std::vector<std::string> Hdf5File::list(const std::string& group) const {
   const auto lock = hdf5_lock();
   if (!has(group)) fail("missing group '" + group + "'");
   std::vector<std::string> names;
-  H5Literate_by_name(
+  const herr_t listed = H5Literate_by_name(
       id_, group.c_str(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
       [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
         static_cast<std::vector<std::string>*>(out)->push_back(name);
         return 0;
       },
       &names, H5P_DEFAULT);
+  if (listed < 0) fail("cannot list group '" + group + "' (is it a group?)");
   return names;
 }
 

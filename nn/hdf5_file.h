@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "nn/hdf5_preflight.h"
+
 namespace mushroom::nn {
 
 class Hdf5Error : public std::runtime_error {
@@ -29,6 +31,8 @@ class Hdf5File {
   // Creates (truncating) a file for writing.
   static Hdf5File create(const std::string& path);
   // Opens an existing file read-only; a missing or non-HDF5 file throws.
+  // Once a read of the file fails, this process never opens the same bytes
+  // again (remember_hdf5_failure): every later open_read of them throws.
   static Hdf5File open_read(const std::string& path);
 
   Hdf5File(Hdf5File&& o) noexcept;
@@ -66,9 +70,13 @@ class Hdf5File {
 
  private:
   Hdf5File(std::string path, int64_t id) : path_(std::move(path)), id_(id) {}
+  // Throws Hdf5Error naming the file; a file opened for reading is first
+  // remembered as failed (above).
   [[noreturn]] void fail(const std::string& what) const;
   std::string path_;
   int64_t id_ = -1;
+  bool reading_ = false;
+  Hdf5Preflight preflight_;  // for reading: the bytes that were opened
 };
 
 // Creates `path` crash-safely: fill() writes into a new file under a temp

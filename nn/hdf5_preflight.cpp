@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <tuple>
@@ -334,21 +335,66 @@ Hdf5Preflight run_in_child(const std::function<char()>& body, double cpu_seconds
 
 }  // namespace detail
 
+namespace {
+
+using FileKey = std::tuple<std::string, uint64_t, uint64_t>;  // path, size, hash
+
+// What the children said, by file (cleared past 4,096: a file asked about
+// again is read again).
+std::map<FileKey, Hdf5Preflight>& verdicts() {
+  static std::map<FileKey, Hdf5Preflight> seen;
+  return seen;
+}
+
+// Files whose reading failed in this process, oldest first: never cleared
+// wholesale, since forgetting one would let libhdf5 open it again.
+struct Failures {
+  std::map<FileKey, std::string> detail;
+  std::deque<FileKey> order;
+};
+Failures& failures() {
+  static Failures f;
+  return f;
+}
+constexpr size_t kMostRememberedFailures = 65536;
+
+}  // namespace
+
 Hdf5Preflight preflight_hdf5(const std::string& path) {
   const auto lock = hdf5_lock();
+  // A file that cannot be read at all is the caller's to name, unforked.
+  if (!std::ifstream(path, std::ios::binary)) return {Hdf5Preflight::Outcome::kRefusedCleanly, "", 0, 0};
   uint64_t size = 0;
   const uint64_t hash = fnv1a_of_file(path, size);
-  using Key = std::tuple<std::string, uint64_t, uint64_t>;
-  static std::map<Key, Hdf5Preflight> seen;
-  const Key key{path, size, hash};
+  const FileKey key{path, size, hash};
+  if (const auto it = failures().detail.find(key); it != failures().detail.end())
+    return {Hdf5Preflight::Outcome::kRefused, it->second, size, hash};
+  auto& seen = verdicts();
   if (const auto it = seen.find(key); it != seen.end()) return it->second;
   const double cpu_seconds = g_base_seconds + double(size) / 1e7;
   // The CPU limit decides; the wall clock only backs it up (a loaded machine).
-  const Hdf5Preflight result =
+  Hdf5Preflight result =
       detail::run_in_child([&path] { return walk_file(path); }, cpu_seconds, 10 * cpu_seconds + 60);
+  result.size = size;
+  result.hash = hash;
   if (seen.size() >= 4096) seen.clear();
   seen.emplace(key, result);
   return result;
+}
+
+void remember_hdf5_failure(const std::string& path, const Hdf5Preflight& check, const std::string& what) {
+  const auto lock = hdf5_lock();
+  const FileKey key{path, check.size, check.hash};
+  Failures& f = failures();
+  if (f.detail.count(key)) return;
+  if (f.order.size() >= kMostRememberedFailures) {
+    f.detail.erase(f.order.front());
+    f.order.pop_front();
+  }
+  f.detail.emplace(key, "reading it failed earlier in this process (" + what +
+                            "), and libhdf5 may keep state from that failure which a second open would reuse");
+  f.order.push_back(key);
+  verdicts().erase(key);
 }
 
 }  // namespace mushroom::nn

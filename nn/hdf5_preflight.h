@@ -15,6 +15,7 @@
 // the child can pass a file the sanitized build refuses; the readers' own
 // checks still apply.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -28,6 +29,9 @@ struct Hdf5Preflight {
   };
   Outcome outcome = Outcome::kRead;
   std::string detail;  // for kRefused: what happened, in words
+  // The bytes it was decided on (preflight_hdf5 only), for
+  // remember_hdf5_failure.
+  uint64_t size = 0, hash = 0;
 };
 
 // Reads `path` in a child process as described above. Takes hdf5_lock()
@@ -35,7 +39,18 @@ struct Hdf5Preflight {
 // process is inside libhdf5 when it forks. Outcomes are remembered by the
 // file's path, size and a hash of its bytes, so a reader that opens the
 // same file twice (a shard's meta, then its samples) pays once.
+//
+// A file this process has failed to read (remember_hdf5_failure) is refused
+// here too, before libhdf5 sees it again.
 Hdf5Preflight preflight_hdf5(const std::string& path);
+
+// Remembers that reading the file the preflight decided on (`check`, by its
+// size and hash) failed in this process, `what` being the error. libhdf5's
+// error paths can leave a file's shared state behind (issue 101: a second
+// open of such a file read freed memory), so the process never opens those
+// bytes again: preflight_hdf5 refuses them, naming the first error. Kept
+// for the last 65,536 such files.
+void remember_hdf5_failure(const std::string& path, const Hdf5Preflight& check, const std::string& what);
 
 // The child's CPU seconds: `base` plus 1 s for each 10 MB of the file.
 // 10 by default; a fuzz target sets it below libFuzzer's -timeout.

@@ -202,6 +202,42 @@ TEST_F(ModelFileTest, FilesLibhdf5FaultsOnAreRefusedByName) {
               hdf5_preflight_under_asan() ? "ASan" : "no sanitizer");
 }
 
+// A file the preflight reads whole but our reader fails on inside libhdf5:
+// a dataset where the group /weights belongs, so listing it takes
+// H5Literate_by_name's error path (H5G__open_name, one of the paths on which
+// libhdf5 1.10.8 loses a cache entry; issue 101's fuzzing saw a second open
+// of a file after such a failure read freed memory). This process never
+// opens those bytes again: the second load is refused before libhdf5 sees
+// the file, naming the first error, and new bytes at the same path are read
+// afresh.
+TEST_F(ModelFileTest, AFileWhoseReadingFailedIsNeverOpenedAgain) {
+  const NetConfig config{.blocks = 0, .channels = 1, .policy_dim = 1, .value_hidden = 1};
+  const std::string file = path("twice.h5");
+  save_model(random_model(config, 1), file);
+  {
+    const hid_t h5 = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(h5, 0);
+    EXPECT_GE(H5Ldelete(h5, "/weights", H5P_DEFAULT), 0);
+    const hsize_t one = 1;
+    const float zero = 0;
+    const hid_t space = H5Screate_simple(1, &one, nullptr);
+    const hid_t set = H5Dcreate2(h5, "/weights", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    EXPECT_GE(H5Dwrite(set, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &zero), 0);
+    H5Dclose(set);
+    H5Sclose(space);
+    H5Fclose(h5);
+  }
+  EXPECT_EQ(preflight_hdf5(file).outcome, Hdf5Preflight::Outcome::kRead);
+  const std::string first_error = file + ": cannot list group '/weights' (is it a group?)";
+  expect_load_error(file, first_error);
+  const Hdf5Preflight again = preflight_hdf5(file);
+  EXPECT_EQ(again.outcome, Hdf5Preflight::Outcome::kRefused);
+  expect_load_error(file, file + ": a corrupt HDF5 file: reading it failed earlier in this process (cannot list group "
+                                 "'/weights' (is it a group?)), and libhdf5 may keep state");
+  save_model(random_model(config, 2), file);
+  EXPECT_NO_THROW(load_model(file));
+}
+
 // The preflight reads a good file to the end in its child and lets it
 // through (and remembers it), and its child's ways of ending are each told
 // apart: a fault, a clean refusal, an allocation libhdf5 could not make, CPU

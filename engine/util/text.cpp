@@ -101,21 +101,55 @@ std::string read_file(const std::string& path) {
   return buffer.str();
 }
 
-void write_file_atomic(const std::string& path, std::string_view content) {
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot create '" + temp + "'");
-    out.write(content.data(), std::streamsize(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw std::runtime_error("error while writing '" + temp + "'");
-    }
+namespace {
+
+// The temp file `path` is written under before its rename.
+std::string temp_name_of(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
+
+// Writes `content` whole under temp_name_of(path); removes it on failure.
+void write_temp_file(const std::string& path, std::string_view content) {
+  const std::string temp = temp_name_of(path);
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot create '" + temp + "'");
+  out.write(content.data(), std::streamsize(content.size()));
+  out.flush();
+  if (!out) {
+    out.close();
+    std::remove(temp.c_str());
+    throw std::runtime_error("error while writing '" + temp + "'");
   }
+}
+
+void rename_temp_into_place(const std::string& path) {
+  const std::string temp = temp_name_of(path);
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     std::remove(temp.c_str());
     throw std::runtime_error("cannot rename '" + temp + "' to '" + path + "'");
+  }
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, std::string_view content) {
+  write_temp_file(path, content);
+  rename_temp_into_place(path);
+}
+
+void write_files_atomic(const std::vector<std::pair<std::string, std::string_view>>& files) {
+  size_t written = 0;
+  try {
+    for (; written < files.size(); ++written) write_temp_file(files[written].first, files[written].second);
+  } catch (...) {
+    for (size_t i = 0; i < written; ++i) std::remove(temp_name_of(files[i].first).c_str());
+    throw;
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    try {
+      rename_temp_into_place(files[i].first);
+    } catch (...) {
+      for (size_t j = i + 1; j < files.size(); ++j) std::remove(temp_name_of(files[j].first).c_str());
+      throw;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // Text helpers shared by the file parsers and the protocol reader.
 #pragma once
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +35,13 @@ std::string read_file(const std::string& path);
 
 // Writes a file atomically: a temp file beside it, then rename.
 void write_file_atomic(const std::string& path, std::string_view content);
+
+// Writes files that belong together (an exported bot's main.cpp and its
+// data.bin): every temp file is written whole first, and only then are they
+// renamed into place, in the order given. A failure before the renames
+// changes none of the files; a kill leaves at most the renames' few
+// microseconds in which the first files are new and the later ones old.
+void write_files_atomic(const std::vector<std::pair<std::string, std::string_view>>& files);
 
 // Splits text into lines (without the terminators; CR stripped).
 std::vector<std::string> split_lines(std::string_view text);

@@ -53,6 +53,31 @@ TEST(Text, AtomicWriteLeavesNoTempFile) {
   EXPECT_THROW(read_file(path), std::runtime_error);
 }
 
+// Files written together change together (an export's main.cpp and
+// data.bin): when one of them cannot be written, none is replaced and no
+// temp file is left; otherwise all are, in the order given.
+TEST(Text, FilesWrittenTogetherAreReplacedAllOrNone) {
+  const auto dir = std::filesystem::temp_directory_path() / "mushroom_text_files_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string data = (dir / "data.bin").string(), source = (dir / "main.cpp").string();
+  write_file_atomic(data, "old data");
+  write_file_atomic(source, "old source");
+  const std::string unwritable = (dir / "no-such-folder" / "main.cpp").string();
+  EXPECT_THROW(write_files_atomic({{data, "new data"}, {unwritable, "new source"}}), std::runtime_error);
+  EXPECT_EQ(read_file(data), "old data");
+  int files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 2);
+  write_files_atomic({{data, "new data"}, {source, "new source"}});
+  EXPECT_EQ(read_file(data), "new data");
+  EXPECT_EQ(read_file(source), "new source");
+  files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 2);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Text, CountOfSaysTheNounInTheRightNumber) {
   EXPECT_EQ(count_of(1, "generation"), "1 generation");
   EXPECT_EQ(count_of(0, "generation"), "0 generations");
