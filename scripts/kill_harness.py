@@ -43,7 +43,9 @@ What is checked once each killed run, match or relabel has finished:
      (SESSION_FIELDS) and the ladder's (a real clock); a fit by its lines
      less the header
      comments, which name the run's folder; a games.csv by its games (and
-     their results where the unkilled runs agree). The HDF5 files differ
+     their results where the unkilled runs agree); the optimizer's state
+     (optimizer.pt) by its tensors, since LibTorch keys them by memory
+     addresses, which differ between processes. The HDF5 files differ
      in bytes between any two runs (HDF5 stores each dataset's
      modification time), and a resumed self-play cuts its shards
      elsewhere, so a folder of shards (the self-play data, the held-out
@@ -76,6 +78,7 @@ setup error).
 """
 import argparse
 import csv
+import hashlib
 import io
 import json
 import os
@@ -86,6 +89,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -402,6 +406,25 @@ def same_fit(problems, what, a, b, g):
     problems.check(fit_lines(g) == fit_lines(a), f"{what}: the fit's lines differ from the unkilled run's")
 
 
+def optimizer_tensors(data):
+    """The tensors of a LibTorch archive of the optimizer's state, by hash.
+    torch::optim keys each parameter's state by the parameter's address in
+    memory, so the archive's bytes (its keys, and the order they sort the
+    records in) differ between any two processes; its tensors do not."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return sorted(hashlib.sha256(z.read(n)).hexdigest() for n in z.namelist() if "/data/" in n)
+
+
+def same_optimizer_state(problems, what, a, b, g):
+    try:
+        wanted, got = optimizer_tensors(a), optimizer_tensors(g)
+    except zipfile.BadZipFile as e:
+        problems.check(False, f"{what}: not a LibTorch archive ({e})")
+        return
+    problems.check(bool(wanted) and got == wanted,
+                   f"{what}: the optimizer's tensors differ from the unkilled run's ({len(got)} against {len(wanted)})")
+
+
 # A move's milliseconds in a game page (view/dashboard.h): timed, so a page
 # is compared with them blanked; everything else in it must agree.
 PAGE_MS = re.compile(rb'"ms":-?\d+')
@@ -642,6 +665,7 @@ def check_run(args, problems, n, run_dir, refs, fingerprints, work):
         # Self-play's sample game pages: the moves' milliseconds are timed.
         (r"games/.*\.html", same_page_but_times),
         (r"models/.*\.probcut", same_fit),
+        (r"optimizer\.pt", same_optimizer_state),
         # The ladder plays at a real clock: its games by key, the rest by form.
         (r"ladder/games\.csv", same_games(results_too=False)),
         (r"ladder/.*", "skip"),

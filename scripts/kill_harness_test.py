@@ -46,11 +46,46 @@ def page_comparer_failures():
     return failures
 
 
+def optimizer_comparer_failures():
+    """same_optimizer_state on made-up archives: the same tensors under other
+    keys and in another order (no problem), a tensor changed or missing (a
+    problem), bytes that are no archive (a problem)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import io
+    import zipfile
+    import kill_harness
+
+    def archive(records):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for name, data in records:
+                z.writestr(name, data)
+        return out.getvalue()
+
+    ref = archive([("o/data.pkl", b"key 0x5600a0"), ("o/data/0", b"\x01" * 8), ("o/data/1", b"\x02" * 8)])
+    cases = [
+        ("other keys and order", archive([("o/data.pkl", b"key 0x7f11c0"), ("o/data/0", b"\x02" * 8),
+                                          ("o/data/1", b"\x01" * 8)]), 0),
+        ("a tensor changed", archive([("o/data.pkl", b"key 0x5600a0"), ("o/data/0", b"\x01" * 8),
+                                      ("o/data/1", b"\x02" * 7 + b"\x03")]), 1),
+        ("a tensor missing", archive([("o/data.pkl", b"key 0x5600a0"), ("o/data/0", b"\x01" * 8)]), 1),
+        ("no archive", b"half an archive", 1),
+    ]
+    failures = 0
+    for name, got, problems_wanted in cases:
+        problems = kill_harness.Problems()
+        kill_harness.same_optimizer_state(problems, "optimizer.pt", ref, ref, got)
+        ok = len(problems.items) == problems_wanted
+        print(f"{'ok  ' if ok else 'FAIL'} optimizer state, {name}: {len(problems.items)} problems (wanted {problems_wanted})")
+        failures += not ok
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", default=str(ROOT / "build-test-tmp" / "kill-harness-test"))
     args = parser.parse_args()
-    failed = page_comparer_failures()
+    failed = page_comparer_failures() + optimizer_comparer_failures()
     for bug, code, needle in CASES:
         env = dict(os.environ, FAKE_BUG=bug)
         # A torn export shows only when a kill lands inside its write: three

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: installs and builds what is missing (scripts/setup.sh
 # builds the `mushroom` binary; this adds the test tools and builds every
-# test binary), then runs every test under CTest. Exits non-zero when any
-# test fails.
+# test binary), then runs every test under CTest, then the fuzz targets'
+# smoke runs (each target 10 s over its seeds and every finding's
+# reproducer, under ASan and UBSan: a clang build in build-fuzz/,
+# fuzz/README.md). Exits non-zero when any test fails. CTest arguments
+# (e.g. -R Shard) select tests of the suite and skip the smoke runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
@@ -34,4 +37,17 @@ echo "test: building the test binaries on $jobs cores"
 start=$SECONDS
 cmake --build build -j"$jobs"
 echo "test: built ($((SECONDS - start)) s); running the suite"
-ctest --test-dir build --output-on-failure -j"$jobs" "$@"
+status=0
+ctest --test-dir build --output-on-failure -j"$jobs" "$@" || status=$?
+(($# == 0)) || exit $status
+
+# The fuzz targets keep building and replay their seeds (issue 101).
+echo "test: building the fuzz targets with clang in build-fuzz"
+start=$SECONDS
+if [ ! -f build-fuzz/CMakeCache.txt ]; then
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DMUSHROOM_FUZZ=ON -DMUSHROOM_BUILD_TESTS=OFF >/dev/null
+fi
+cmake --build build-fuzz -j"$jobs" --target fuzz_all
+echo "test: fuzz targets built ($((SECONDS - start)) s); their smoke runs"
+ctest --test-dir build-fuzz --output-on-failure -j"$jobs" -L fuzz_smoke || status=$?
+exit $status

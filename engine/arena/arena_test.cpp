@@ -182,7 +182,8 @@ TEST(Arena, HangingBotIsKilledAndTheArenaFinishes) {
     while (dirent* entry = readdir(proc)) {
       std::ifstream cmdline(std::string("/proc/") + entry->d_name + "/cmdline");
       std::string text((std::istreambuf_iterator<char>(cmdline)), {});
-      if (text == std::string("sleep\0600\0", 10)) ++sleepers;
+      // "sleep\0" "600\0" apart: as one literal, "\060" would be an octal escape.
+      if (text == std::string("sleep\0" "600\0", 10)) ++sleepers;
     }
     closedir(proc);
   }

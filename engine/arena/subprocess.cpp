@@ -4,6 +4,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <dirent.h>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -175,10 +179,47 @@ bool Subprocess::reap(bool block) {
   return exited_;
 }
 
+namespace {
+
+// Whether a process of group `group` is alive: not a zombie, which holds no
+// core but counts for kill(-group, 0) until its new parent (init) reaps it.
+bool group_has_live_process(pid_t group) {
+  if (kill(-group, 0) != 0) return false;  // no process at all, zombies included
+  if (DIR* proc = opendir("/proc")) {
+    bool live = false;
+    while (dirent* entry = readdir(proc)) {
+      if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+      std::ifstream in(std::string("/proc/") + entry->d_name + "/stat");
+      std::string stat((std::istreambuf_iterator<char>(in)), {});
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+      const size_t close = stat.rfind(')');
+      if (close == std::string::npos) continue;
+      std::istringstream fields(stat.substr(close + 1));
+      char state = 0;
+      long parent = 0, pgrp = 0;
+      if (fields >> state >> parent >> pgrp && pgrp == group && state != 'Z' && state != 'X') {
+        live = true;
+        break;
+      }
+    }
+    closedir(proc);
+    return live;
+  }
+  return true;  // no /proc to tell: wait out the bound
+}
+
+}  // namespace
+
 void Subprocess::kill_all() {
   if (pid_ > 0) {
     kill(-pid_, SIGKILL);  // the whole group: shells, sleeps, grandchildren
     reap(true);
+    // SIGKILL is sent, not yet done: the group's other processes (a bot's
+    // shell's children) die a moment later. Wait for them (at most a
+    // second) so that none holds a core when the next game's clock starts.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (group_has_live_process(pid_) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   if (to_child_ >= 0) close(to_child_), to_child_ = -1;
   if (from_child_ >= 0) close(from_child_), from_child_ = -1;
