@@ -141,6 +141,7 @@ std::vector<std::string> false_default_marks(const std::string& text, const std:
     const std::string key(trim(line.substr(0, eq)));
     const std::string where = source + ":" + std::to_string(number) + ": " + section + "." + key;
     try {
+      check_toml_characters(line);
       const toml::table written = toml::parse("x = " + line.substr(eq + 1, hash - eq - 1));
       const toml::table declared = toml::parse("x = " + default_text(section, key));
       if (!same(written.get("x"), declared.get("x")))
@@ -188,6 +189,7 @@ void apply_overrides(toml::table& root, const std::vector<std::string>& override
     const Override o = parse_override(text);
     toml::table value;
     try {
+      check_toml_characters(o.value);
       value = toml::parse("x = " + o.value);
     } catch (const std::exception&) {  // toml::parse_error, or TomlCheckFailed: not TOML
       value.insert_or_assign("x", o.value);
@@ -249,6 +251,7 @@ std::string value_text(const RunConfig& config, const std::string& section_key) 
 RunConfig parse_run_config(const std::string& text, const std::string& file_name, const std::vector<std::string>& overrides) {
   toml::table root;
   try {
+    check_toml_characters(text);
     root = toml::parse(text, file_name);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;

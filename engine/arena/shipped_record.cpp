@@ -245,7 +245,9 @@ std::vector<ShippedEvaluation> read_shipped_record(const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw std::invalid_argument("no record file " + path);
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    const std::string text = read_file(path);
+    check_toml_characters(text);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     throw std::invalid_argument(path + ":" + std::to_string(e.source().begin.line) +
                                 ": not TOML: " + std::string(e.description()));
