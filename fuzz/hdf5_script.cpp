@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "fuzz/fuzz_support.h"
 #include "nn/hdf5_file.h"
 #include "nn/model.h"
 #include "selfplay/sample.h"
@@ -186,6 +187,15 @@ void write_hdf5_script(const std::string& path, std::string_view bytes, const Hd
   }
   file.close();
   write_array_attributes(path, arrays);
+}
+
+std::string write_hdf5_input(const uint8_t* data, size_t size, const std::string& name, const Hdf5Vocabulary& words) {
+  if (size == 0) return "";
+  const std::string path = fresh_scratch() + "/" + name;
+  const std::string_view rest = as_text(data + 1, size - 1);
+  if (data[0] % 2 == 0) write_scratch_file(name, rest);
+  else write_hdf5_script(path, rest, words);
+  return path;
 }
 
 void Hdf5ScriptWriter::step(int op, const std::vector<std::string>& list, const std::string& name) {

@@ -46,6 +46,13 @@ const Hdf5Vocabulary& shard_vocabulary();
 
 void write_hdf5_script(const std::string& path, std::string_view script, const Hdf5Vocabulary& words);
 
+// The file an HDF5 target reads, `name` in a fresh scratch folder, from the
+// fuzzer's input: byte 0 even, the rest is the file as it is (HDF5's own
+// structures, which libhdf5 parses); odd, the rest is a script written
+// through write_hdf5_script with `words` (the reader's own checks). Returns
+// its path, or "" for an empty input.
+std::string write_hdf5_input(const uint8_t* data, size_t size, const std::string& name, const Hdf5Vocabulary& words);
+
 // The other direction, for seeds (fuzz/make_seeds.cpp): a script that
 // writes the given attributes and datasets, named as in `words`.
 class Hdf5ScriptWriter {

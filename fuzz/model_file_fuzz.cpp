@@ -44,11 +44,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
-  const std::string path = fuzz::fresh_scratch() + "/model.h5";
-  const std::string_view rest = fuzz::as_text(data + 1, size - 1);
-  if (data[0] % 2 == 0) fuzz::write_scratch_file("model.h5", rest);
-  else fuzz::write_hdf5_script(path, rest, fuzz::model_file_vocabulary());
+  const std::string path = fuzz::write_hdf5_input(data, size, "model.h5", fuzz::model_file_vocabulary());
+  if (path.empty()) return 0;
   nn::Model model;
   if (fuzz::read_or_refuse(path, [&] { model = nn::load_model(path); })) run_model(model);
   return 0;

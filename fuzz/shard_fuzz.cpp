@@ -50,11 +50,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
-  const std::string path = fuzz::fresh_scratch() + "/shard.h5";
-  const std::string_view rest = fuzz::as_text(data + 1, size - 1);
-  if (data[0] % 2 == 0) fuzz::write_scratch_file("shard.h5", rest);
-  else fuzz::write_hdf5_script(path, rest, fuzz::shard_vocabulary());
+  const std::string path = fuzz::write_hdf5_input(data, size, "shard.h5", fuzz::shard_vocabulary());
+  if (path.empty()) return 0;
   selfplay::ShardMeta meta;
   if (!fuzz::read_or_refuse(path, [&] { meta = selfplay::read_shard_meta(path); })) return 0;
   selfplay::Shard shard;

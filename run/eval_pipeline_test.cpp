@@ -25,15 +25,29 @@
 namespace mushroom::run {
 namespace {
 
+// A run folder with generation 1's self-play (six games), and a config
+// training a small evaluation for 5 steps with Adam on one thread.
+RunDir small_eval_run(const std::string& name) {
+  const RunDir run{test_scratch_dir() / name, ".eval"};
+  std::filesystem::remove_all(run.root);
+  train::selfplay_window(run.data(1), 6);
+  run.prepare();
+  return run;
+}
+
+RunConfig small_adam_config() {
+  return parse_run_config(
+      "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
+      "threads = 1\noptimizer = \"adam\"\n",
+      "test.toml");
+}
+
 // A run whose config changes the architecture between generations (runs
 // resume with an edited config) trains the next generation from fresh
 // weights of the new shape, and says so; an unchanged one goes on from the
 // previous generation's weights.
 TEST(EvalPipeline, ARunThatChangesTheArchitectureStartsThatGenerationAfresh) {
-  const RunDir run{test_scratch_dir() / "eval_arch_change", ".eval"};
-  std::filesystem::remove_all(run.root);
-  train::selfplay_window(run.data(1), 6);
-  run.prepare();
+  const RunDir run = small_eval_run("eval_arch_change");
   write_file_atomic(run.model(1).string(), nnue::serialize_network(train::lively_model(7)));  // H=32 L1=8 L2=8
   const RunConfig config = parse_run_config(
       "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\nseat_buckets = 2\n[train]\nsteps = 5\n"
@@ -204,14 +218,8 @@ TEST(EvalPipeline, ATrainingSummaryReadsBackAndABadOneIsRefusedByName) {
 // goes), and the candidate must not be there. A summary a killed training
 // left without its candidate is replaced by the next training's.
 TEST(EvalPipeline, TheSummaryIsWrittenBeforeTheCandidateAndAStaleOneIsReplaced) {
-  const RunDir run{test_scratch_dir() / "eval_summary_order", ".eval"};
-  std::filesystem::remove_all(run.root);
-  train::selfplay_window(run.data(1), 6);
-  run.prepare();
-  const RunConfig config = parse_run_config(
-      "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
-      "threads = 1\noptimizer = \"adam\"\n",
-      "test.toml");
+  const RunDir run = small_eval_run("eval_summary_order");
+  const RunConfig config = small_adam_config();
   const StageLog log = [](const std::string&) {};
   std::filesystem::create_directories(run.train_summary(1) / "in-the-way");
   try {
@@ -248,14 +256,8 @@ TEST(EvalPipeline, TheSummaryIsWrittenBeforeTheCandidateAndAStaleOneIsReplaced) 
 // the training saved its state, before the candidate), not by timing a
 // kill; the next attempt must make the unkilled candidate.
 TEST(EvalPipeline, ATrainingStoppedBeforeItsCandidateTrainsAgainFromTheRunsOptimizerState) {
-  const RunDir run{test_scratch_dir() / "eval_optimizer_state", ".eval"};
-  std::filesystem::remove_all(run.root);
-  train::selfplay_window(run.data(1), 6);
-  run.prepare();
-  const RunConfig config = parse_run_config(
-      "[run]\nmodel = \"eval\"\n[evalnet]\nhidden = 16\nl1 = 8\nl2 = 8\n[train]\nsteps = 5\nbatch_size = 64\n"
-      "threads = 1\noptimizer = \"adam\"\n",
-      "test.toml");
+  const RunDir run = small_eval_run("eval_optimizer_state");
+  const RunConfig config = small_adam_config();
   const StageLog log = [](const std::string&) {};
   eval_pipeline(config).learn(run, 1, "", log);
   ASSERT_TRUE(std::filesystem::exists(run.optimizer()));

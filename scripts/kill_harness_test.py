@@ -24,6 +24,22 @@ CASES = [
 ]
 
 
+def comparer_failures(label, comparer, ref, cases):
+    """Runs one of the harness's comparers on (name, file, problems wanted)
+    cases against `ref` (as both unkilled runs' file); returns the cases
+    whose count of problems is not the one wanted."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import kill_harness
+    failures = 0
+    for name, got, problems_wanted in cases:
+        problems = kill_harness.Problems()  # prints each problem it is told of, wanted or not
+        comparer(problems, label, ref, ref, got)
+        ok = len(problems.items) == problems_wanted
+        print(f"{'ok  ' if ok else 'FAIL'} {label}, {name}: {len(problems.items)} problems (wanted {problems_wanted})")
+        failures += not ok
+    return failures
+
+
 def page_comparer_failures():
     """same_page_but_times on made-up pages: times alone differ (no problem),
     anything else differs (a problem), an "ms"-like key is not a time."""
@@ -36,14 +52,7 @@ def page_comparer_failures():
         ("an ms-like key", page.replace(b'"xms":5', b'"xms":6'), 1),
         ("a move", page.replace(b'[3,3,5,4]', b'[3,3,5,5]'), 1),
     ]
-    failures = 0
-    for name, got, problems_wanted in cases:
-        problems = kill_harness.Problems()  # prints each problem it is told of, wanted or not
-        kill_harness.same_page_but_times(problems, "page", page, page, got)
-        ok = len(problems.items) == problems_wanted
-        print(f"{'ok  ' if ok else 'FAIL'} game page, {name}: {len(problems.items)} problems (wanted {problems_wanted})")
-        failures += not ok
-    return failures
+    return comparer_failures("game page", kill_harness.same_page_but_times, page, cases)
 
 
 def optimizer_comparer_failures():
@@ -71,14 +80,7 @@ def optimizer_comparer_failures():
         ("a tensor missing", archive([("o/data.pkl", b"key 0x5600a0"), ("o/data/0", b"\x01" * 8)]), 1),
         ("no archive", b"half an archive", 1),
     ]
-    failures = 0
-    for name, got, problems_wanted in cases:
-        problems = kill_harness.Problems()
-        kill_harness.same_optimizer_state(problems, "optimizer.pt", ref, ref, got)
-        ok = len(problems.items) == problems_wanted
-        print(f"{'ok  ' if ok else 'FAIL'} optimizer state, {name}: {len(problems.items)} problems (wanted {problems_wanted})")
-        failures += not ok
-    return failures
+    return comparer_failures("optimizer state", kill_harness.same_optimizer_state, ref, cases)
 
 
 def main():
