@@ -270,7 +270,7 @@ std::vector<uint64_t> Hdf5File::dims(const std::string& name) const {
   const int rank = H5Sget_simple_extent_ndims(space.id);
   if (rank < 0) fail("cannot read the shape of '" + name + "'");
   std::vector<hsize_t> hd(rank);
-  H5Sget_simple_extent_dims(space.id, hd.data(), nullptr);
+  if (H5Sget_simple_extent_dims(space.id, hd.data(), nullptr) < 0) fail("cannot read the shape of '" + name + "'");
   return std::vector<uint64_t>(hd.begin(), hd.end());
 }
 

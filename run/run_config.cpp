@@ -187,13 +187,26 @@ Override parse_override(const std::string& text) {
 void apply_overrides(toml::table& root, const std::vector<std::string>& overrides) {
   for (const std::string& text : overrides) {
     const Override o = parse_override(text);
-    toml::table value;
+    bool toml_can_read = true;
     try {
       check_toml_characters(o.value);
-      value = toml::parse("x = " + o.value);
-    } catch (const std::exception&) {  // toml::parse_error, or TomlCheckFailed: not TOML
-      value.insert_or_assign("x", o.value);
+    } catch (const TomlCheckFailed& e) {
+      // A quoted value toml++ cannot read safely is refused (taken as a bare
+      // word, it would keep its quotes); a bare word is a string without it.
+      if (!o.value.empty() && (o.value.front() == '"' || o.value.front() == '\''))
+        throw ConfigError("--set '" + text + "': " + e.what());
+      toml_can_read = false;
     }
+    toml::table value;
+    bool parsed = false;
+    if (toml_can_read) {
+      try {
+        value = toml::parse("x = " + o.value);
+        parsed = true;
+      } catch (const std::exception&) {  // toml::parse_error, or TomlCheckFailed: not TOML
+      }
+    }
+    if (!parsed) value.insert_or_assign("x", o.value);
     if (!root.contains(o.section)) root.insert_or_assign(o.section, toml::table{});
     toml::table* section = root[o.section].as_table();
     if (!section) throw ConfigError("--set '" + text + "': '" + o.section + "' is not a table in the file");

@@ -202,6 +202,13 @@ TEST(ShippedRecord, AHeaderTheTomlParserAssertsOnIsRefusedByName) {
   EXPECT_NE(e.find("shipped.toml: not TOML: the TOML parser's check '"), std::string::npos) << e;
 }
 
+// A character toml++ 3.3 cannot read safely (engine/util/toml.h) is refused
+// before toml++ reads the record, naming the place.
+TEST(ShippedRecord, ACharacterTheTomlParserMishandlesIsRefusedByName) {
+  const std::string e = error_reading_edited("name = \"alpha\"", "name = \"alph\u00e9\"");
+  EXPECT_NE(e.find("shipped.toml: not TOML: line 7, column 13: the character U+00E9"), std::string::npos) << e;
+}
+
 TEST(ShippedRecord, AMissingFileIsRefusedByName) {
   try {
     read_shipped_record("testdata/shipped/none.toml");

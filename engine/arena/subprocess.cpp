@@ -211,7 +211,8 @@ bool group_has_live_process(pid_t group) {
 }  // namespace
 
 void Subprocess::kill_all() {
-  if (pid_ > 0) {
+  if (pid_ > 0 && !group_killed_) {
+    group_killed_ = true;
     kill(-pid_, SIGKILL);  // the whole group: shells, sleeps, grandchildren
     reap(true);
     // SIGKILL is sent, not yet done: the group's other processes (a bot's

@@ -47,6 +47,7 @@ class Subprocess {
   bool reap(bool block);
 
   pid_t pid_ = -1;
+  bool group_killed_ = false;  // kill_all's SIGKILL sent: never again (the id may be reused)
   int to_child_ = -1;
   int from_child_ = -1;
   int stderr_fd_ = -1;  // the child's stderr file, opened for reading too

@@ -75,6 +75,15 @@ TEST(Text, FilesWrittenTogetherAreReplacedAllOrNone) {
   files = 0;
   for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
   EXPECT_EQ(files, 2);
+  // A rename that fails (a folder where the second file goes) comes after
+  // the first one's, in the order given, and leaves no temp file.
+  std::filesystem::remove(source);
+  std::filesystem::create_directories(std::filesystem::path(source) / "in-the-way");
+  EXPECT_THROW(write_files_atomic({{data, "newer data"}, {source, "newer source"}}), std::runtime_error);
+  EXPECT_EQ(read_file(data), "newer data");
+  files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
   std::filesystem::remove_all(dir);
 }
 
