@@ -109,10 +109,10 @@ TEST(RunConfig, ACharacterTheTomlParserMishandlesIsRefusedByPlace) {
   expect_error("x = \"\u4e2d\u00e9\"\n", {"test.toml: not TOML: line 1, column 7: the character U+00E9"});
   // A quoted --set value is refused the same way.
   try {
-    parse_run_config("[selfplay]\ngames = 4\n", "test.toml", {"run.name=\"caf\u00e9\""});
+    parse_run_config("[selfplay]\ngames = 4\n", "test.toml", {"selfplay.exploration=\"caf\u00e9\""});
     ADD_FAILURE() << "a quoted --set value with U+00E9 was read";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("--set 'run.name=\"caf\u00e9\"': line 1, column 5: the character U+00E9"),
+    EXPECT_NE(std::string(e.what()).find("--set 'selfplay.exploration=\"caf\u00e9\"': line 1, column 5: the character U+00E9"),
               std::string::npos)
         << e.what();
   }
