@@ -64,21 +64,36 @@ Hdf5File Hdf5File::open_read(const std::string& path) {
   silence_hdf5();
   // libhdf5 reads the file in a child first (nn/hdf5_preflight.h): where it
   // faults there, or where this process has failed to read it before, the
-  // file is refused here before libhdf5 sees it.
-  const Hdf5Preflight check = preflight_hdf5(path);
-  if (check.outcome == Hdf5Preflight::Outcome::kRefused)
-    throw Hdf5Error(path + ": a corrupt HDF5 file: " + check.detail + "; not opened");
-  if (H5Fis_hdf5(path.c_str()) <= 0) throw Hdf5Error(path + ": missing, unreadable or not an HDF5 file");
-  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0) {
-    const std::string what = "cannot open HDF5 file (corrupt or truncated?)";
-    remember_hdf5_failure(path, check, what);
-    throw Hdf5Error(path + ": " + what);
+  // file is refused here before libhdf5 sees it. A file renamed over the
+  // path between the preflight and the open is not the one the preflight
+  // read: it is preflighted in its turn (a few tries, then refused).
+  constexpr int kTries = 3;
+  for (int attempt = 1;; ++attempt) {
+    const Hdf5Preflight check = preflight_hdf5(path);
+    if (check.outcome == Hdf5Preflight::Outcome::kRefused)
+      throw Hdf5Error(path + ": a corrupt HDF5 file: " + check.detail + "; not opened");
+    detail::before_hdf5_open(path);
+    // A failure here may be of other bytes than the preflight's: both are
+    // remembered.
+    const auto refuse = [&](const std::string& what) {
+      remember_hdf5_failure(path, check, what);
+      if (!same_hdf5_file(path, check)) remember_hdf5_failure(path, hdf5_file_now(path), what);
+      throw Hdf5Error(path + ": " + what);
+    };
+    const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
+    if (is_hdf5 < 0 && check.inode != 0)  // a file that is there and reads
+      refuse("libhdf5 failed telling whether it is an HDF5 file");
+    if (is_hdf5 <= 0) throw Hdf5Error(path + ": missing, unreadable or not an HDF5 file");
+    const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (id < 0) refuse("cannot open HDF5 file (corrupt or truncated?)");
+    Hdf5File file(path, id);
+    file.reading_ = true;
+    file.preflight_ = check;
+    if (same_hdf5_file(path, check)) return file;
+    if (attempt == kTries)
+      throw Hdf5Error(path + ": it changed while being opened, " + std::to_string(kTries) +
+                      " times (a file renamed over it?); not read");
   }
-  Hdf5File file(path, id);
-  file.reading_ = true;
-  file.preflight_ = check;
-  return file;
 }
 
 Hdf5File::Hdf5File(Hdf5File&& o) noexcept
@@ -133,6 +148,8 @@ void Hdf5File::set_attr(const std::string& name, const std::string& value) {
 }
 
 bool Hdf5File::has_attr(const std::string& name) const {
+  // libhdf5 fails on the empty name: the caller's error, not the file's.
+  if (name.empty()) throw Hdf5Error(path_ + ": has_attr asked about an empty attribute name");
   const auto lock = hdf5_lock();
   const htri_t exists = H5Aexists(id_, name.c_str());
   if (exists < 0) fail("cannot look for attribute '" + name + "'");

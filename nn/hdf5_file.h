@@ -33,6 +33,8 @@ class Hdf5File {
   // Opens an existing file read-only; a missing or non-HDF5 file throws.
   // Once a read of the file fails, this process never opens the same bytes
   // again (remember_hdf5_failure): every later open_read of them throws.
+  // A file renamed over the path between the preflight and libhdf5's open
+  // is preflighted in its turn; one that changes at every try is refused.
   static Hdf5File open_read(const std::string& path);
 
   Hdf5File(Hdf5File&& o) noexcept;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,7 +18,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -92,7 +92,7 @@ herr_t read_attribute(hid_t object, const char* name, const H5A_info_t*, void* d
 }
 
 void read_attributes(hid_t object, Walk& walk) {
-  H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, read_attribute, &walk);
+  if (H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, read_attribute, &walk) < 0) walk.error = true;
 }
 
 // A dataset: its attributes and its values in the type the file gives them.
@@ -149,7 +149,9 @@ herr_t visit_link(hid_t group, const char* name, const H5L_info_t* info, void* d
 void visit_group(hid_t group, Walk& walk, int depth) {
   read_attributes(group, walk);
   GroupWalk g{&walk, depth};
-  H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, visit_link, &g);
+  // 1 from visit_link stops the walk (a limit, already an error); below 0
+  // libhdf5 could not list the group.
+  if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, visit_link, &g) < 0) walk.error = true;
 }
 
 // The walk, in the child: 'R', 'E', or 'M' (libhdf5 could not allocate).
@@ -244,18 +246,33 @@ std::string how_it_ended(int status, bool have_status, double cpu_seconds) {
          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
 }
 
-uint64_t fnv1a_of_file(const std::string& path, uint64_t& size) {
-  std::ifstream in(path, std::ios::binary);
-  uint64_t h = 1469598103934665603ull;
-  size = 0;
-  std::vector<char> buffer(1 << 16);
-  while (in) {
-    in.read(buffer.data(), std::streamsize(buffer.size()));
-    const std::streamsize n = in.gcount();
-    for (std::streamsize i = 0; i < n; ++i) h = (h ^ uint8_t(buffer[size_t(i)])) * 1099511628211ull;
+// The file's bytes hashed (FNV-1a) and the identity of the file read, all
+// through one descriptor; kRefusedCleanly where it cannot be opened.
+Hdf5Preflight hash_file(const std::string& path) {
+  Hdf5Preflight file{Hdf5Preflight::Outcome::kRead, ""};
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    if (fd >= 0) close(fd);
+    file.outcome = Hdf5Preflight::Outcome::kRefusedCleanly;
+    return file;
+  }
+  file.device = uint64_t(st.st_dev);
+  file.inode = uint64_t(st.st_ino);
+  file.modified_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  uint64_t h = 1469598103934665603ull, size = 0;
+  std::vector<unsigned char> buffer(1 << 16);
+  for (;;) {
+    const ssize_t n = read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n; ++i) h = (h ^ buffer[size_t(i)]) * 1099511628211ull;
     size += uint64_t(n);
   }
-  return h;
+  close(fd);
+  file.size = size;
+  file.hash = h;
+  return file;
 }
 
 }  // namespace
@@ -363,23 +380,27 @@ constexpr size_t kMostRememberedFailures = 65536;
 Hdf5Preflight preflight_hdf5(const std::string& path) {
   const auto lock = hdf5_lock();
   // A file that cannot be read at all is the caller's to name, unforked.
-  if (!std::ifstream(path, std::ios::binary)) return {Hdf5Preflight::Outcome::kRefusedCleanly, "", 0, 0};
-  uint64_t size = 0;
-  const uint64_t hash = fnv1a_of_file(path, size);
-  const FileKey key{path, size, hash};
+  const Hdf5Preflight file = hash_file(path);
+  if (file.outcome != Hdf5Preflight::Outcome::kRead) return file;
+  // The verdict with this file's size, hash and identity.
+  const auto about_this_file = [&file](const Hdf5Preflight& verdict) {
+    Hdf5Preflight result = file;
+    result.outcome = verdict.outcome;
+    result.detail = verdict.detail;
+    return result;
+  };
+  const FileKey key{path, file.size, file.hash};
   if (const auto it = failures().detail.find(key); it != failures().detail.end())
-    return {Hdf5Preflight::Outcome::kRefused, it->second, size, hash};
+    return about_this_file({Hdf5Preflight::Outcome::kRefused, it->second});
   auto& seen = verdicts();
-  if (const auto it = seen.find(key); it != seen.end()) return it->second;
-  const double cpu_seconds = g_base_seconds + double(size) / 1e7;
+  if (const auto it = seen.find(key); it != seen.end()) return about_this_file(it->second);
+  const double cpu_seconds = g_base_seconds + double(file.size) / 1e7;
   // The CPU limit decides; the wall clock only backs it up (a loaded machine).
-  Hdf5Preflight result =
+  const Hdf5Preflight result =
       detail::run_in_child([&path] { return walk_file(path); }, cpu_seconds, 10 * cpu_seconds + 60);
-  result.size = size;
-  result.hash = hash;
   if (seen.size() >= 4096) seen.clear();
   seen.emplace(key, result);
-  return result;
+  return about_this_file(result);
 }
 
 void remember_hdf5_failure(const std::string& path, const Hdf5Preflight& check, const std::string& what) {
@@ -394,7 +415,29 @@ void remember_hdf5_failure(const std::string& path, const Hdf5Preflight& check, 
   f.detail.emplace(key, "reading it failed earlier in this process (" + what +
                             "), and libhdf5 may keep state from that failure which a second open would reuse");
   f.order.push_back(key);
-  verdicts().erase(key);
 }
+
+Hdf5Preflight hdf5_file_now(const std::string& path) { return hash_file(path); }
+
+bool same_hdf5_file(const std::string& path, const Hdf5Preflight& check) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return false;
+  return uint64_t(st.st_dev) == check.device && uint64_t(st.st_ino) == check.inode &&
+         uint64_t(st.st_size) == check.size &&
+         int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec == check.modified_ns;
+}
+
+namespace detail {
+namespace {
+std::function<void(const std::string&)>& before_open_hook() {
+  static std::function<void(const std::string&)> hook;
+  return hook;
+}
+}  // namespace
+void set_before_hdf5_open(std::function<void(const std::string& path)> hook) { before_open_hook() = std::move(hook); }
+void before_hdf5_open(const std::string& path) {
+  if (before_open_hook()) before_open_hook()(path);
+}
+}  // namespace detail
 
 }  // namespace mushroom::nn

@@ -30,8 +30,12 @@ struct Hdf5Preflight {
   Outcome outcome = Outcome::kRead;
   std::string detail;  // for kRefused: what happened, in words
   // The bytes it was decided on (preflight_hdf5 only), for
-  // remember_hdf5_failure.
+  // remember_hdf5_failure, and the file that held them (device, inode and
+  // modification time), which Hdf5File::open_read compares with the file
+  // at the path once libhdf5 has opened it.
   uint64_t size = 0, hash = 0;
+  uint64_t device = 0, inode = 0;
+  int64_t modified_ns = 0;
 };
 
 // Reads `path` in a child process as described above. Takes hdf5_lock()
@@ -52,6 +56,16 @@ Hdf5Preflight preflight_hdf5(const std::string& path);
 // for the last 65,536 such files.
 void remember_hdf5_failure(const std::string& path, const Hdf5Preflight& check, const std::string& what);
 
+// The file at `path` now, without a child: its bytes (size, hash) and its
+// identity as preflight_hdf5 records them (outcome kRead; kRefusedCleanly
+// where it cannot be read). For a failure where libhdf5 may have read
+// other bytes than the preflight's (a file renamed over in between).
+Hdf5Preflight hdf5_file_now(const std::string& path);
+
+// Whether the file at `path` is still the one `check` was decided on:
+// the same device, inode, size and modification time.
+bool same_hdf5_file(const std::string& path, const Hdf5Preflight& check);
+
 // The child's CPU seconds: `base` plus 1 s for each 10 MB of the file.
 // 10 by default; a fuzz target sets it below libFuzzer's -timeout.
 void set_hdf5_preflight_seconds(double base);
@@ -68,6 +82,11 @@ namespace detail {
 // refused cleanly, any other byte refused with that byte named. A child that
 // dies before returning, or runs past `wall_seconds`, is refused.
 Hdf5Preflight run_in_child(const std::function<char()>& body, double cpu_seconds, double wall_seconds);
+
+// For tests: called by Hdf5File::open_read between the preflight and
+// libhdf5's open (to rename a file over the path there). Empty by default.
+void set_before_hdf5_open(std::function<void(const std::string& path)> hook);
+void before_hdf5_open(const std::string& path);
 }  // namespace detail
 
 }  // namespace mushroom::nn
