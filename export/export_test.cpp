@@ -259,8 +259,9 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
 }
 
 // A learned evaluation inside the weights' ranges (nnue/network.h).
-std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
-  nnue::Network m = nnue::Network::hand_equivalent({16, 8, 8, phase_buckets, seat_buckets});
+std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1,
+                             nnue::Windows windows = nnue::Windows::kNone) {
+  nnue::Network m = nnue::Network::hand_equivalent({16, 8, 8, phase_buckets, seat_buckets, false, windows});
   Rng rng(seed);
   for (auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.05 * (2 * rng.uniform_double() - 1));
@@ -308,9 +309,12 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
   std::vector<Position> positions;
   parity_positions(lines, positions);
   write_file_atomic((d / "positions.txt").string(), lines);
-  // The same bot reads an evaluation with output buckets (MSHEVAL3) from data.bin.
+  // The same bot reads an evaluation with output buckets (MSHEVAL3), and
+  // ones with window features (MSHEVAL5), from data.bin.
   const std::string bucketed = random_eval_file(5, 4, 2);
-  for (const std::string& file : {weights, bucketed}) {
+  const std::string framed = random_eval_file(6, 1, 1, nnue::Windows::k2x2);
+  const std::string framed_edge = random_eval_file(7, 2, 1, nnue::Windows::k2x2Edge);
+  for (const std::string& file : {weights, bucketed, framed, framed_edge}) {
     write_file_atomic((d / "data.bin").string(), file);
     const ShellResult out = stdout_of("cd " + d.string() + " && ./bot --eval-positions positions.txt");
     ASSERT_EQ(out.exit_code, 0) << out.output;
@@ -323,6 +327,20 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
       EXPECT_EQ(value, engine.evaluate(p, scan_leaf_moves(p)));
     }
   }
+
+  // A window shape this build does not know, and a data.bin cut short of
+  // its header's size, are named, as any bad file is.
+  std::string unknown = framed;
+  unknown[32] = 9;
+  write_file_atomic((d / "data.bin").string(), unknown);
+  const ShellResult unknown_out = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  EXPECT_NE(unknown_out.exit_code, 0);
+  EXPECT_NE(unknown_out.output.find("data.bin: window shape 9, which this build does not know"), std::string::npos)
+      << unknown_out.output;
+  write_file_atomic((d / "data.bin").string(), framed.substr(0, framed.size() - 4096));
+  const ShellResult cut_out = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  EXPECT_NE(cut_out.exit_code, 0);
+  EXPECT_NE(cut_out.output.find("truncated, or another architecture"), std::string::npos) << cut_out.output;
 
   std::string corrupt = weights;
   corrupt[corrupt.size() / 2] ^= 0x55;

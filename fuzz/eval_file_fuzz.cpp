@@ -8,7 +8,7 @@
 //   0  as it is;
 //   1  with its last 8 bytes made the checksum of the others, so that
 //      mutations get past the checksum to the shape and range checks;
-//   2  a network of a shape the next 6 bytes choose, with values from the
+//   2  a network of a shape the next 7 bytes choose, with values from the
 //      bytes after (each tensor scaled by a byte of its own, so that some
 //      fit the runtime's ranges and some do not), written by
 //      serialize_network: the evaluator on whatever weights the reader
@@ -56,6 +56,7 @@ std::string generated_network(std::string_view input) {
   shape.phase_buckets = 1 + in.next() % nnue::kMaxPhaseBuckets;
   shape.seat_buckets = 1 + in.next() % 2;
   shape.mobility = in.next() & 1;
+  shape.windows = nnue::Windows(in.next() % nnue::kWindowKinds);
   nnue::Network net = nnue::Network::hand_equivalent(shape);
   for (const auto& tensor : net.tensors()) {
     // 0.5 keeps the transformer inside the int16 accumulator, 1.98 a dense

@@ -104,10 +104,11 @@ void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* remov
 }
 
 void Evaluator::refresh(const Position& pos, int16_t* acc) const {
-  int features[kActiveFeatures];
+  int features[kMaxActiveFeatures];
   for (int p = 0; p < 2; ++p) {
-    active_features(pos, Player(p), features);
-    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features, kActiveFeatures);
+    active_features(pos, Player(p), features, shape_.windows);
+    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features,
+                  active_feature_count(shape_));
   }
 }
 
@@ -151,7 +152,12 @@ void Evaluator::compute_ply(int depth) {
     return;
   }
   FeatureChanges moved;
-  move_changes(was, now, move, plies_[size_t(depth)].mover, moved);
+  // With the windows a constant where there are none, the inlined copy
+  // has no block code at all (the shipped nets have none).
+  if (shape_.windows == Windows::kNone)
+    move_changes(was, now, move, plies_[size_t(depth)].mover, moved, Windows::kNone);
+  else
+    move_changes(was, now, move, plies_[size_t(depth)].mover, moved, shape_.windows);
   kernels::PairChanges changes;
   changes.removed_both = moved.removed_both;
   changes.n_removed_both = moved.n_removed_both;
@@ -223,10 +229,10 @@ float reference_output(const Network& m, const Position& pos, const LeafMoves& m
   for (int p = 0; p < 2; ++p) {
     float* a = acc.data() + size_t(p) * H;
     for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
-    int features[kActiveFeatures];
-    active_features(pos, Player(p), features);
-    for (int f : features) {
-      const float* row = m.ft_weight.data() + size_t(f) * H;
+    int features[kMaxActiveFeatures];
+    active_features(pos, Player(p), features, x.windows);
+    for (int i = 0; i < active_feature_count(x); ++i) {
+      const float* row = m.ft_weight.data() + size_t(features[i]) * H;
       for (int h = 0; h < H; ++h) a[h] += row[h];
     }
   }

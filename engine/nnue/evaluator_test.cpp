@@ -20,6 +20,8 @@
 namespace mushroom {
 namespace {
 
+using nnue::random_step;
+
 nnue::Network random_model(int hidden, int l1, int l2, uint64_t seed, int phase_buckets = 1, int seat_buckets = 1,
                            bool mobility = false) {
   return nnue::random_network({hidden, l1, l2, phase_buckets, seat_buckets, mobility}, seed);
@@ -38,28 +40,6 @@ TEST(NnueEvaluator, TheHandEquivalentModelIsTheHandEvaluationExactly) {
 
 // The accumulators updated move by move (pushes, pops and passes along
 // random lines) give the same evaluation as a fresh start from the position.
-// One step of a random walk through a game, which every evaluator in
-// `evaluators` follows: with a move to take back, one time in pop_one_in
-// the last move is taken back; otherwise a random legal move is played, or
-// the pass one time in pass_one_in (0: only when nothing else is legal).
-// Returns whether it pushed.
-bool random_step(std::vector<Position>& line, Rng& rng, uint32_t pop_one_in, uint32_t pass_one_in,
-                 std::initializer_list<nnue::Evaluator*> evaluators) {
-  if (line.size() > 1 && rng.uniform(pop_one_in) == 0) {
-    for (nnue::Evaluator* e : evaluators) e->pop();
-    line.pop_back();
-    return false;
-  }
-  MoveList list;
-  const int n = generate_moves(line.back(), list);
-  const Move m = n == 0 || (pass_one_in > 0 && rng.uniform(pass_one_in) == 0) ? Move::pass()
-                                                                              : list[rng.uniform(uint32_t(n))];
-  for (nnue::Evaluator* e : evaluators) e->push(line.back(), m);
-  line.push_back(line.back());
-  line.back().apply(m);
-  return true;
-}
-
 TEST(NnueEvaluator, IncrementalUpdatesMatchAFreshStart) {
   const nnue::Network model = random_model(32, 16, 8, 5);
   nnue::Evaluator incremental(model), fresh(model);
@@ -349,7 +329,8 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x40;
   expect_error(write("flipped.bin", flipped), "checksum mismatch");
-  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"), "no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic");
+  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"),
+               "no MSHEVAL2, MSHEVAL3, MSHEVAL4 or MSHEVAL5 magic");
   std::string old = bytes;
   old[7] = '1';  // the first format, cell features only
   expect_error(write("old.bin", old), "an MSHEVAL1 evaluation (cell features only)");
@@ -394,6 +375,35 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
     other[28] = 5;  // 5 mobility inputs, not nnue::kMobilityInputs
     expect_error(write("other.bin", other), "5 mobility inputs");
   }
+
+  // With window features the file is MSHEVAL5 (with or without mobility
+  // inputs and buckets), its window rows after the triples'; a window
+  // shape this build does not know, and a size that does not match the
+  // header's, are refused by name.
+  for (const nnue::Windows windows : {nnue::Windows::k2x2, nnue::Windows::k2x2Edge})
+    for (const bool mobility : {false, true}) {
+      const nnue::Network framed = nnue::random_network({16, 8, 4, 2, 1, mobility, windows}, 7);
+      const std::string framed_bytes = nnue::serialize_network(framed);
+      EXPECT_EQ(framed_bytes.substr(0, 8), "MSHEVAL5");
+      const nnue::Network framed_back = nnue::read_network(write("windows.bin", framed_bytes));
+      EXPECT_EQ(framed_back.shape, framed.shape);
+      EXPECT_EQ(framed_back.shape.windows, windows);
+      EXPECT_EQ(framed_back.shape.mobility, mobility);
+      EXPECT_EQ(framed_back.ft_weight, framed.ft_weight);
+      EXPECT_NE(framed_back.shape.to_string().find(nnue::windows_name(windows)), std::string::npos);
+      std::string unknown = framed_bytes;
+      unknown[32] = 7;  // windows = 7
+      expect_error(write("unknown.bin", unknown), "window shape 7, which this build does not know");
+      std::string none = framed_bytes;
+      none[32] = 0;  // MSHEVAL5 always has windows
+      expect_error(write("none.bin", none), "window shape 0");
+      std::string other = framed_bytes;
+      other[32] = windows == nnue::Windows::k2x2 ? 2 : 1;  // the other kind: another number of rows
+      expect_error(write("other.bin", other), "truncated, or another architecture");
+      std::string odd = framed_bytes;
+      odd[28] = 3;  // 3 mobility inputs
+      expect_error(write("odd.bin", odd), "3 mobility inputs");
+    }
 }
 
 // What the integer runtime's scales leave open is bounded too (issue 101's
