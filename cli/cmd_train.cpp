@@ -7,12 +7,14 @@
 #include "nn/model_file.h"
 #include "nnue/network.h"
 #include "run/eval_pipeline.h"
+#include "run/heldout_fit.h"
 #include "run/run_config.h"
 #include "run/run_loop.h"
 #include "selfplay/selfplay_runner.h"
 #include "train/nnue/eval_net.h"
 #include "train/nnue/eval_training.h"
 #include "train/trainer.h"
+#include "train/training_data.h"
 #include "util/log_level.h"
 #include "util/progress.h"
 #include "util/text.h"
@@ -25,6 +27,19 @@ namespace {
 int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& args,
                      const std::filesystem::path& out) {
   const std::string model_path = (out / "eval.bin").string();
+  // The held-out positions are read before the training, so that a bad
+  // folder is named before the minutes it would cost.
+  std::vector<train::EvalRecord> heldout;
+  if (args.count("heldout")) {
+    const std::string dir = args["heldout"].as<std::string>();
+    if (!std::filesystem::is_directory(dir)) throw std::invalid_argument("--heldout " + dir + " is not a folder");
+    heldout = train::load_eval_window(train::find_shards(dir), int64_t(1) << 40,
+                                      [](const std::string& w) { print_line("train: held out: " + w); },
+                                      std::max(1, config.train.threads))
+                  .records;
+    if (heldout.empty())
+      throw std::invalid_argument("--heldout " + dir + " holds no learned-evaluation positions (no readable shards)");
+  }
   nnue::Network start;
   if (args.count("init")) start = nnue::read_network(args["init"].as<std::string>());
   else if (std::filesystem::exists(model_path)) start = nnue::read_network(model_path);
@@ -42,6 +57,11 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
   write_file_atomic(model_path, nnue::serialize_network(trained.model));
   std::printf("train: %d steps in %.0f s (%.1f steps/s); wrote %s\n", trained.stats.steps, trained.stats.seconds,
               trained.stats.steps / std::max(1e-9, trained.stats.seconds), model_path.c_str());
+  if (!heldout.empty()) {
+    const view::FitRecord fit = run::heldout_fit(heldout, trained.model, config.evalnet.scale);
+    write_file_atomic((out / "heldout.json").string(), run::fit_json(fit));
+    std::printf("train: %s; wrote %s\n", run::describe_fit(fit).c_str(), (out / "heldout.json").string().c_str());
+  }
   return 0;
 }
 
@@ -55,13 +75,19 @@ int cmd_train(int argc, char** argv) {
                         "call continues), or from random weights of the [net] size. With run.model = \"eval\" it "
                         "trains the learned alpha-beta evaluation instead ([evalnet]; mushroom-eval shards, e.g. a "
                         "run's data/) and writes --dir/eval.bin, starting from --init, --dir/eval.bin or fresh "
-                        "weights; evalnet.epochs sets the steps when --steps is not given.");
+                        "weights; evalnet.epochs sets the steps when --steps is not given, and --heldout measures "
+                        "the result on positions it did not train on (--dir/heldout.json).");
   opts.add_options()("config", std::string("run config (TOML)") + kConfigLookupHelp, cxxopts::value<std::string>())(
       "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
       "dir", "folder to write the model, optimizer and metrics into", cxxopts::value<std::string>())(
       "out", "old spelling of --dir", cxxopts::value<std::string>())(
       "init", "model to start from", cxxopts::value<std::string>())(
       "steps", "optimizer steps (default: train.steps)", cxxopts::value<int>())(
+      "heldout",
+      "learned evaluation: a folder of shards it does not train on; after training, the fit to them (the "
+      "search-score loss, the results' log loss, cells off; the hand evaluation's beside) is printed and written "
+      "to --dir/heldout.json",
+      cxxopts::value<std::string>())(
       "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
       cxxopts::value<std::vector<std::string>>())("h,help", "show this help");
   cxxopts::ParseResult args;
@@ -74,6 +100,9 @@ int cmd_train(int argc, char** argv) {
   if (args.count("steps") && args["steps"].as<int>() < 1) throw std::invalid_argument("--steps must be positive");
   // The stage the trainers report their steps to (util/progress.h).
   ProgressStage stage(progress(), "train", "steps");
+  if (args.count("heldout") && !config.learns_eval())
+    throw std::invalid_argument("--heldout measures a learned evaluation (run.model = \"eval\"); this config trains "
+                                "the conv net");
   if (config.learns_eval()) {
     train_eval_model(config, args, out);
     stage.finish();

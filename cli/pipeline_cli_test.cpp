@@ -155,6 +155,25 @@ TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   EXPECT_NE(out.find("20 steps"), std::string::npos) << out;
   const nnue::Network trained = nnue::read_network((dir / "model" / "eval.bin").string());
   EXPECT_EQ(trained.shape.seat_buckets, 2);
+  // --heldout measures the trained evaluation on other positions (here the
+  // same shards, read as held out) and writes the fit beside the model; a
+  // folder without positions is refused by name before any training.
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
+                        (dir / "measured").string() + " --steps 5 --heldout " + (dir / "data").string(),
+                    &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("train: held out: "), std::string::npos) << out;
+  EXPECT_NE(out.find("search-score loss"), std::string::npos) << out;
+  const std::string fit = read_file((dir / "measured" / "heldout.json").string());
+  EXPECT_NE(fit.find("\"learned_search_loss\""), std::string::npos) << fit;
+  EXPECT_EQ(fit.find("\"fit_positions\": 0"), std::string::npos) << fit;
+  fs::create_directories(dir / "empty");
+  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
+                        (dir / "unmeasured").string() + " --steps 5 --heldout " + (dir / "empty").string(),
+                    &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("holds no learned-evaluation positions"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "unmeasured" / "eval.bin"));
   // A second call goes on from --out/eval.bin; another architecture is refused by name.
   out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "model").string() + " --steps 5",

@@ -364,6 +364,13 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
       << other.output;
   EXPECT_NE(other.output.find("without the Multi-ProbCut fit made for the exported ones"), std::string::npos)
       << other.output;
+  // A net with window features plays whole games through the bot's
+  // incremental updates (its own search, the engine's code): legal moves to
+  // the end, no forfeit.
+  write_file_atomic((d / "data.bin").string(), framed_edge);
+  const ArenaReport framed_games = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
+  ASSERT_EQ(framed_games.games.size(), 2u);
+  for (const ArenaGame& g : framed_games.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
   write_file_atomic((d / "data.bin").string(), weights);
   const ArenaReport with_fit = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
   ASSERT_EQ(with_fit.games.size(), 2u);

@@ -246,6 +246,12 @@ std::string how_it_ended(int status, bool have_status, double cpu_seconds) {
          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
 }
 
+// A file's identity as a stat gives it: device, inode and modification
+// time in ns (Hdf5Preflight's device, inode and modified_ns).
+std::tuple<uint64_t, uint64_t, int64_t> identity_of(const struct stat& st) {
+  return {uint64_t(st.st_dev), uint64_t(st.st_ino), int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
 // The file's bytes hashed (FNV-1a) and the identity of the file read, all
 // through one descriptor; kRefusedCleanly where it cannot be opened.
 Hdf5Preflight hash_file(const std::string& path) {
@@ -257,9 +263,7 @@ Hdf5Preflight hash_file(const std::string& path) {
     file.outcome = Hdf5Preflight::Outcome::kRefusedCleanly;
     return file;
   }
-  file.device = uint64_t(st.st_dev);
-  file.inode = uint64_t(st.st_ino);
-  file.modified_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  std::tie(file.device, file.inode, file.modified_ns) = identity_of(st);
   uint64_t h = 1469598103934665603ull, size = 0;
   std::vector<unsigned char> buffer(1 << 16);
   for (;;) {
@@ -422,9 +426,8 @@ Hdf5Preflight hdf5_file_now(const std::string& path) { return hash_file(path); }
 bool same_hdf5_file(const std::string& path, const Hdf5Preflight& check) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return false;
-  return uint64_t(st.st_dev) == check.device && uint64_t(st.st_ino) == check.inode &&
-         uint64_t(st.st_size) == check.size &&
-         int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec == check.modified_ns;
+  return identity_of(st) == std::tuple(check.device, check.inode, check.modified_ns) &&
+         uint64_t(st.st_size) == check.size;
 }
 
 namespace detail {

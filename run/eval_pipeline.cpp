@@ -8,12 +8,11 @@
 #include <stdexcept>
 
 #include "alphabeta/alphabeta.h"
-#include "mushroom/mushroom_evaluators.h"
 #include "nn/model_file.h"
-#include "nnue/evaluator.h"
 #include "agents/probcut_fitting.h"  // probcut_fit_path
 #include "alphabeta/probcut.h"
 #include "run/fit_stage.h"
+#include "run/heldout_fit.h"
 #include "run/match.h"
 #include "run/run_dir.h"
 #include "selfplay/eval_selfplay.h"
@@ -168,43 +167,7 @@ class EvalJudge : public GameJudge {
   }
 
   view::FitRecord fit(const std::string& candidate) {
-    const std::vector<train::EvalRecord>& records = held_out();
-    nnue::Evaluator learned(nnue::read_network(candidate));
-    std::vector<double> learned_x, hand_x, material_x, results, searched, margins;
-    for (const train::EvalRecord& r : records) {
-      const Position pos = train::position_of(r);
-      learned.set_root(pos);
-      learned_x.push_back(learned.evaluate(pos, train::leaf_moves_of(r, pos)) / double(kEvalScale));
-      hand_x.push_back(hand_evaluation(pos, r.gain) / double(kEvalScale));
-      material_x.push_back(pos.margin_for_side_to_move());
-      results.push_back(r.margin > 0 ? 1.0 : r.margin < 0 ? 0.0 : 0.5);
-      searched.push_back(r.search_score / double(kEvalScale));
-      margins.push_back(r.margin);
-    }
-    // The probability target's error, at the training scale (train/nnue/eval_net.h).
-    const auto search_loss = [&](const std::vector<double>& x) {
-      const double scale = config_.evalnet.scale;
-      double total = 0;
-      for (size_t i = 0; i < x.size(); ++i) {
-        const double d = 1 / (1 + std::exp(-x[i] / scale)) - 1 / (1 + std::exp(-searched[i] / scale));
-        total += d * d;
-      }
-      return x.empty() ? 0.0 : total / double(x.size());
-    };
-    const auto cells_error = [](const std::vector<double>& x, const std::vector<double>& truth) {
-      double total = 0;
-      for (size_t i = 0; i < x.size(); ++i) total += std::fabs(x[i] - truth[i]);
-      return x.empty() ? 0.0 : total / double(x.size());
-    };
-    view::FitRecord f{fit_results(learned_x, results).log_loss, fit_results(hand_x, results).log_loss,
-                      fit_results(material_x, results).log_loss, int(records.size())};
-    f.learned_search_loss = search_loss(learned_x);
-    f.hand_search_loss = search_loss(hand_x);
-    f.learned_search_cells = cells_error(learned_x, searched);
-    f.hand_search_cells = cells_error(hand_x, searched);
-    f.learned_result_cells = cells_error(learned_x, margins);
-    f.hand_result_cells = cells_error(hand_x, margins);
-    return f;
+    return heldout_fit(held_out(), nnue::read_network(candidate), config_.evalnet.scale);
   }
 
   const RunConfig& config_;

@@ -9,7 +9,14 @@
 # way by hand.
 #
 #   scripts/screen-eval-switches.sh --data runs/scale/data --out /tmp/screen [--config FILE] \
-#       [--boards N] [--depth D] [--seed S] [--steps N] [--only NAME,NAME]
+#       [--boards N] [--depth D] [--seed S] [--steps N] [--train-seed N] [--heldout DIR] [--only NAME,NAME]
+#
+# --train-seed sets run.seed (the training's order and starting weights)
+# for the baseline and every variant: two seeds, two folders. --heldout
+# names shards none of them trains on (self-play from another seed): each
+# training measures its fit to them (`mushroom train --heldout`), and each
+# line ends with the held-out search-score loss, the variant's and the
+# baseline's.
 #
 # --data is read once into OUT/data as hard links (a run may keep writing
 # its own folder). Variants, by name:
@@ -21,10 +28,12 @@
 #   gain     evalnet.skip_gain_at_least=10
 #   balance  evalnet.phase_balance=true
 #   mobility evalnet.mobility=true (the leaf's count of legal rectangles as inputs)
+#   windows  evalnet.windows=2x2 (every 2x2 block, one shared table; issue 100)
+#   windows-edge  evalnet.windows=2x2-edge (one table for the blocks on the edge, one inside)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${MUSHROOM:-build/mushroom}
-data="" out="" config=configs/eval-scale.toml boards=200 depth=5 seed=4401 steps="" only=""
+data="" out="" config=configs/eval-scale.toml boards=200 depth=5 seed=4401 steps="" only="" train_seed="" heldout=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --data) data=$2; shift 2 ;;
@@ -34,8 +43,10 @@ while [[ $# -gt 0 ]]; do
     --depth) depth=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
+    --train-seed) train_seed=$2; shift 2 ;;
+    --heldout) heldout=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "screen-eval-switches: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -57,8 +68,10 @@ declare -A sets=(
   [gain]="--set evalnet.skip_gain_at_least=10"
   [balance]="--set evalnet.phase_balance=true"
   [mobility]="--set evalnet.mobility=true"
+  [windows]="--set evalnet.windows=2x2"
+  [windows-edge]="--set evalnet.windows=2x2-edge"
 )
-names=(margin buckets blend wide contra gain balance mobility)
+names=(margin buckets blend wide contra gain balance mobility windows windows-edge)
 if [[ -n $only ]]; then
   IFS=, read -r -a names <<< "$only"
   for n in "${names[@]}"; do [[ -n ${sets[$n]+x} ]] || { echo "screen-eval-switches: no variant '$n'" >&2; exit 2; }; done
@@ -68,11 +81,17 @@ train() {  # NAME [--set ...]
   local name=$1; shift
   [[ -f $out/$name/eval.bin ]] && return 0
   # shellcheck disable=SC2086
-  "$B" train --config "$config" --data "$out/data" --dir "$out/$name" ${steps:+--steps $steps} "$@" \
+  "$B" train --config "$config" --data "$out/data" --dir "$out/$name" ${steps:+--steps $steps} \
+    ${train_seed:+--set run.seed=$train_seed} ${heldout:+--heldout "$heldout"} "$@" \
     > "$out/$name.log" 2>&1 || { echo "screen-eval-switches: training $name failed, see $out/$name.log" >&2; exit 1; }
   echo "trained $name: $(tail -1 "$out/$name.log")"
 }
 spec() { echo "builtin:alphabeta:depth=$depth,eval=$out/$1/eval.bin,solver=0"; }
+# A training made before --heldout was given has no fit: "none".
+heldout_loss() {
+  if [[ -f $out/$1/heldout.json ]]; then sed -n 's/.*"learned_search_loss": *\([0-9.e+-]*\).*/\1/p' "$out/$1/heldout.json"
+  else echo none; fi
+}
 
 train base
 for n in "${names[@]}"; do
@@ -82,6 +101,8 @@ for n in "${names[@]}"; do
     "$B" arena -a "$(spec "$n")" --a-name "$n" -b "$(spec base)" --b-name base --boards "$boards" --seed "$seed" \
       --parallel 2 --log-dir "$out/match-$n" > "$out/match-$n.txt" 2>&1
   fi
-  printf '%-8s %s | %s | %s\n' "$n" "$(grep "^$n total" "$out/match-$n.txt" | sed 's/.*score //')" \
-    "$(grep '^Elo' "$out/match-$n.txt" | sed 's/ (pentanomial.*//')" "$(grep '^paired margin' "$out/match-$n.txt")"
+  fit=""
+  [[ -n $heldout ]] && fit=" | held-out search-score loss $(heldout_loss "$n") (base $(heldout_loss base))"
+  printf '%-8s %s | %s | %s%s\n' "$n" "$(grep "^$n total" "$out/match-$n.txt" | sed 's/.*score //')" \
+    "$(grep '^Elo' "$out/match-$n.txt" | sed 's/ (pentanomial.*//')" "$(grep '^paired margin' "$out/match-$n.txt")" "$fit"
 done

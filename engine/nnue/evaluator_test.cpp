@@ -390,10 +390,15 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
       EXPECT_EQ(framed_back.shape.windows, windows);
       EXPECT_EQ(framed_back.shape.mobility, mobility);
       EXPECT_EQ(framed_back.ft_weight, framed.ft_weight);
-      EXPECT_NE(framed_back.shape.to_string().find(nnue::windows_name(windows)), std::string::npos);
-      std::string unknown = framed_bytes;
-      unknown[32] = 7;  // windows = 7
-      expect_error(write("unknown.bin", unknown), "window shape 7, which this build does not know");
+      EXPECT_EQ(framed_back.shape.to_string(),
+                std::string("H=16 L1=8 L2=4, 2 phase x 1 seat buckets") + (mobility ? ", mobility inputs" : "") +
+                    ", " + nnue::windows_name(windows) + " windows");
+      for (const char kind : {char(nnue::kWindowKinds), char(7)}) {
+        std::string unknown = framed_bytes;
+        unknown[32] = kind;  // windows = 3 (the first past the known ones) or 7
+        expect_error(write("unknown.bin", unknown),
+                     "window shape " + std::to_string(int(kind)) + ", which this build does not know");
+      }
       std::string none = framed_bytes;
       none[32] = 0;  // MSHEVAL5 always has windows
       expect_error(write("none.bin", none), "window shape 0");
@@ -404,6 +409,16 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
       odd[28] = 3;  // 3 mobility inputs
       expect_error(write("odd.bin", odd), "3 mobility inputs");
     }
+  // One dense stack with windows is MSHEVAL5 too (its header carries the
+  // stacks), and reads back so.
+  const nnue::Network single = nnue::random_network({16, 8, 4, 1, 1, false, nnue::Windows::k2x2}, 8);
+  const std::string single_bytes = nnue::serialize_network(single);
+  EXPECT_EQ(single_bytes.substr(0, 8), "MSHEVAL5");
+  EXPECT_EQ(nnue::read_network(write("single.bin", single_bytes)).shape, single.shape);
+  // MSHEVAL4 always has its mobility inputs: 0 of them is refused there.
+  std::string no_mobility = nnue::serialize_network(random_model(32, 8, 4, 5, 1, 1, true));
+  no_mobility[28] = 0;
+  expect_error(write("no-mobility.bin", no_mobility), "0 mobility inputs, where this build runs 9");
 }
 
 // What the integer runtime's scales leave open is bounded too (issue 101's
@@ -423,6 +438,17 @@ TEST_F(NnueNetworkFileTest, NetsBeyondTheRuntimesSumsOrTheSearchsRangeAreRefused
   out.out_bias[1] = 1600.0f;
   expect_error(write("out.bin", nnue::serialize_network(out)), "dense stack 1 can evaluate a position at");
   EXPECT_NO_THROW(nnue::read_network("models/eval.bin"));
+  // The accumulator's bound counts the rows as the runtime adds them,
+  // rounded to 1/127: 456 rows of 40.6/127 round to 41 each (18,696, where
+  // the floats sum to 18,513.6), so with a bias of 14,100/127 the floats
+  // fit (32,613.6) and the runtime's int16 would not (32,796).
+  nnue::Network rounding = model;
+  std::fill(rounding.ft_weight.begin(), rounding.ft_weight.end(), 40.6f / nnue::kFtScale);
+  std::fill(rounding.ft_bias.begin(), rounding.ft_bias.end(), 14100.0f / nnue::kFtScale);
+  expect_error(write("rounding.bin", nnue::serialize_network(rounding)),
+               "transformer unit 0 can reach 32796 in the int16 accumulator");
+  std::fill(rounding.ft_bias.begin(), rounding.ft_bias.end(), 14071.0f / nnue::kFtScale);  // 32,767 exactly
+  EXPECT_NO_THROW(nnue::parse_network(nnue::serialize_network(rounding), "rounding"));
   // A header whose shape and buckets are both out of range is refused for
   // its buckets first: the shape's message multiplies them (2^26 x 2^25
   // overflowed an int).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <map>
 #include <vector>
 
@@ -85,6 +86,14 @@ TEST(NnueFeatures, WindowsNameEveryBlockOnceInItsTable) {
         inside += table;
       }
     EXPECT_EQ(inside, windows == nnue::Windows::k2x2Edge ? 7 * 14 : 0);
+    // The reader's bound counts each table's blocks (blocks_in_table): the
+    // same counts as the tables the blocks are put in.
+    for (int t = 0; t < 2; ++t) {
+      int in_table = 0;
+      for (int r = 0; r < 9; ++r)
+        for (int c = 0; c < 16; ++c) in_table += nnue::window_table(windows, r, c) == t;
+      EXPECT_EQ(nnue::blocks_in_table(windows, t), t < nnue::window_tables(windows) ? in_table : 0) << t;
+    }
     // Column 0's taken pair: the first block is (mine, 5, mine, 5), (theirs,
     // 5, theirs, 5) for the second player; the 3 at (4, 7) is in four blocks.
     EXPECT_EQ(blocks[0], nnue::kWindowBase + block(10, 4, 10, 4));
@@ -105,13 +114,33 @@ TEST_P(NnueMoveChanges, AMovesChangesAreTheDifferenceOfItsPositionsFeatures) {
   nnue::Shape shape;
   shape.windows = windows;
   const int active = nnue::active_feature_count(shape);
-  Rng rng(5);
   int moves = 0, block_changes = 0;
+  // Up to 60 legal moves of each start (the board's edges and corners, big
+  // rectangles and small), then the boards of pairs below.
+  std::vector<std::pair<Position, Move>> cases;
   for (const Position& start : playout_positions(30, 11)) {
     MoveList list;
     const int n = generate_moves(start, list);
-    if (n == 0) continue;
-    const Move move = list[rng.uniform(uint32_t(n))];
+    for (int k = 0; k < n && k < 60; ++k) cases.emplace_back(start, list[k]);
+  }
+  // Boards of empty cells (digit 0) but a few pairs that make 10: at the
+  // corners and on the borders of 2x2-edge's tables, and one pair at
+  // opposite corners, whose only move is the whole board.
+  const auto pairs_board = [](std::initializer_list<std::array<int, 4>> pairs) {
+    std::array<std::array<uint8_t, kCols>, kRows> digits{};
+    for (const auto& [r1, c1, r2, c2] : pairs) digits[size_t(r1)][size_t(c1)] = 1, digits[size_t(r2)][size_t(c2)] = 9;
+    return Position::from_digits(digits);
+  };
+  for (const Position& board : {pairs_board({{0, 0, 0, 1}, {9, 15, 9, 16}, {1, 14, 2, 14}, {7, 1, 8, 1}}),
+                                pairs_board({{0, 0, 9, 16}})}) {
+    MoveList list;
+    const int n = generate_moves(board, list);
+    for (int k = 0; k < n; ++k) cases.emplace_back(board, list[k]);
+  }
+  ASSERT_TRUE(std::any_of(cases.begin(), cases.end(), [](const auto& c) {
+    return c.second.r1 == 0 && c.second.c1 == 0 && c.second.r2 == kRows - 1 && c.second.c2 == kCols - 1;
+  }));
+  for (const auto& [start, move] : cases) {
     Position after_pos = start;
     after_pos.apply(move);
     uint8_t before[nnue::kStatesSize], after[nnue::kStatesSize], expected[nnue::kStatesSize];

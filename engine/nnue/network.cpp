@@ -66,24 +66,30 @@ void check_ranges(Network& m, const std::string& source) {
   dense_limit(m.out_weight, "out.weight");
   // The accumulator is int16: its largest possible magnitude, the bias plus
   // the largest row of every cell, of every triple's place and of every
-  // block's place, must fit.
+  // block's place, must fit, counted as the runtime adds them (each value
+  // rounded to 1/kFtScale: 600 rows rounding up by half a step each is 300
+  // more than the float sum says).
+  // As evaluator.cpp's to_int16 rounds (in float); beyond int16 by far is just far.
+  const auto rounded = [](float v) {
+    const float x = v * kFtScale;
+    return std::fabs(x) > 1e9f ? 1e9 : std::fabs(double(std::lround(x)));
+  };
   const auto largest = [&](int first, int count, int h) {
     double most = 0;
-    for (int f = first; f < first + count; ++f)
-      most = std::max(most, double(std::fabs(m.ft_weight[size_t(f) * m.shape.hidden + h])));
+    for (int f = first; f < first + count; ++f) most = std::max(most, rounded(m.ft_weight[size_t(f) * m.shape.hidden + h]));
     return most;
   };
   for (int h = 0; h < m.shape.hidden; ++h) {
-    double worst = std::fabs(m.ft_bias[size_t(h)]);
+    double worst = rounded(m.ft_bias[size_t(h)]);
     for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kCellStates, kCellStates, h);
     worst += 10 * 15 * largest(kRowTripleBase, kTripleFeatures, h);
     worst += 17 * 8 * largest(kColumnTripleBase, kTripleFeatures, h);
     for (int table = 0; table < window_tables(m.shape.windows); ++table)
       worst += blocks_in_table(m.shape.windows, table) * largest(kWindowBase + table * kWindowFeatures, kWindowFeatures, h);
-    if (worst * kFtScale > 32767.0)
+    if (worst > 32767.0)
       throw NetworkError(source + ": transformer unit " + std::to_string(h) + " can reach " +
-                         std::to_string(worst) + ", outside the int16 accumulator's range +-" +
-                         std::to_string(32767.0 / kFtScale));
+                         std::to_string(int64_t(worst)) + " in the int16 accumulator (its values in 1/" +
+                         std::to_string(int(kFtScale)) + "ths, as the runtime adds them), beyond 32767");
   }
   if (std::fabs(m.skip_margin) * kSkipScale > 1e6 || std::fabs(m.skip_gain) * kSkipScale > 1e6)
     throw NetworkError(source + ": a skip weight is beyond +-" + std::to_string(1e6 / kSkipScale));

@@ -12,9 +12,11 @@ namespace mushroom::train {
 
 namespace {
 
-// Weight limits that keep the integer runtime exact (nnue/network.h):
-// 456 active features * 0.54 + 10 stays under the int16 accumulator's 258;
-// with windows (600 active) the transformer's limit shrinks in proportion.
+// Weight limits that keep the integer runtime exact (nnue/network.h), as
+// the runtime adds them (rounded to 1/127): 456 active features at 0.54
+// (69/127 each) and a bias of 10 reach 32,734 of int16's 32,767; with
+// windows (600 active) the transformer's limit shrinks in proportion, to
+// 0.4104 (52/127: 32,470).
 constexpr double kFtWeightLimit = 0.54, kFtBiasLimit = 10, kDenseLimit = 127.0 / 64.0 - 1e-3, kSkipLimit = 100;
 double ft_weight_limit(const nnue::Shape& shape) {
   return kFtWeightLimit * nnue::kActiveFeatures / nnue::active_feature_count(shape);

@@ -107,9 +107,11 @@ TEST(EvalNet, TheIntegerRuntimeMatchesTheLibTorchModelWithWindows) {
     EXPECT_EQ(back.ft_weight, model.ft_weight);
     EXPECT_EQ(back.ft_weight.size(), size_t(nnue::feature_count(model.shape)) * 32);
     {
+      // Every row and the bias past their limits: clipped to them, the
+      // accumulator's worst (600 rows at the limit, the bias at 10) still fits.
       torch::NoGradGuard no_grad;
       for (auto& p : net->named_parameters())
-        if (p.key() == "ft_weight") p.value().fill_(1.0);
+        if (p.key() == "ft_weight" || p.key() == "ft_bias") p.value().fill_(100.0);
     }
     net->clip_to_runtime_ranges();
     EXPECT_NO_THROW(nnue::parse_network(nnue::serialize_network(net->to_model()), "clipped"))
@@ -157,6 +159,16 @@ void expect_training_lowers_the_loss(const EvalWindow& window, EvalNetConfig net
   EXPECT_LT(after, before * 0.9);
   const nnue::Network trained = nnue::parse_network(nnue::serialize_network(trainer.model()), "trained");
   EXPECT_EQ(trained.shape, net.shape);
+  if (net.shape.windows != nnue::Windows::kNone) {
+    // The window rows learned: the batches carried the blocks (a batch of
+    // the cells and triples alone would train the rest and leave these).
+    const nnue::Network start = initial_eval_model(net, 1);
+    const size_t first = size_t(nnue::kWindowBase) * size_t(net.shape.hidden);
+    ASSERT_EQ(trained.ft_weight.size(), start.ft_weight.size());
+    size_t moved = 0;
+    for (size_t i = first; i < trained.ft_weight.size(); ++i) moved += trained.ft_weight[i] != start.ft_weight[i];
+    EXPECT_GT(moved, 1000u) << "window weights that moved";
+  }
 }
 
 TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
@@ -171,9 +183,11 @@ TEST(EvalNet, TrainingLowersTheLossAndKeepsTheRuntimeRanges) {
   margin.shape.phase_buckets = 4;
   margin.shape.seat_buckets = 2;
   expect_training_lowers_the_loss(window, margin, {4, 6, true});
-  EvalNetConfig windows;
-  windows.shape.windows = nnue::Windows::k2x2;
-  expect_training_lowers_the_loss(window, windows, {});
+  for (const nnue::Windows kind : {nnue::Windows::k2x2, nnue::Windows::k2x2Edge}) {
+    EvalNetConfig windows;
+    windows.shape.windows = kind;
+    expect_training_lowers_the_loss(window, windows, {});
+  }
   fs::remove_all(dir);
 }
 
