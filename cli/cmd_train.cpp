@@ -14,7 +14,6 @@
 #include "train/nnue/eval_net.h"
 #include "train/nnue/eval_training.h"
 #include "train/trainer.h"
-#include "train/training_data.h"
 #include "util/log_level.h"
 #include "util/progress.h"
 #include "util/text.h"
@@ -33,10 +32,8 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
   if (args.count("heldout")) {
     const std::string dir = args["heldout"].as<std::string>();
     if (!std::filesystem::is_directory(dir)) throw std::invalid_argument("--heldout " + dir + " is not a folder");
-    heldout = train::load_eval_window(train::find_shards(dir), int64_t(1) << 40,
-                                      [](const std::string& w) { print_line("train: held out: " + w); },
-                                      std::max(1, config.train.threads))
-                  .records;
+    heldout = run::read_heldout_positions(dir, std::max(1, config.train.threads),
+                                          [](const std::string& w) { print_line("train: held out: " + w); });
     if (heldout.empty())
       throw std::invalid_argument("--heldout " + dir + " holds no learned-evaluation positions (no readable shards)");
   }

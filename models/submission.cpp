@@ -2005,11 +2005,22 @@ constexpr int kMaxActiveFeatures = kActiveFeatures + kActiveWindows;
 constexpr int window_table(Windows windows, int r, int c) {
   return windows == Windows::k2x2Edge && r > 0 && c > 0 && r < kWindowRows - 1 && c < kWindowCols - 1 ? 1 : 0;
 }
-// The blocks a table holds (check_ranges bounds the accumulator with it).
+// The first feature of the table of the block with top-left cell (r, c).
+constexpr int window_base(Windows windows, int r, int c) {
+  return kWindowBase + window_table(windows, r, c) * kWindowFeatures;
+}
+// A block's index in its table, from its four states.
+constexpr int window_block(int a, int b, int c, int d) {
+  return ((a * kCellStates + b) * kCellStates + c) * kCellStates + d;
+}
+// The blocks a table holds, counted by window_table (check_ranges bounds
+// the accumulator with it); 0 for a table the kind does not have.
 constexpr int blocks_in_table(Windows windows, int table) {
-  if (windows != Windows::k2x2Edge) return table == 0 && windows != Windows::kNone ? kActiveWindows : 0;
-  const int inside = (kWindowRows - 2) * (kWindowCols - 2);
-  return table == 0 ? kActiveWindows - inside : table == 1 ? inside : 0;
+  if (table >= window_tables(windows)) return 0;
+  int blocks = 0;
+  for (int r = 0; r < kWindowRows; ++r)
+    for (int c = 0; c < kWindowCols; ++c) blocks += window_table(windows, r, c) == table;
+  return blocks;
 }
 // A net's feature rows, and the features active per perspective.
 constexpr int feature_count(const Shape& shape) { return kFeatures + window_tables(shape.windows) * kWindowFeatures; }
@@ -2089,8 +2100,8 @@ constexpr OtherViewWindows make_other_view_windows() {
   for (int i = 0; i < kWindowFeatures; ++i) {
     const int s0 = i / (kCellStates * kCellStates * kCellStates), s1 = i / (kCellStates * kCellStates) % kCellStates;
     const int s2 = i / kCellStates % kCellStates, s3 = i % kCellStates;
-    t.at[i] = uint16_t(((other_view_state(s0) * kCellStates + other_view_state(s1)) * kCellStates +
-                        other_view_state(s2)) * kCellStates + other_view_state(s3));
+    t.at[i] = uint16_t(
+        window_block(other_view_state(s0), other_view_state(s1), other_view_state(s2), other_view_state(s3)));
   }
   return t;
 }
@@ -2165,9 +2176,8 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
       int wa = w0[left], wc = w1[left], na = n0[left], nc = n1[left];
       for (int c = left; c <= right; ++c) {
         const int wb = w0[c + 1], wd = w1[c + 1], nb = n0[c + 1], nd = n1[c + 1];
-        const int before = ((wa * kCellStates + wb) * kCellStates + wc) * kCellStates + wd;
-        const int after = ((na * kCellStates + nb) * kCellStates + nc) * kCellStates + nd;
-        const int base = kWindowBase + window_table(windows, r, c) * kWindowFeatures;
+        const int before = window_block(wa, wb, wc, wd), after = window_block(na, nb, nc, nd);
+        const int base = window_base(windows, r, c);
         change(base + before, base + after, base + detail::kOtherViewWindow.at[before],
                base + detail::kOtherViewWindow.at[after]);
         wa = wb, wc = wd, na = nb, nc = nd;
@@ -2250,6 +2260,7 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
 // ranges, hash, finite values, that the values fit the integer runtime and
 // that no evaluation can leave the search's range (kMaxEvaluationCells).
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -2300,6 +2311,10 @@ std::string serialize_network(const Network& network);
 constexpr float kFtScale = 127.0f;     // transformer weights and biases -> int16; crelu's 1 is 127
 constexpr float kDenseScale = 64.0f;   // l1, l2, out weights -> int8
 constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
+// A transformer value (ft.weight, ft.bias) as the integer runtime adds it,
+// before its int16 cast: the reader bounds the accumulator with the same
+// rounding.
+inline long ft_integer(float v) { return std::lround(v * kFtScale); }
 // And the reader's bounds on what those scales leave open: a dense layer's
 // bias (its int32 sums), and the largest evaluation a net can give, in
 // cells (alpha-beta's scores stay far inside its infinity, 1,875 cells, and
@@ -4904,9 +4919,8 @@ void active_features(const Position& pos, Player p, int* out, Windows windows) {
   if (windows == Windows::kNone) return;
   for (int r = 0; r < kWindowRows; ++r)
     for (int c = 0; c < kWindowCols; ++c)
-      *out++ = kWindowBase + window_table(windows, r, c) * kWindowFeatures +
-               ((st.s[r][c] * kCellStates + st.s[r][c + 1]) * kCellStates + st.s[r + 1][c]) * kCellStates +
-               st.s[r + 1][c + 1];
+      *out++ = window_base(windows, r, c) +
+               window_block(st.s[r][c], st.s[r][c + 1], st.s[r + 1][c], st.s[r + 1][c + 1]);
 }
 
 void first_view_states(const Position& pos, uint8_t* states) {
@@ -4987,10 +5001,9 @@ void check_ranges(Network& m, const std::string& source) {
   // block's place, must fit, counted as the runtime adds them (each value
   // rounded to 1/kFtScale: 600 rows rounding up by half a step each is 300
   // more than the float sum says).
-  // As evaluator.cpp's to_int16 rounds (in float); beyond int16 by far is just far.
+  // Beyond int16 by far is just far (lround has no answer past long).
   const auto rounded = [](float v) {
-    const float x = v * kFtScale;
-    return std::fabs(x) > 1e9f ? 1e9 : std::fabs(double(std::lround(x)));
+    return std::fabs(v * kFtScale) > 1e9f ? 1e9 : std::fabs(double(ft_integer(v)));
   };
   const auto largest = [&](int first, int count, int h) {
     double most = 0;
@@ -5739,7 +5752,7 @@ namespace mushroom::nnue {
 
 namespace {
 
-int16_t to_int16(float v, float scale) { return int16_t(std::lround(v * scale)); }
+int16_t to_int16(float v) { return int16_t(ft_integer(v)); }
 int8_t to_int8(float v, float scale) { return int8_t(std::clamp<long>(std::lround(v * scale), -127, 127)); }
 int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * scale)); }
 
@@ -5792,14 +5805,14 @@ Evaluator::Evaluator(const Network& m, kernels::Isa isa, FeatureRows rows)
       hidden1_padded_((m.shape.l1 + 31) / 32 * 32), hidden2_padded_((m.shape.l2 + 31) / 32 * 32),
       isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
-  for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
+  for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i]);
   const bool fits_int8 = std::all_of(ft_weight_.begin(), ft_weight_.end(), [](int16_t w) { return w >= -128 && w <= 127; });
   if (rows == FeatureRows::kCompactWhenExact && fits_int8) {
     ft_weight8_.assign(ft_weight_.begin(), ft_weight_.end());
     std::vector<int16_t>().swap(ft_weight_);
   }
   ft_bias_.resize(m.ft_bias.size());
-  for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
+  for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i]);
   const int inputs = shape_.dense_inputs(), l1 = shape_.l1, l2 = shape_.l2;
   const size_t S = size_t(shape_.stacks());
   // Each stack's rows one after another, padded like a single stack's.

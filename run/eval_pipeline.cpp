@@ -160,9 +160,7 @@ class EvalJudge : public GameJudge {
       progress().expect(job.games);  // its games count in the stage under way (util/progress.h)
       play_eval_selfplay(config_, job, "");
     }
-    held_out_ = train::load_eval_window(train::find_shards(dir.string()), int64_t(1) << 40,
-                                        [](const std::string&) {}, threads_)
-                    .records;
+    held_out_ = read_heldout_positions(dir.string(), threads_, [](const std::string&) {});
     return held_out_;
   }
 

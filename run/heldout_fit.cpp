@@ -7,8 +7,14 @@
 #include "mushroom/mushroom_evaluators.h"
 #include "nnue/evaluator.h"
 #include "run/eval_pipeline.h"  // fit_results
+#include "train/training_data.h"  // find_shards
 
 namespace mushroom::run {
+
+std::vector<train::EvalRecord> read_heldout_positions(const std::string& dir, int threads,
+                                                      const std::function<void(const std::string&)>& warn) {
+  return train::load_eval_window(train::find_shards(dir), int64_t(1) << 40, warn, threads).records;
+}
 
 view::FitRecord heldout_fit(const std::vector<train::EvalRecord>& records, const nnue::Network& candidate,
                             double scale) {

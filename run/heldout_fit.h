@@ -6,6 +6,7 @@
 // `mushroom train --heldout` measures what it trained, so that variants
 // trained on the same positions compare on the same held-out ones.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@
 #include "view/run_records.h"
 
 namespace mushroom::run {
+
+// Every position of the shards under `dir` (no window limit), each shard
+// checked as training checks it; `warn` gets what is skipped.
+std::vector<train::EvalRecord> read_heldout_positions(const std::string& dir, int threads,
+                                                      const std::function<void(const std::string&)>& warn);
 
 // The candidate's fit to `records`, evaluated by the integer runtime as the
 // search evaluates; `scale` is [evalnet] scale, the probability target's.

@@ -8,7 +8,7 @@ namespace mushroom::nnue {
 
 namespace {
 
-int16_t to_int16(float v, float scale) { return int16_t(std::lround(v * scale)); }
+int16_t to_int16(float v) { return int16_t(ft_integer(v)); }
 int8_t to_int8(float v, float scale) { return int8_t(std::clamp<long>(std::lround(v * scale), -127, 127)); }
 int32_t to_int32(float v, float scale) { return int32_t(std::lround(double(v) * scale)); }
 
@@ -61,14 +61,14 @@ Evaluator::Evaluator(const Network& m, kernels::Isa isa, FeatureRows rows)
       hidden1_padded_((m.shape.l1 + 31) / 32 * 32), hidden2_padded_((m.shape.l2 + 31) / 32 * 32),
       isa_(checked_isa(isa)) {
   ft_weight_.resize(m.ft_weight.size());
-  for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i], kFtScale);
+  for (size_t i = 0; i < m.ft_weight.size(); ++i) ft_weight_[i] = to_int16(m.ft_weight[i]);
   const bool fits_int8 = std::all_of(ft_weight_.begin(), ft_weight_.end(), [](int16_t w) { return w >= -128 && w <= 127; });
   if (rows == FeatureRows::kCompactWhenExact && fits_int8) {
     ft_weight8_.assign(ft_weight_.begin(), ft_weight_.end());
     std::vector<int16_t>().swap(ft_weight_);
   }
   ft_bias_.resize(m.ft_bias.size());
-  for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i], kFtScale);
+  for (size_t i = 0; i < m.ft_bias.size(); ++i) ft_bias_[i] = to_int16(m.ft_bias[i]);
   const int inputs = shape_.dense_inputs(), l1 = shape_.l1, l2 = shape_.l2;
   const size_t S = size_t(shape_.stacks());
   // Each stack's rows one after another, padded like a single stack's.

@@ -44,9 +44,8 @@ void active_features(const Position& pos, Player p, int* out, Windows windows) {
   if (windows == Windows::kNone) return;
   for (int r = 0; r < kWindowRows; ++r)
     for (int c = 0; c < kWindowCols; ++c)
-      *out++ = kWindowBase + window_table(windows, r, c) * kWindowFeatures +
-               ((st.s[r][c] * kCellStates + st.s[r][c + 1]) * kCellStates + st.s[r + 1][c]) * kCellStates +
-               st.s[r + 1][c + 1];
+      *out++ = window_base(windows, r, c) +
+               window_block(st.s[r][c], st.s[r][c + 1], st.s[r + 1][c], st.s[r + 1][c + 1]);
 }
 
 void first_view_states(const Position& pos, uint8_t* states) {

@@ -43,11 +43,22 @@ constexpr int kMaxActiveFeatures = kActiveFeatures + kActiveWindows;
 constexpr int window_table(Windows windows, int r, int c) {
   return windows == Windows::k2x2Edge && r > 0 && c > 0 && r < kWindowRows - 1 && c < kWindowCols - 1 ? 1 : 0;
 }
-// The blocks a table holds (check_ranges bounds the accumulator with it).
+// The first feature of the table of the block with top-left cell (r, c).
+constexpr int window_base(Windows windows, int r, int c) {
+  return kWindowBase + window_table(windows, r, c) * kWindowFeatures;
+}
+// A block's index in its table, from its four states.
+constexpr int window_block(int a, int b, int c, int d) {
+  return ((a * kCellStates + b) * kCellStates + c) * kCellStates + d;
+}
+// The blocks a table holds, counted by window_table (check_ranges bounds
+// the accumulator with it); 0 for a table the kind does not have.
 constexpr int blocks_in_table(Windows windows, int table) {
-  if (windows != Windows::k2x2Edge) return table == 0 && windows != Windows::kNone ? kActiveWindows : 0;
-  const int inside = (kWindowRows - 2) * (kWindowCols - 2);
-  return table == 0 ? kActiveWindows - inside : table == 1 ? inside : 0;
+  if (table >= window_tables(windows)) return 0;
+  int blocks = 0;
+  for (int r = 0; r < kWindowRows; ++r)
+    for (int c = 0; c < kWindowCols; ++c) blocks += window_table(windows, r, c) == table;
+  return blocks;
 }
 // A net's feature rows, and the features active per perspective.
 constexpr int feature_count(const Shape& shape) { return kFeatures + window_tables(shape.windows) * kWindowFeatures; }
@@ -127,8 +138,8 @@ constexpr OtherViewWindows make_other_view_windows() {
   for (int i = 0; i < kWindowFeatures; ++i) {
     const int s0 = i / (kCellStates * kCellStates * kCellStates), s1 = i / (kCellStates * kCellStates) % kCellStates;
     const int s2 = i / kCellStates % kCellStates, s3 = i % kCellStates;
-    t.at[i] = uint16_t(((other_view_state(s0) * kCellStates + other_view_state(s1)) * kCellStates +
-                        other_view_state(s2)) * kCellStates + other_view_state(s3));
+    t.at[i] = uint16_t(
+        window_block(other_view_state(s0), other_view_state(s1), other_view_state(s2), other_view_state(s3)));
   }
   return t;
 }
@@ -203,9 +214,8 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
       int wa = w0[left], wc = w1[left], na = n0[left], nc = n1[left];
       for (int c = left; c <= right; ++c) {
         const int wb = w0[c + 1], wd = w1[c + 1], nb = n0[c + 1], nd = n1[c + 1];
-        const int before = ((wa * kCellStates + wb) * kCellStates + wc) * kCellStates + wd;
-        const int after = ((na * kCellStates + nb) * kCellStates + nc) * kCellStates + nd;
-        const int base = kWindowBase + window_table(windows, r, c) * kWindowFeatures;
+        const int before = window_block(wa, wb, wc, wd), after = window_block(na, nb, nc, nd);
+        const int base = window_base(windows, r, c);
         change(base + before, base + after, base + detail::kOtherViewWindow.at[before],
                base + detail::kOtherViewWindow.at[after]);
         wa = wb, wc = wd, na = nb, nc = nd;

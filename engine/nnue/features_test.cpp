@@ -87,13 +87,19 @@ TEST(NnueFeatures, WindowsNameEveryBlockOnceInItsTable) {
       }
     EXPECT_EQ(inside, windows == nnue::Windows::k2x2Edge ? 7 * 14 : 0);
     // The reader's bound counts each table's blocks (blocks_in_table): the
-    // same counts as the tables the blocks are put in.
+    // same counts as the tables the blocks are put in, 46 on the edge and
+    // 98 inside with 2x2-edge, all 144 in one table with 2x2.
     for (int t = 0; t < 2; ++t) {
       int in_table = 0;
       for (int r = 0; r < 9; ++r)
         for (int c = 0; c < 16; ++c) in_table += nnue::window_table(windows, r, c) == t;
-      EXPECT_EQ(nnue::blocks_in_table(windows, t), t < nnue::window_tables(windows) ? in_table : 0) << t;
+      const int expected = windows == nnue::Windows::k2x2Edge ? (t == 0 ? 46 : 98) : (t == 0 ? 144 : 0);
+      EXPECT_EQ(nnue::blocks_in_table(windows, t), expected) << t;
+      if (t < nnue::window_tables(windows)) {
+        EXPECT_EQ(in_table, expected) << t;
+      }
     }
+    EXPECT_EQ(nnue::blocks_in_table(nnue::Windows::kNone, 0), 0);
     // Column 0's taken pair: the first block is (mine, 5, mine, 5), (theirs,
     // 5, theirs, 5) for the second player; the 3 at (4, 7) is in four blocks.
     EXPECT_EQ(blocks[0], nnue::kWindowBase + block(10, 4, 10, 4));

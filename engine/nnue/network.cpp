@@ -69,10 +69,9 @@ void check_ranges(Network& m, const std::string& source) {
   // block's place, must fit, counted as the runtime adds them (each value
   // rounded to 1/kFtScale: 600 rows rounding up by half a step each is 300
   // more than the float sum says).
-  // As evaluator.cpp's to_int16 rounds (in float); beyond int16 by far is just far.
+  // Beyond int16 by far is just far (lround has no answer past long).
   const auto rounded = [](float v) {
-    const float x = v * kFtScale;
-    return std::fabs(x) > 1e9f ? 1e9 : std::fabs(double(std::lround(x)));
+    return std::fabs(v * kFtScale) > 1e9f ? 1e9 : std::fabs(double(ft_integer(v)));
   };
   const auto largest = [&](int first, int count, int h) {
     double most = 0;

@@ -66,6 +66,7 @@
 // that no evaluation can leave the search's range (kMaxEvaluationCells).
 // ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -117,6 +118,10 @@ std::string serialize_network(const Network& network);
 constexpr float kFtScale = 127.0f;     // transformer weights and biases -> int16; crelu's 1 is 127
 constexpr float kDenseScale = 64.0f;   // l1, l2, out weights -> int8
 constexpr float kSkipScale = 1024.0f;  // skip weights -> int32
+// A transformer value (ft.weight, ft.bias) as the integer runtime adds it,
+// before its int16 cast: the reader bounds the accumulator with the same
+// rounding.
+inline long ft_integer(float v) { return std::lround(v * kFtScale); }
 // And the reader's bounds on what those scales leave open: a dense layer's
 // bias (its int32 sums), and the largest evaluation a net can give, in
 // cells (alpha-beta's scores stay far inside its infinity, 1,875 cells, and
