@@ -2913,7 +2913,10 @@ class AlphaBeta {
 //   quiescence_floor: a quiescence node whose evaluation floor reaches beta
 //   stands pat without generating its moves (1.4 times the speed; shipped
 //   with the agent's levers of issue 99 by the margin rule,
-//   bench/matches/levers-9902).
+//   bench/matches/levers-9902);
+//   probcut_sigmas 1.25: Multi-ProbCut cuts at 1.25 spreads, not 1.5
+//   (shipped with the agent's near-misses of issue 99 by the margin rule,
+//   bench/matches/combo-9915).
 
 
 namespace mushroom {
@@ -2923,6 +2926,7 @@ inline AlphaBetaConfig playing_search_config() {
   c.lmr_divisor = 2;
   c.quiescence_depth = 2;
   c.quiescence_floor = true;
+  c.probcut_sigmas = 1.25;
   return c;
 }
 
@@ -3241,15 +3245,20 @@ struct AlphaBetaAgentConfig {
   // bank). `mushroom analyze --ms` and the same bot setting agree.
   double move_ms = 0;
   bool solver = true;
-  // The dedicated endgame solver at the root, and the middle game (more
-  // than 99 and fewer than 130 mushrooms left) at twice the time of the
-  // other moves: with the quiescence floor (playing_search_config), the
-  // levers shipped by the margin rule in issue 99 (bench/matches/levers-9902:
-  // capped margin +0.11 [+0.02, +0.21] cells a game, +14.8 Elo).
-  RootSolverConfig root_solver{.max_rectangles = 16, .exact = "endgame"};
+  // The dedicated endgame solver at the root, and the middle game at more
+  // time than the other moves: with the quiescence floor
+  // (playing_search_config), the levers shipped by the margin rule in
+  // issue 99 (bench/matches/levers-9902: capped margin +0.11 [+0.02, +0.21]
+  // cells a game, +14.8 Elo). Then the near-misses together, shipped by
+  // the same rule (bench/matches/combo-9915: capped margin +0.10 [+0.02,
+  // +0.17], +9.4 Elo): the middle game wider and stronger (94 to 135
+  // mushrooms left at 2.5 times the time, from 99-130 at 2.0), the root
+  // solver's attempts on a tenth of the bank from 12 rectangles, and
+  // ProbCut's 1.25 spreads (playing_search_config).
+  RootSolverConfig root_solver{.max_rectangles = 16, .bank_share = 0.1, .exact = "endgame"};
   double time_scale = 1.0;
   double tail = 5;  // as MctsAgentConfig::tail
-  TimeConfig time{.middle_boost = 2.0, .middle_min = 99, .middle_max = 130};
+  TimeConfig time{.middle_boost = 2.5, .middle_min = 94, .middle_max = 135};
   std::string eval;  // a learned-evaluation file (nnue/network.h); "": the hand evaluation
   std::shared_ptr<const nnue::Network> eval_model;  // weights already read (the exported bot); before `eval`
   std::shared_ptr<MoveOrderer> orderer;  // ordering advice for the first search.orderer_plies plies (none: null)

@@ -357,18 +357,23 @@ TEST(AgentFactory, TimeOptionsReachThePlan) {
   }
 }
 
-// The levers shipped by the margin rule (issue 99, bench/matches/levers-9902)
-// are the alphabeta agent's defaults, and its own options give back the
-// agent before them, as docs/cli.md says; the plain search (the labels'),
-// the policy-free MCTS agent and the time plan's own defaults keep theirs.
+// The levers and the near-misses shipped by the margin rule (issue 99,
+// bench/matches/levers-9902 and combo-9915) are the alphabeta agent's
+// defaults, and its own options give back the agent before them, as
+// docs/cli.md says; the plain search (the labels'), the policy-free MCTS
+// agent and the time plan's own defaults keep theirs.
 TEST(AgentFactory, TheShippedLeversAreTheAlphabetaDefaultsAndItsOptionsUndoThem) {
   const AlphaBetaAgentConfig shipped;
   EXPECT_EQ(shipped.root_solver.exact, "endgame");
-  EXPECT_DOUBLE_EQ(shipped.time.middle_boost, 2.0);
-  EXPECT_EQ(shipped.time.middle_min, 99);
-  EXPECT_EQ(shipped.time.middle_max, 130);
+  EXPECT_DOUBLE_EQ(shipped.root_solver.bank_share, 0.1);
+  EXPECT_DOUBLE_EQ(shipped.time.middle_boost, 2.5);
+  EXPECT_EQ(shipped.time.middle_min, 94);
+  EXPECT_EQ(shipped.time.middle_max, 135);
   EXPECT_TRUE(shipped.search.quiescence_floor);
+  EXPECT_DOUBLE_EQ(shipped.search.probcut_sigmas, 1.25);
   EXPECT_FALSE(AlphaBetaConfig{}.quiescence_floor);
+  EXPECT_DOUBLE_EQ(AlphaBetaConfig{}.probcut_sigmas, 1.5);
+  EXPECT_DOUBLE_EQ(RootSolverConfig{14}.bank_share, 0);
   const TimeConfig plan;
   EXPECT_DOUBLE_EQ(plan.middle_boost, 1.3);
   EXPECT_EQ(plan.middle_min, 85);
@@ -376,18 +381,23 @@ TEST(AgentFactory, TheShippedLeversAreTheAlphabetaDefaultsAndItsOptionsUndoThem)
   OptionSource mcts("agent 'mcts'", {});
   const MctsAgentConfig m = read_mcts_search_options(mcts, 1);
   EXPECT_EQ(m.root_solver.exact, "alphabeta");
+  EXPECT_DOUBLE_EQ(m.root_solver.bank_share, 0);
   EXPECT_DOUBLE_EQ(m.time.middle_boost, 1.3);
   OptionSource before("agent 'alphabeta'", {{"exact", "alphabeta"},
                                             {"middle_boost", "1.3"},
                                             {"middle_min", "85"},
                                             {"middle_max", "150"},
-                                            {"qfloor", "false"}});
+                                            {"qfloor", "false"},
+                                            {"solver_bank", "0"},
+                                            {"probcut_sigmas", "1.5"}});
   const AlphaBetaAgentConfig undone = read_alphabeta_options(before);
   EXPECT_EQ(undone.root_solver.exact, "alphabeta");
   EXPECT_DOUBLE_EQ(undone.time.middle_boost, plan.middle_boost);
   EXPECT_EQ(undone.time.middle_min, plan.middle_min);
   EXPECT_EQ(undone.time.middle_max, plan.middle_max);
   EXPECT_FALSE(undone.search.quiescence_floor);
+  EXPECT_DOUBLE_EQ(undone.root_solver.bank_share, 0);
+  EXPECT_DOUBLE_EQ(undone.search.probcut_sigmas, 1.5);
   // Everything else as shipped.
   EXPECT_EQ(undone.root_solver.max_rectangles, shipped.root_solver.max_rectangles);
   EXPECT_EQ(undone.search.quiescence_depth, shipped.search.quiescence_depth);

@@ -10,7 +10,10 @@
 //   quiescence_floor: a quiescence node whose evaluation floor reaches beta
 //   stands pat without generating its moves (1.4 times the speed; shipped
 //   with the agent's levers of issue 99 by the margin rule,
-//   bench/matches/levers-9902).
+//   bench/matches/levers-9902);
+//   probcut_sigmas 1.25: Multi-ProbCut cuts at 1.25 spreads, not 1.5
+//   (shipped with the agent's near-misses of issue 99 by the margin rule,
+//   bench/matches/combo-9915).
 #pragma once
 
 #include "alphabeta/alphabeta.h"
@@ -22,6 +25,7 @@ inline AlphaBetaConfig playing_search_config() {
   c.lmr_divisor = 2;
   c.quiescence_depth = 2;
   c.quiescence_floor = true;
+  c.probcut_sigmas = 1.25;
   return c;
 }
 
