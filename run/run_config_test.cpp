@@ -292,6 +292,32 @@ TEST(RunConfig, ErrorsNameTheKey) {
   expect_error("[evalnet]\ntarget = \"elo\"\n", {"evalnet.target", "probability, margin"});
   expect_error("[evalnet]\ntarget = \"margin\"\nteacher_weight = 0.3\n", {"evalnet.teacher_weight", "target = \"margin\""});
   expect_error("[evalnet]\nphase_buckets = 9\n", {"evalnet.phase_buckets", "outside the range"});
+  expect_error("[evalnet]\nfocus_weight = 0.0\n", {"evalnet.focus_weight", "outside the range"});
+  expect_error("[evalnet]\nfocus_min = 131\nfocus_max = 95\n",
+               {"evalnet.focus_min = 131 is above evalnet.focus_max = 95"});
+  expect_error("[evalplay]\nfocus_min = 131\n", {"evalplay.focus_min = 131 is above evalplay.focus_max = 130"});
+  expect_error("[evalplay]\nfocus_label_depth = 13\n", {"evalplay.focus_label_depth", "outside the range"});
+}
+
+// The focus band (issue 100, item 4): off by default, and what a config
+// sets reaches the labeller's settings.
+TEST(RunConfig, TheFocusBandReachesTheLabellerAndTheSampler) {
+  const RunConfig plain = parse_run_config("", "empty.toml");
+  EXPECT_EQ(plain.evalnet.focus_weight, 1.0);
+  EXPECT_EQ(plain.evalplay.label_config().focus_depth, 0);
+  EXPECT_EQ(plain.evalplay.label_config().depth_at(110), plain.evalplay.label_depth);
+  const RunConfig on = parse_run_config(
+      "[evalplay]\nlabel_depth = 5\nfocus_label_depth = 7\nfocus_min = 90\nfocus_max = 125\n"
+      "[evalnet]\nfocus_weight = 2.5\nfocus_min = 100\nfocus_max = 120\n",
+      "test.toml");
+  const selfplay::LabelConfig label = on.evalplay.label_config();
+  EXPECT_EQ(label.depth_at(89), 5);
+  EXPECT_EQ(label.depth_at(90), 7);
+  EXPECT_EQ(label.depth_at(125), 7);
+  EXPECT_EQ(label.depth_at(126), 5);
+  EXPECT_EQ(on.evalnet.focus_weight, 2.5);
+  EXPECT_EQ(on.evalnet.focus_min, 100);
+  EXPECT_EQ(on.evalnet.focus_max, 120);
 }
 
 // [probcut], the learned evaluation's fit stage: each bad setting is

@@ -30,6 +30,7 @@
 #   mobility evalnet.mobility=true (the leaf's count of legal rectangles as inputs)
 #   windows  evalnet.windows=2x2 (every 2x2 block, one shared table; issue 100)
 #   windows-edge  evalnet.windows=2x2-edge (one table for the blocks on the edge, one inside)
+#   focus    evalnet.focus_weight=2 (positions at 95-130 mushrooms left drawn twice as often; issue 100, item 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${MUSHROOM:-build/mushroom}
@@ -46,7 +47,7 @@ while [[ $# -gt 0 ]]; do
     --train-seed) train_seed=$2; shift 2 ;;
     --heldout) heldout=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "screen-eval-switches: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -70,8 +71,9 @@ declare -A sets=(
   [mobility]="--set evalnet.mobility=true"
   [windows]="--set evalnet.windows=2x2"
   [windows-edge]="--set evalnet.windows=2x2-edge"
+  [focus]="--set evalnet.focus_weight=2"
 )
-names=(margin buckets blend wide contra gain balance mobility windows windows-edge)
+names=(margin buckets blend wide contra gain balance mobility windows windows-edge focus)
 if [[ -n $only ]]; then
   IFS=, read -r -a names <<< "$only"
   for n in "${names[@]}"; do [[ -n ${sets[$n]+x} ]] || { echo "screen-eval-switches: no variant '$n'" >&2; exit 2; }; done

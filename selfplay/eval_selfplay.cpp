@@ -40,6 +40,11 @@ const SettingsTable<EvalSelfplayConfig>& eval_selfplay_settings() {
                    "at or below this many mushrooms left, the endgame solver is tried first: a position it proves "
                    "is labelled with the proven final margin and its move is played (0: never)")
           .integer("exact_nodes", FIELD(exact_nodes), 1, 1'000'000'000, "node budget of each exact solve")
+          .integer("focus_label_depth", FIELD(focus_label_depth), 0, 12,
+                   "the label search's depth at focus_min..focus_max mushrooms left, where games between strong bots "
+                   "are decided (0: label_depth there too)")
+          .integer("focus_min", FIELD(focus_min), 0, 170, "mushrooms left: the focus band's lower end (inclusive)")
+          .integer("focus_max", FIELD(focus_max), 0, 170, "mushrooms left: the focus band's upper end (inclusive)")
           .real("random_move_fraction", FIELD(random_move_fraction), 0.0, 1.0,
                 "moves after the opening played uniformly at random (their positions still labelled)")
           .text("teacher", FIELD(teacher), "conv-net model file whose value labels every sample (empty: none)")

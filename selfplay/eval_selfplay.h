@@ -42,13 +42,16 @@ struct EvalSelfplayConfig {
   bool label_probcut = false;          // the playing search with the evaluation's Multi-ProbCut fit
   int exact_mushrooms = 0;          // solve exactly at or below this many mushrooms left (0: never)
   int64_t exact_nodes = 2'000'000;  // node budget of each exact solve
+  int focus_label_depth = 0;        // the label depth at focus_min..focus_max mushrooms left (0: label_depth)
+  int focus_min = 95, focus_max = 130;
   double random_move_fraction = 0.1;  // moves after the opening played at random
   std::string teacher;              // conv-net model file for the teacher label ("": none)
   int heldout_games = 40;           // games kept apart to measure the evaluations' fit (eval runs)
 
   // The settings the labeller takes (selfplay/labeller.h).
   LabelConfig label_config() const {
-    return {label_depth, label_nodes, label_search, label_parity_mean, label_probcut, exact_mushrooms, exact_nodes};
+    return {label_depth,     label_nodes, label_search,      label_parity_mean, label_probcut,
+            exact_mushrooms, exact_nodes, focus_label_depth, focus_min,         focus_max};
   }
 };
 // The [evalplay] settings of a run config.

@@ -29,6 +29,12 @@ void check_label_config(const LabelConfig& config) {
     throw std::invalid_argument("label search '" + config.search + "' is unknown: use \"plain\" or \"playing\"");
   if (config.depth < 1 || config.depth > 12)
     throw std::invalid_argument("label depth " + std::to_string(config.depth) + " is outside [1, 12]");
+  if (config.focus_depth != 0 && (config.focus_depth < 1 || config.focus_depth > 12))
+    throw std::invalid_argument("label focus depth " + std::to_string(config.focus_depth) +
+                                " is outside [1, 12] (0: the label depth everywhere)");
+  if (config.focus_min > config.focus_max)
+    throw std::invalid_argument("the focus band " + std::to_string(config.focus_min) + ".." +
+                                std::to_string(config.focus_max) + " mushrooms left is empty");
   if (config.probcut && config.search != "playing")
     throw std::invalid_argument("label_probcut prunes the playing search, the one the fits are made with and the "
                                 "contest bot plays: set label_search = \"playing\", not \"" + config.search + "\"");
@@ -89,14 +95,15 @@ Label Labeller::label(const Position& pos, bool keep_proof) {
   out.tried_exact = tries_exact(pos, keep_proof);
   const auto far = AlphaBeta::Clock::now() + std::chrono::hours(24);
   search_->clear();
-  const AlphaBetaResult r = search_->search(pos, far, config_.depth, uint64_t(config_.nodes));
+  const int depth = config_.depth_at(pos.mushrooms_left());
+  const AlphaBetaResult r = search_->search(pos, far, depth, uint64_t(config_.nodes));
   out.search_nodes = r.nodes;
   out.best = r.best;
   out.labels.search_score = r.score;
   if (config_.parity_mean && !r.exact) {
     // One ply deeper on the same table: the two parities' mean. A search
     // that reached the game's end (exact) has no parity to even out.
-    const AlphaBetaResult deeper = search_->search(pos, far, config_.depth + 1, uint64_t(config_.nodes));
+    const AlphaBetaResult deeper = search_->search(pos, far, depth + 1, uint64_t(config_.nodes));
     out.search_nodes += deeper.nodes;
     if (deeper.depth > r.depth) {
       out.best = deeper.best;
@@ -109,6 +116,9 @@ Label Labeller::label(const Position& pos, bool keep_proof) {
 std::string describe(const LabelConfig& config) {
   std::string s = config.search + " depth " + std::to_string(config.depth);
   if (config.parity_mean) s += "+" + std::to_string(config.depth + 1) + " mean";
+  if (config.focus_depth > 0)
+    s += " (" + std::to_string(config.focus_depth) + " at " + std::to_string(config.focus_min) + "-" +
+         std::to_string(config.focus_max) + " left)";
   if (config.probcut) s += " with ProbCut";
   if (config.nodes > 0) s += " within " + std::to_string(config.nodes) + " nodes";
   if (config.exact_mushrooms > 0) s += ", exact at <= " + std::to_string(config.exact_mushrooms) + " left";

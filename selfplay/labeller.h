@@ -47,6 +47,15 @@ struct LabelConfig {
   bool probcut = false;                // label_probcut: the playing search with its evaluation's fit
   int exact_mushrooms = 0;             // at or below, the endgame solver first (0: never)
   int64_t exact_nodes = 2'000'000;     // node budget of each exact solve
+  // focus_depth: the depth at focus_min..focus_max mushrooms left, where
+  // games between strong bots are decided (0: depth everywhere).
+  int focus_depth = 0;
+  int focus_min = 95, focus_max = 130;
+
+  // The label search's depth at a position with this many mushrooms left.
+  int depth_at(int mushrooms_left) const {
+    return focus_depth > 0 && mushrooms_left >= focus_min && mushrooms_left <= focus_max ? focus_depth : depth;
+  }
 };
 
 struct Label {
@@ -57,8 +66,9 @@ struct Label {
 };
 
 // Throws std::invalid_argument naming the first bad setting (a search
-// name other than "plain" or "playing", a depth outside [1, 12], ProbCut
-// with the plain search, whose reductions the fits were not made with);
+// name other than "plain" or "playing", a depth or focus depth outside
+// [1, 12], an empty focus band, ProbCut with the plain search, whose
+// reductions the fits were not made with);
 // the labeller checks its settings so, and a job can before any work.
 void check_label_config(const LabelConfig& config);
 
@@ -108,7 +118,7 @@ inline int parity_mean(int a, int b) {
 
 // A short name of the settings, for logs and shard attributes:
 // "playing depth 5", "plain depth 5+6 mean", "playing depth 5 with
-// ProbCut", "... exact <= 110".
+// ProbCut", "playing depth 5 (7 at 95-130 left)", "... exact <= 110".
 std::string describe(const LabelConfig& config);
 
 }  // namespace mushroom::selfplay

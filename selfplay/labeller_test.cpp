@@ -210,6 +210,43 @@ TEST(Labeller, AFitForAnotherEvaluationIsRefusedByName) {
   EXPECT_NO_THROW(Labeller(on, &net, &own));
 }
 
+// The focus depth labels the positions of its band, and only those, with
+// the search at that depth (the parity mean one deeper from there); the
+// band's ends are in it.
+TEST(Labeller, TheFocusBandIsLabelledAtItsOwnDepth) {
+  const std::vector<Position> positions = live_positions(80, 73);
+  int depths_differ = 0, checked = 0;
+  for (const Position& pos : positions) {
+    const int left = pos.mushrooms_left();
+    // A band around this position, and one that just misses it on each side.
+    const LabelConfig focused{.depth = 2, .focus_depth = 3, .focus_min = left, .focus_max = left};
+    const LabelConfig band_above{.depth = 2, .focus_depth = 3, .focus_min = left + 1, .focus_max = 200};
+    const LabelConfig band_below{.depth = 2, .focus_depth = 3, .focus_min = -1, .focus_max = left - 1};
+    EXPECT_EQ(focused.depth_at(left), 3);
+    EXPECT_EQ(band_above.depth_at(left), 2);
+    EXPECT_EQ(band_below.depth_at(left), 2);
+    const AlphaBetaResult d2 = fresh_search(AlphaBetaConfig{}, pos, 2), d3 = fresh_search(AlphaBetaConfig{}, pos, 3);
+    const Label at_focus = Labeller(focused, nullptr).label(pos);
+    EXPECT_EQ(at_focus.labels.search_score, d3.score);
+    EXPECT_EQ(at_focus.best, d3.best);
+    EXPECT_EQ(Labeller(band_above, nullptr).label(pos).labels.search_score, d2.score);
+    EXPECT_EQ(Labeller(band_below, nullptr).label(pos).labels.search_score, d2.score);
+    depths_differ += d2.score != d3.score;
+    ++checked;
+  }
+  EXPECT_GT(depths_differ, 0);  // the depths disagree somewhere, so the checks band_below can tell them apart
+  EXPECT_GT(checked, 30);
+  // With the parity mean, the band's searches are focus_depth and one deeper.
+  const Position& pos = positions.front();
+  const LabelConfig mean{
+      .depth = 2, .parity_mean = true, .focus_depth = 3, .focus_min = 0, .focus_max = 170};
+  EXPECT_EQ(Labeller(mean, nullptr).label(pos).labels.search_score,
+            parity_mean(fresh_search(AlphaBetaConfig{}, pos, 3).score, fresh_search(AlphaBetaConfig{}, pos, 4).score));
+  EXPECT_EQ(describe(LabelConfig{.depth = 5, .search = "playing", .focus_depth = 7}),
+            "playing depth 5 (7 at 95-130 left)");
+  EXPECT_EQ(describe(LabelConfig{.depth = 5, .search = "playing"}), "playing depth 5");
+}
+
 TEST(Labeller, BadSettingsAreRefusedByName) {
   try {
     Labeller(LabelConfig{.depth = 5, .search = "quiet"}, nullptr);
@@ -219,6 +256,14 @@ TEST(Labeller, BadSettingsAreRefusedByName) {
   }
   EXPECT_THROW(Labeller(LabelConfig{.depth = 0}, nullptr), std::invalid_argument);
   EXPECT_THROW(Labeller(LabelConfig{.depth = 13}, nullptr), std::invalid_argument);
+  EXPECT_THROW(Labeller(LabelConfig{.depth = 4, .focus_depth = 13}, nullptr), std::invalid_argument);
+  EXPECT_THROW(Labeller(LabelConfig{.depth = 4, .focus_depth = -1}, nullptr), std::invalid_argument);
+  try {
+    Labeller(LabelConfig{.depth = 4, .focus_depth = 6, .focus_min = 131, .focus_max = 95}, nullptr);
+    FAIL() << "an empty focus band was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("131..95"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -101,7 +101,7 @@ nlohmann::json settings_record(const RelabelJob& job) {
     const std::string text = format_probcut_fit(*job.probcut);
     fit_fingerprint = fnv1a64_hex(text.data(), text.size());
   }
-  return {{"data", fs::weakly_canonical(fs::absolute(job.data_root)).string()},
+  nlohmann::json record = {{"data", fs::weakly_canonical(fs::absolute(job.data_root)).string()},
           {"label_depth", job.label.depth},
           {"label_nodes", job.label.nodes},
           {"label_search", job.label.search},
@@ -118,6 +118,10 @@ nlohmann::json settings_record(const RelabelJob& job) {
           {"min_left", job.min_left},
           {"max_left", job.max_left},
           {"limit", job.limit}};
+  // Recorded only when on, so a pass from before the focus resumes.
+  if (job.label.focus_depth > 0)
+    record["focus_label_depth"] = {job.label.focus_depth, job.label.focus_min, job.label.focus_max};
+  return record;
 }
 
 std::string settings_path(const RelabelJob& job) { return (fs::path(job.out_dir) / "settings.json").string(); }

@@ -44,6 +44,12 @@ const SettingsTable<EvalNetConfig>& eval_net_settings() {
                 "batches draw each phase band (four bands of the mushrooms taken, as phase_buckets = 4) equally often, "
                 "instead of as the games "
                 "made them")
+          .real("focus_weight", FIELD(focus_weight), 0.05, 20.0,
+                "batches draw the positions at focus_min..focus_max mushrooms left this many times as often as the "
+                "others (of their phase band, with phase_balance), where games between strong bots are decided "
+                "(1: as the games made them)")
+          .integer("focus_min", FIELD(focus_min), 0, 170, "mushrooms left: the focus band's lower end (inclusive)")
+          .integer("focus_max", FIELD(focus_max), 0, 170, "mushrooms left: the focus band's upper end (inclusive)")
           .real("epochs", FIELD(epochs), 0.0, 1000.0,
                 "passes over the window's kept positions per generation, up to train.steps: the steps are "
                 "min(train.steps, epochs * kept / train.batch_size) (0: train.steps)")

@@ -29,6 +29,10 @@ struct EvalNetConfig {
   int drop_contradicting = 0;  // cells: leave out positions whose search score says this far ahead
                                // (or behind) while the game was lost (won); 0: keep all
   bool phase_balance = false;  // draw each phase band (nnue/network.h) equally often
+  // Positions at focus_min..focus_max mushrooms left drawn focus_weight
+  // times as often as the rest (1: off), where games are decided.
+  double focus_weight = 1;
+  int focus_min = 95, focus_max = 130;
   // Passes over the window's kept positions per generation, up to
   // train.steps (0: train.steps): a window that grows from one generation
   // to tens of millions of positions wants steps that grow with it.

@@ -13,6 +13,21 @@
 
 namespace mushroom::train {
 
+namespace {
+
+EvalFilters sampler_filters(const EvalNetConfig& net) {
+  EvalFilters f;
+  f.skip_gain_at_least = net.skip_gain_at_least;
+  f.drop_contradicting = net.drop_contradicting;
+  f.phase_balance = net.phase_balance;
+  f.focus_weight = net.focus_weight;
+  f.focus_min = net.focus_min;
+  f.focus_max = net.focus_max;
+  return f;
+}
+
+}  // namespace
+
 EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, const std::vector<std::string>& shards,
                         const nnue::Network& start, int generation, int64_t samples_seen,
                         const std::string& optimizer_path, const std::function<void(const std::string&)>& log,
@@ -25,7 +40,7 @@ EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, cons
   const EvalWindow window = load_eval_window(shards, train.window_samples,
                                              [&](const std::string& w) { log("train: " + w); },
                                              std::max(1, train.threads));
-  const EvalSampler sampler(window, {net.skip_gain_at_least, net.drop_contradicting, net.phase_balance});
+  const EvalSampler sampler(window, sampler_filters(net));
   const int steps = steps_override > 0 ? steps_override
                     : net.epochs > 0   ? int(std::min<double>(train.steps,
                                                               std::ceil(net.epochs * double(sampler.kept()) /

@@ -1,6 +1,7 @@
 #include "train/nnue/eval_window.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "mushroom/movegen.h"
@@ -107,8 +108,19 @@ int EvalSampler::phase_band(int mushrooms_left) {
   return bands.bucket(mushrooms_left, true);
 }
 
-EvalSampler::EvalSampler(const EvalWindow& window, const EvalFilters& filters) {
-  bands_.resize(filters.phase_balance ? kBalanceBands : 1);
+EvalSampler::EvalSampler(const EvalWindow& window, const EvalFilters& filters)
+    : balanced_(filters.phase_balance),
+      focus_weight_(filters.focus_weight),
+      focus_min_(filters.focus_min),
+      focus_max_(filters.focus_max) {
+  if (!(filters.focus_weight > 0) || filters.focus_min > filters.focus_max)
+    throw std::invalid_argument("the focus band is drawn " + std::to_string(filters.focus_weight) + " times as often at " +
+                                std::to_string(filters.focus_min) + ".." + std::to_string(filters.focus_max) +
+                                " mushrooms left: the weight must be above 0 and the band not empty");
+  const bool focused = filters.focus_weight != 1;
+  const int bands = filters.phase_balance ? kBalanceBands : 1;
+  groups_.resize(size_t(bands * (focused ? 2 : 1)));
+  std::vector<int64_t> focus_count(groups_.size(), 0);
   total_ = int64_t(window.size());
   for (size_t i = 0; i < window.size(); ++i) {
     const EvalRecord& r = window.records[i];
@@ -125,28 +137,82 @@ EvalSampler::EvalSampler(const EvalWindow& window, const EvalFilters& filters) {
       }
     }
     const int band = filters.phase_balance ? phase_band(r.mushrooms_left) : 0;
-    bands_[size_t(band)].push_back(int(i));
+    const bool in_focus = r.mushrooms_left >= filters.focus_min && r.mushrooms_left <= filters.focus_max;
+    const size_t g = size_t(focused ? 2 * band + in_focus : band);
+    groups_[g].push_back(int(i));
+    focus_count[g] += in_focus;
     ++kept_;
   }
-  bands_.erase(std::remove_if(bands_.begin(), bands_.end(), [](const auto& b) { return b.empty(); }), bands_.end());
   if (kept_ == 0)
     throw std::runtime_error("the [evalnet] filters leave none of the window's " + std::to_string(total_) +
                              " positions to train on");
+  // Each group's chance: its band's share (equal bands under balance, else
+  // the band's size), shared among the band's positions by their weights.
+  std::vector<double> chance(groups_.size(), 0.0);
+  for (int band = 0; band < bands; ++band) {
+    const int first = focused ? 2 * band : band, count = focused ? 2 : 1;
+    double band_mass = 0;  // the band's positions, each weighted
+    for (int g = first; g < first + count; ++g)
+      band_mass += double(groups_[size_t(g)].size()) * (focused && g % 2 ? filters.focus_weight : 1.0);
+    if (band_mass == 0) continue;
+    for (int g = first; g < first + count; ++g) {
+      const double mass = double(groups_[size_t(g)].size()) * (focused && g % 2 ? filters.focus_weight : 1.0);
+      chance[size_t(g)] = filters.phase_balance ? mass / band_mass : mass;
+    }
+  }
+  std::vector<std::vector<int>> kept_groups;
+  std::vector<double> kept_chance;
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    if (groups_[g].empty()) continue;
+    kept_groups.push_back(std::move(groups_[g]));
+    kept_chance.push_back(chance[g]);
+    group_focus_count_.push_back(focus_count[g]);
+  }
+  groups_ = std::move(kept_groups);
+  // Without the focus, the groups are the balanced bands, drawn equally as
+  // before (the same draws from the same seed), or the one group.
+  if (!focused) return;
+  double sum = 0;
+  for (double c : kept_chance) cumulative_.push_back(sum += c);
 }
 
 int EvalSampler::draw(Rng& rng) const {
-  const std::vector<int>& band = bands_.size() == 1 ? bands_[0] : bands_[rng.uniform(uint32_t(bands_.size()))];
-  return band[rng.uniform(uint32_t(band.size()))];
+  size_t g = 0;
+  if (!cumulative_.empty()) {
+    const double u = rng.uniform_double() * cumulative_.back();
+    g = size_t(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+    g = std::min(g, groups_.size() - 1);
+  } else if (groups_.size() > 1) {
+    g = rng.uniform(uint32_t(groups_.size()));
+  }
+  const std::vector<int>& group = groups_[g];
+  return group[rng.uniform(uint32_t(group.size()))];
+}
+
+double EvalSampler::focus_share() const {
+  double share = 0, previous = 0;
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const double chance = cumulative_.empty() ? 1.0 / double(groups_.size())
+                                              : (cumulative_[g] - previous) / cumulative_.back();
+    if (!cumulative_.empty()) previous = cumulative_[g];
+    share += chance * double(group_focus_count_[g]) / double(groups_[g].size());
+  }
+  return share;
 }
 
 std::string EvalSampler::describe() const {
   std::string line = std::to_string(kept_) + " of " + std::to_string(total_) + " positions kept (" +
                      std::to_string(gain_left_out_) + " left out for a gain waiting, " +
                      std::to_string(contradicting_left_out_) + " for contradicting the result)";
-  if (bands_.size() > 1) {
-    line += "; phase bands drawn equally, of sizes";
-    for (const auto& b : bands_) line += " " + std::to_string(b.size());
+  if (balanced_) line += "; phase bands drawn equally";
+  if (!cumulative_.empty()) {
+    char text[160];
+    std::snprintf(text, sizeof text, "; positions at %d-%d mushrooms left drawn %.2f times as often (%.1f%% of draws)",
+                  focus_min_, focus_max_, focus_weight_, 100 * focus_share());
+    line += text;
   }
+  line += "; groups of sizes";
+  for (const auto& g : groups_) line += " " + std::to_string(g.size());
   return line;
 }
 

@@ -66,6 +66,12 @@ struct EvalFilters {
   int skip_gain_at_least = 0;  // cells; 0: off
   int drop_contradicting = 0;  // cells; 0: off
   bool phase_balance = false;  // each of kBalanceBands phase bands equally often
+  // Positions with focus_min..focus_max mushrooms left (inclusive) are drawn
+  // focus_weight times as often as the others of their phase band (1: as
+  // the games made them). Games between strong bots are decided at 95-130
+  // left (issue 100, item 4).
+  double focus_weight = 1;
+  int focus_min = 95, focus_max = 130;
 };
 
 class EvalSampler {
@@ -76,15 +82,29 @@ class EvalSampler {
   static int phase_band(int mushrooms_left);
   EvalSampler(const EvalWindow& window, const EvalFilters& filters);
   // An index into the window, uniformly over the kept positions (or over
-  // the phase bands, then within one).
+  // the phase bands, then within one), the focus band's positions
+  // focus_weight times as likely as the rest.
   int draw(Rng& rng) const;
   int64_t kept() const { return kept_; }
+  // The chance that a draw is a position of the focus band (what the
+  // draws make of the filters, for the log and the tests).
+  double focus_share() const;
   // One line: how many positions each filter left out, and the bands' sizes.
   std::string describe() const;
 
  private:
-  std::vector<std::vector<int>> bands_;  // the kept positions' indices, by band (one band without balance)
+  // The kept positions' indices by group: a phase band (one band without
+  // balance), split into the focus band's positions and the rest when
+  // focus_weight is not 1. Empty groups are dropped.
+  std::vector<std::vector<int>> groups_;
+  std::vector<int64_t> group_focus_count_;  // each group's positions in the focus band
+  // Running sums of the groups' chances, when they are not all equal (the
+  // focus weighted); empty: each group equally likely.
+  std::vector<double> cumulative_;
   int64_t kept_ = 0, total_ = 0, gain_left_out_ = 0, contradicting_left_out_ = 0;
+  bool balanced_ = false;
+  double focus_weight_ = 1;
+  int focus_min_ = 0, focus_max_ = 0;
 };
 
 }  // namespace mushroom::train

@@ -153,5 +153,92 @@ TEST_F(EvalWindowTest, FiltersAndPhaseBalance) {
   EXPECT_THROW(EvalSampler(EvalWindow{}, {0, 0, false}), std::runtime_error);  // nothing to draw from
 }
 
+// The focus band's positions are drawn focus_weight times as often as the
+// rest, alone and within balanced phase bands; a weight of 1 draws as the
+// sampler always did, whatever the band; bad bands are refused by name.
+TEST_F(EvalWindowTest, TheFocusBandIsDrawnAsOftenAsItsWeightSays) {
+  EvalWindow w;
+  for (const Position& pos : playout_positions(600, 17)) w.records.push_back(eval_record(pos, labels_for(3)));
+  EvalFilters focus;
+  focus.focus_min = 95;
+  focus.focus_max = 130;
+  double in_band = 0;
+  for (const EvalRecord& r : w.records) in_band += r.mushrooms_left >= 95 && r.mushrooms_left <= 130;
+  const double n = double(w.size());
+  ASSERT_GT(in_band, 30);
+  ASSERT_LT(in_band, n - 30);
+  const auto share_of_draws = [&](const EvalSampler& sampler, uint64_t seed) {
+    Rng rng(seed);
+    int hits = 0;
+    for (int i = 0; i < 40000; ++i) {
+      const int left = w.records[size_t(sampler.draw(rng))].mushrooms_left;
+      hits += left >= 95 && left <= 130;
+    }
+    return hits / 40000.0;
+  };
+  // Unweighted: the band as often as the games made it.
+  const EvalSampler plain(w, focus);
+  EXPECT_NEAR(plain.focus_share(), in_band / n, 1e-12);
+  EXPECT_NEAR(share_of_draws(plain, 5), in_band / n, 0.01);
+  // Three times as often: 3b / (3b + rest).
+  focus.focus_weight = 3;
+  const EvalSampler tripled(w, focus);
+  const double expected = 3 * in_band / (3 * in_band + (n - in_band));
+  EXPECT_NEAR(tripled.focus_share(), expected, 1e-12);
+  EXPECT_NEAR(share_of_draws(tripled, 6), expected, 0.01);
+  EXPECT_EQ(tripled.kept(), int64_t(w.size()));  // weights, not a filter
+  EXPECT_NE(tripled.describe().find("95-130 mushrooms left drawn 3.00 times as often"), std::string::npos)
+      << tripled.describe();
+  // A third as often.
+  focus.focus_weight = 1.0 / 3;
+  const EvalSampler third(w, focus);
+  EXPECT_NEAR(share_of_draws(third, 7), in_band / (in_band + 3 * (n - in_band)), 0.01);
+  // Within balanced bands: each band still drawn equally, and inside the
+  // band holding the focus, its positions three times as often.
+  focus.focus_weight = 3;
+  focus.phase_balance = true;
+  const EvalSampler balanced(w, focus);
+  std::map<int, double> band_size, band_focus;
+  for (const EvalRecord& r : w.records) {
+    const int band = EvalSampler::phase_band(r.mushrooms_left);
+    ++band_size[band];
+    band_focus[band] += r.mushrooms_left >= 95 && r.mushrooms_left <= 130;
+  }
+  double balanced_expected = 0;
+  for (const auto& [band, size] : band_size)
+    balanced_expected += 3 * band_focus[band] / (3 * band_focus[band] + size - band_focus[band]) / double(band_size.size());
+  EXPECT_NEAR(balanced.focus_share(), balanced_expected, 1e-12);
+  Rng rng(8);
+  std::map<int, int> draws;
+  int hits = 0;
+  for (int i = 0; i < 40000; ++i) {
+    const int left = w.records[size_t(balanced.draw(rng))].mushrooms_left;
+    ++draws[EvalSampler::phase_band(left)];
+    hits += left >= 95 && left <= 130;
+  }
+  EXPECT_NEAR(hits / 40000.0, balanced_expected, 0.01);
+  for (const auto& [band, count] : draws) EXPECT_NEAR(count, 40000.0 / double(band_size.size()), 800) << "band " << band;
+  // Weight 1: the band changes nothing, draw for draw.
+  EvalFilters other_band;
+  other_band.focus_min = 10;
+  other_band.focus_max = 20;
+  const EvalSampler plain_other(w, other_band);
+  Rng a(9), b(9);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(plain.draw(a), plain_other.draw(b));
+  // Bad bands and weights.
+  EvalFilters empty_band;
+  empty_band.focus_min = 131;
+  empty_band.focus_max = 95;
+  try {
+    const EvalSampler refused(w, empty_band);
+    FAIL() << "an empty focus band was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("131..95"), std::string::npos) << e.what();
+  }
+  EvalFilters zero_weight;
+  zero_weight.focus_weight = 0;
+  EXPECT_THROW(EvalSampler(w, zero_weight), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace mushroom::train
