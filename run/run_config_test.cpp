@@ -12,6 +12,7 @@
 #include "run/pipeline.h"
 #include "train/batch_encoders.h"
 #include "train/learnable_games.h"
+#include "train/nnue/eval_training.h"
 #include "util/rng.h"
 #include "util/text.h"
 #include "util/toml.h"
@@ -297,6 +298,9 @@ TEST(RunConfig, ErrorsNameTheKey) {
                {"evalnet.focus_min = 131 is above evalnet.focus_max = 95"});
   expect_error("[evalplay]\nfocus_min = 131\n", {"evalplay.focus_min = 131 is above evalplay.focus_max = 130"});
   expect_error("[evalplay]\nfocus_label_depth = 13\n", {"evalplay.focus_label_depth", "outside the range"});
+  expect_error("[evalnet]\nfocus_weight = 20.5\n", {"evalnet.focus_weight", "outside the range"});
+  expect_error("[evalnet]\nfocus_max = 171\n", {"evalnet.focus_max", "outside the range"});
+  expect_error("[evalplay]\nfocus_max = 171\n", {"evalplay.focus_max", "outside the range"});
 }
 
 // The focus band (issue 100, item 4): off by default, and what a config
@@ -305,7 +309,7 @@ TEST(RunConfig, TheFocusBandReachesTheLabellerAndTheSampler) {
   const RunConfig plain = parse_run_config("", "empty.toml");
   EXPECT_EQ(plain.evalnet.focus_weight, 1.0);
   EXPECT_EQ(plain.evalplay.label_config().focus_depth, 0);
-  EXPECT_EQ(plain.evalplay.label_config().depth_at(110), plain.evalplay.label_depth);
+  EXPECT_EQ(train::sampler_filters(plain.evalnet).focus_weight, 1.0);
   const RunConfig on = parse_run_config(
       "[evalplay]\nlabel_depth = 5\nfocus_label_depth = 7\nfocus_min = 90\nfocus_max = 125\n"
       "[evalnet]\nfocus_weight = 2.5\nfocus_min = 100\nfocus_max = 120\n",
@@ -315,9 +319,23 @@ TEST(RunConfig, TheFocusBandReachesTheLabellerAndTheSampler) {
   EXPECT_EQ(label.depth_at(90), 7);
   EXPECT_EQ(label.depth_at(125), 7);
   EXPECT_EQ(label.depth_at(126), 5);
-  EXPECT_EQ(on.evalnet.focus_weight, 2.5);
-  EXPECT_EQ(on.evalnet.focus_min, 100);
-  EXPECT_EQ(on.evalnet.focus_max, 120);
+  const train::EvalFilters filters = train::sampler_filters(on.evalnet);
+  EXPECT_EQ(filters.focus_weight, 2.5);
+  EXPECT_EQ(filters.focus_min, 100);
+  EXPECT_EQ(filters.focus_max, 120);
+  const RunConfig filtered = parse_run_config(
+      "[evalnet]\nskip_gain_at_least = 6\ndrop_contradicting = 4\nphase_balance = true\n", "test.toml");
+  EXPECT_EQ(train::sampler_filters(filtered.evalnet).skip_gain_at_least, 6);
+  EXPECT_EQ(train::sampler_filters(filtered.evalnet).drop_contradicting, 4);
+  EXPECT_TRUE(train::sampler_filters(filtered.evalnet).phase_balance);
+  // A band of one value, and the ends of the ranges, are taken.
+  const RunConfig one = parse_run_config(
+      "[evalnet]\nfocus_weight = 20.0\nfocus_min = 110\nfocus_max = 110\n"
+      "[evalplay]\nfocus_label_depth = 12\nfocus_min = 0\nfocus_max = 0\n",
+      "test.toml");
+  EXPECT_EQ(one.evalnet.focus_weight, 20.0);
+  EXPECT_EQ(one.evalplay.label_config().depth_at(0), 12);
+  EXPECT_EQ(one.evalplay.label_config().depth_at(1), one.evalplay.label_depth);
 }
 
 // [probcut], the learned evaluation's fit stage: each bad setting is

@@ -60,7 +60,7 @@ Labeller::Labeller(const LabelConfig& config, const nnue::Network* evaluation, c
   const AlphaBetaConfig search_config = label_search_config(config.search);
   if (evaluation) evaluator_ = std::make_unique<nnue::Evaluator>(*evaluation);
   search_ = std::make_unique<AlphaBeta>(search_config, evaluator_.get());
-  search_->set_probcut(fit);  // null: no ProbCut; the sigmas and depth are the contest bot's (AlphaBetaConfig's)
+  search_->set_probcut(fit);  // null: no ProbCut; the sigmas and depth are the contest bot's (playing_search_config)
   if (config.exact_mushrooms > 0) {
     EndgameConfig solver_config;
     solver_config.tt_bits = 20;
@@ -117,8 +117,9 @@ std::string describe(const LabelConfig& config) {
   std::string s = config.search + " depth " + std::to_string(config.depth);
   if (config.parity_mean) s += "+" + std::to_string(config.depth + 1) + " mean";
   if (config.focus_depth > 0)
-    s += " (" + std::to_string(config.focus_depth) + " at " + std::to_string(config.focus_min) + "-" +
-         std::to_string(config.focus_max) + " left)";
+    s += " (" + std::to_string(config.focus_depth) +
+         (config.parity_mean ? "+" + std::to_string(config.focus_depth + 1) : std::string()) + " at " +
+         std::to_string(config.focus_min) + "-" + std::to_string(config.focus_max) + " left)";
   if (config.probcut) s += " with ProbCut";
   if (config.nodes > 0) s += " within " + std::to_string(config.nodes) + " nodes";
   if (config.exact_mushrooms > 0) s += ", exact at <= " + std::to_string(config.exact_mushrooms) + " left";

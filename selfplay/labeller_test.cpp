@@ -234,16 +234,28 @@ TEST(Labeller, TheFocusBandIsLabelledAtItsOwnDepth) {
     depths_differ += d2.score != d3.score;
     ++checked;
   }
-  EXPECT_GT(depths_differ, 0);  // the depths disagree somewhere, so the checks band_below can tell them apart
-  EXPECT_GT(checked, 30);
-  // With the parity mean, the band's searches are focus_depth and one deeper.
-  const Position& pos = positions.front();
-  const LabelConfig mean{
-      .depth = 2, .parity_mean = true, .focus_depth = 3, .focus_min = 0, .focus_max = 170};
-  EXPECT_EQ(Labeller(mean, nullptr).label(pos).labels.search_score,
-            parity_mean(fresh_search(AlphaBetaConfig{}, pos, 3).score, fresh_search(AlphaBetaConfig{}, pos, 4).score));
+  EXPECT_GT(depths_differ, 0);  // the depths disagree somewhere, so the checks above can tell them apart
+  ASSERT_EQ(checked, int(positions.size()));
+  // With the parity mean, the band's searches are focus_depth and one
+  // deeper, on positions where that mean differs from both the label depth's
+  // mean and focus_depth alone.
+  const LabelConfig mean{.depth = 2, .parity_mean = true, .focus_depth = 3, .focus_min = 0, .focus_max = 170};
+  int informative = 0;
+  for (const Position& pos : positions) {
+    const AlphaBetaResult d2 = fresh_search(AlphaBetaConfig{}, pos, 2), d3 = fresh_search(AlphaBetaConfig{}, pos, 3),
+                          d4 = fresh_search(AlphaBetaConfig{}, pos, 4);
+    const Label label = Labeller(mean, nullptr).label(pos);
+    EXPECT_EQ(label.labels.search_score, parity_mean(d3.score, d4.score));
+    EXPECT_EQ(label.best, d4.best);
+    informative += parity_mean(d3.score, d4.score) != d3.score &&
+                   parity_mean(d3.score, d4.score) != parity_mean(d2.score, d3.score);
+    if (informative >= 3) break;
+  }
+  EXPECT_GE(informative, 1);
   EXPECT_EQ(describe(LabelConfig{.depth = 5, .search = "playing", .focus_depth = 7}),
             "playing depth 5 (7 at 95-130 left)");
+  EXPECT_EQ(describe(LabelConfig{.depth = 5, .search = "playing", .parity_mean = true, .focus_depth = 7}),
+            "playing depth 5+6 mean (7+8 at 95-130 left)");
   EXPECT_EQ(describe(LabelConfig{.depth = 5, .search = "playing"}), "playing depth 5");
 }
 
@@ -256,8 +268,19 @@ TEST(Labeller, BadSettingsAreRefusedByName) {
   }
   EXPECT_THROW(Labeller(LabelConfig{.depth = 0}, nullptr), std::invalid_argument);
   EXPECT_THROW(Labeller(LabelConfig{.depth = 13}, nullptr), std::invalid_argument);
-  EXPECT_THROW(Labeller(LabelConfig{.depth = 4, .focus_depth = 13}, nullptr), std::invalid_argument);
-  EXPECT_THROW(Labeller(LabelConfig{.depth = 4, .focus_depth = -1}, nullptr), std::invalid_argument);
+  for (const int bad : {13, -1}) {
+    try {
+      Labeller(LabelConfig{.depth = 4, .focus_depth = bad}, nullptr);
+      FAIL() << "focus depth " << bad << " was taken";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("focus depth " + std::to_string(bad) + " is outside [1, 12]"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NO_THROW(check_label_config(LabelConfig{.depth = 4, .focus_depth = 12}));
+  EXPECT_NO_THROW(check_label_config(LabelConfig{.depth = 4, .focus_depth = 1}));
+  EXPECT_NO_THROW(check_label_config(LabelConfig{.depth = 4, .focus_depth = 6, .focus_min = 100, .focus_max = 100}));
   try {
     Labeller(LabelConfig{.depth = 4, .focus_depth = 6, .focus_min = 131, .focus_max = 95}, nullptr);
     FAIL() << "an empty focus band was taken";

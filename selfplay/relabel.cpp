@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "alphabeta/playing_search.h"
 #include "alphabeta/probcut.h"
 #include "mushroom/static_evaluator.h"
 #include "selfplay/shard.h"
@@ -118,9 +119,14 @@ nlohmann::json settings_record(const RelabelJob& job) {
           {"min_left", job.min_left},
           {"max_left", job.max_left},
           {"limit", job.limit}};
-  // Recorded only when on, so a pass from before the focus resumes.
-  if (job.label.focus_depth > 0)
-    record["focus_label_depth"] = {job.label.focus_depth, job.label.focus_min, job.label.focus_max};
+  // The focus band's depth and ends, or 0 when off.
+  record["focus_label_depth"] = job.label.focus_depth > 0
+                                    ? nlohmann::json{job.label.focus_depth, job.label.focus_min, job.label.focus_max}
+                                    : nlohmann::json(0);
+  // ProbCut prunes the label's search at the contest bot's sigmas, which
+  // have changed (1.5, then 1.25 in issue 99): a pass goes on only at its own.
+  record["label_probcut_sigmas"] =
+      job.label.probcut ? nlohmann::json(playing_search_config().probcut_sigmas) : nlohmann::json();
   return record;
 }
 
@@ -143,8 +149,15 @@ void check_or_record_settings(const RelabelJob& job) {
                                   job.out_dir + " or choose another output folder");
     }
     // Settings recorded since issue 84, as a record made before them stands
-    // for them (it labelled without ProbCut): such a pass resumes.
-    const nlohmann::json recorded_later = {{"label_probcut", false}, {"probcut_fit", ""}, {"probcut_fit_fnv1a64", ""}};
+    // for them (it labelled without ProbCut, without a focus band, and a
+    // ProbCut pass at the sigmas of its time, 1.5): such a pass resumes.
+    const nlohmann::json recorded_later = {
+        {"label_probcut", false},
+        {"probcut_fit", ""},
+        {"probcut_fit_fnv1a64", ""},
+        {"focus_label_depth", 0},
+        {"label_probcut_sigmas",
+         was.is_object() && was.value("label_probcut", false) ? nlohmann::json(1.5) : nlohmann::json()}};
     std::string changes;
     for (const auto& [key, value] : now.items()) {
       const std::string old = was.contains(key)            ? was[key].dump()

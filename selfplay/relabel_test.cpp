@@ -247,6 +247,34 @@ TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
   RelabelJob horizon = job;
   horizon.mode = "horizon";
   refused(horizon, "mode was \"search\", now \"horizon\"");
+  RelabelJob focused = job;
+  focused.label.focus_depth = 3;
+  refused(focused, "focus_label_depth was 0, now [3,95,130]");
+
+  // The focus band recorded: a pass with it is refused without it, or with another band.
+  RelabelJob band = job_into("relabel_settings_focus", LabelConfig{.depth = 2, .focus_depth = 3});
+  band.limit = 4;
+  relabel(band);
+  EXPECT_EQ(nlohmann::json::parse(read_file(band.out_dir + "/settings.json")).at("focus_label_depth"),
+            nlohmann::json({3, 95, 130}));
+  RelabelJob unfocused = band;
+  unfocused.label.focus_depth = 0;
+  try {
+    relabel(unfocused);
+    ADD_FAILURE() << "a pass without its focus band was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("focus_label_depth was [3,95,130], now 0"), std::string::npos) << e.what();
+  }
+  RelabelJob moved = band;
+  moved.label.focus_min = 100;
+  try {
+    relabel(moved);
+    ADD_FAILURE() << "a pass with another focus band was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("focus_label_depth was [3,95,130], now [3,100,130]"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(relabel(band).shards_written, 0);  // the same band goes on
 
   // The horizon mode's lambda, in a horizon pass's folder.
   RelabelJob half = job_into("relabel_settings_lambda", LabelConfig{.depth = 2});
@@ -349,9 +377,23 @@ TEST(Relabel, AFitIsRecordedAndARerunWithOrWithoutItIsRefused) {
 
   // A record written before issue 84 has none of the fit's keys: a pass without the fit resumes.
   nlohmann::json old = nlohmann::json::parse(read_file(full.out_dir + "/settings.json"));
-  for (const char* key : {"label_probcut", "probcut_fit", "probcut_fit_fnv1a64"}) old.erase(key);
+  EXPECT_TRUE(old.at("label_probcut_sigmas").is_null());  // no ProbCut, no sigmas
+  for (const char* key : {"label_probcut", "probcut_fit", "probcut_fit_fnv1a64", "label_probcut_sigmas",
+                          "focus_label_depth"})
+    old.erase(key);
   write_file_atomic(full.out_dir + "/settings.json", old.dump(2));
   EXPECT_EQ(relabel(full).shards_written, 0);
+
+  // The sigmas ProbCut pruned with are recorded (the contest bot's, 1.25
+  // since issue 99): a ProbCut pass recorded before them pruned at 1.5, and
+  // is refused rather than finished at other sigmas.
+  EXPECT_EQ(record.at("label_probcut_sigmas").get<double>(), playing_search_config().probcut_sigmas);
+  nlohmann::json before_sigmas = record;
+  before_sigmas.erase("label_probcut_sigmas");
+  write_file_atomic(pruned.out_dir + "/settings.json", before_sigmas.dump(2));
+  refused(pruned, "label_probcut_sigmas was 1.5, now 1.25");
+  write_file_atomic(pruned.out_dir + "/settings.json", record.dump(2));
+  EXPECT_EQ(relabel(pruned).shards_written, 0);  // its own record: it goes on
 
   RelabelJob foreign = with_eval("relabel_foreign_fit", on);
   foreign.probcut = std::make_shared<ProbCutFit>(read_probcut_fit("models/eval-2h-norandom-gen1.probcut"));

@@ -366,6 +366,7 @@ TEST(AgentFactory, TheShippedLeversAreTheAlphabetaDefaultsAndItsOptionsUndoThem)
   const AlphaBetaAgentConfig shipped;
   EXPECT_EQ(shipped.root_solver.exact, "endgame");
   EXPECT_DOUBLE_EQ(shipped.root_solver.bank_share, 0.1);
+  EXPECT_EQ(shipped.root_solver.bank_max_rectangles, 12);
   EXPECT_DOUBLE_EQ(shipped.time.middle_boost, 2.5);
   EXPECT_EQ(shipped.time.middle_min, 94);
   EXPECT_EQ(shipped.time.middle_max, 135);
@@ -401,6 +402,9 @@ TEST(AgentFactory, TheShippedLeversAreTheAlphabetaDefaultsAndItsOptionsUndoThem)
   // Everything else as shipped.
   EXPECT_EQ(undone.root_solver.max_rectangles, shipped.root_solver.max_rectangles);
   EXPECT_EQ(undone.search.quiescence_depth, shipped.search.quiescence_depth);
+  EXPECT_EQ(undone.search.quiescence_moves, shipped.search.quiescence_moves);
+  EXPECT_EQ(undone.search.probcut_depth, shipped.search.probcut_depth);
+  EXPECT_EQ(undone.root_solver.bank_max_rectangles, shipped.root_solver.bank_max_rectangles);
   EXPECT_EQ(undone.search.lmr_divisor, shipped.search.lmr_divisor);
 }
 

@@ -98,8 +98,9 @@ struct AlphaBetaAgentConfig {
   // issue 99 (bench/matches/levers-9902: capped margin +0.11 [+0.02, +0.21]
   // cells a game, +14.8 Elo). Then the near-misses together, shipped by
   // the same rule (bench/matches/combo-9915: capped margin +0.10 [+0.02,
-  // +0.17], +9.4 Elo): the middle game wider and stronger (94 to 135
-  // mushrooms left at 2.5 times the time, from 99-130 at 2.0), the root
+  // +0.17], +9.4 Elo): the middle game wider and stronger (more than 94
+  // and fewer than 135 mushrooms left at 2.5 times the time, from the
+  // window 99..130 at 2.0; TimeConfig's ends are not in it), the root
   // solver's attempts on a tenth of the bank from 12 rectangles, and
   // ProbCut's 1.25 spreads (playing_search_config).
   RootSolverConfig root_solver{.max_rectangles = 16, .bank_share = 0.1, .exact = "endgame"};

@@ -13,8 +13,6 @@
 
 namespace mushroom::train {
 
-namespace {
-
 EvalFilters sampler_filters(const EvalNetConfig& net) {
   EvalFilters f;
   f.skip_gain_at_least = net.skip_gain_at_least;
@@ -25,8 +23,6 @@ EvalFilters sampler_filters(const EvalNetConfig& net) {
   f.focus_max = net.focus_max;
   return f;
 }
-
-}  // namespace
 
 EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, const std::vector<std::string>& shards,
                         const nnue::Network& start, int generation, int64_t samples_seen,

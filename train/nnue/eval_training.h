@@ -10,6 +10,7 @@
 
 #include "nnue/network.h"
 #include "train/nnue/eval_net_config.h"
+#include "train/nnue/eval_window.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
 
@@ -20,6 +21,10 @@ struct EvalTraining {
   TrainStats stats;
   std::string metrics;  // the training lines (view::TrainLine JSON)
 };
+
+// Which of the window's positions batches draw, as [evalnet] says: the
+// filters, the phase balance and the focus band.
+EvalFilters sampler_filters(const EvalNetConfig& net);
 
 // Steps: steps_override when positive, else evalnet.epochs passes over the
 // kept positions (at most train.steps), else train.steps. The optimizer's

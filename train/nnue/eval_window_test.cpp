@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <vector>
 
 #include "mushroom/mushroom_evaluators.h"
 #include "mushroom/playout_positions.h"
@@ -167,6 +169,11 @@ TEST_F(EvalWindowTest, TheFocusBandIsDrawnAsOftenAsItsWeightSays) {
   const double n = double(w.size());
   ASSERT_GT(in_band, 30);
   ASSERT_LT(in_band, n - 30);
+  // The band's ends are in the data, so that a band without them would draw differently.
+  const auto has = [&](int left) {
+    return std::any_of(w.records.begin(), w.records.end(), [&](const EvalRecord& r) { return r.mushrooms_left == left; });
+  };
+  ASSERT_TRUE(has(95) && has(130) && has(94) && has(131));
   const auto share_of_draws = [&](const EvalSampler& sampler, uint64_t seed) {
     Rng rng(seed);
     int hits = 0;
@@ -192,6 +199,7 @@ TEST_F(EvalWindowTest, TheFocusBandIsDrawnAsOftenAsItsWeightSays) {
   // A third as often.
   focus.focus_weight = 1.0 / 3;
   const EvalSampler third(w, focus);
+  EXPECT_NEAR(third.focus_share(), in_band / (in_band + 3 * (n - in_band)), 1e-12);
   EXPECT_NEAR(share_of_draws(third, 7), in_band / (in_band + 3 * (n - in_band)), 0.01);
   // Within balanced bands: each band still drawn equally, and inside the
   // band holding the focus, its positions three times as often.
@@ -217,14 +225,34 @@ TEST_F(EvalWindowTest, TheFocusBandIsDrawnAsOftenAsItsWeightSays) {
     hits += left >= 95 && left <= 130;
   }
   EXPECT_NEAR(hits / 40000.0, balanced_expected, 0.01);
-  for (const auto& [band, count] : draws) EXPECT_NEAR(count, 40000.0 / double(band_size.size()), 800) << "band " << band;
-  // Weight 1: the band changes nothing, draw for draw.
-  EvalFilters other_band;
-  other_band.focus_min = 10;
-  other_band.focus_max = 20;
-  const EvalSampler plain_other(w, other_band);
+  // Each band about 10,000 draws (a standard deviation of about 87).
+  ASSERT_EQ(draws.size(), band_size.size());
+  for (const auto& [band, size] : band_size)
+    EXPECT_NEAR(draws[band], 40000.0 / double(band_size.size()), 450) << "band " << band;
+  // Weight 1 draws as the sampler did before the focus, draw for draw: one
+  // uniform index into the window, or with balance a uniform band, then a
+  // uniform position within it.
   Rng a(9), b(9);
-  for (int i = 0; i < 1000; ++i) ASSERT_EQ(plain.draw(a), plain_other.draw(b));
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(plain.draw(a), int(b.uniform(uint32_t(w.size()))));
+  EXPECT_EQ(plain.describe().find("times as often"), std::string::npos) << plain.describe();
+  EvalFilters balance_only;
+  balance_only.phase_balance = true;
+  const EvalSampler balanced_plain(w, balance_only);
+  std::vector<std::vector<int>> bands(EvalSampler::kBalanceBands);
+  for (size_t i = 0; i < w.size(); ++i)
+    bands[size_t(EvalSampler::phase_band(w.records[i].mushrooms_left))].push_back(int(i));
+  bands.erase(std::remove_if(bands.begin(), bands.end(), [](const std::vector<int>& v) { return v.empty(); }),
+              bands.end());
+  Rng c(10), d(10);
+  for (int i = 0; i < 1000; ++i) {
+    const std::vector<int>& drawn_band = bands[d.uniform(uint32_t(bands.size()))];
+    ASSERT_EQ(balanced_plain.draw(c), drawn_band[d.uniform(uint32_t(drawn_band.size()))]);
+  }
+  // A band of one value is a band.
+  EvalFilters one_value;
+  one_value.focus_weight = 2;
+  one_value.focus_min = one_value.focus_max = 110;
+  EXPECT_NO_THROW(EvalSampler(w, one_value));
   // Bad bands and weights.
   EvalFilters empty_band;
   empty_band.focus_min = 131;
