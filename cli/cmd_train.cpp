@@ -17,6 +17,7 @@
 #include "util/log_level.h"
 #include "util/progress.h"
 #include "util/text.h"
+#include "view/run_records.h"
 
 namespace mushroom::cli {
 
@@ -56,7 +57,7 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
               trained.stats.steps / std::max(1e-9, trained.stats.seconds), model_path.c_str());
   if (!heldout.empty()) {
     const view::FitRecord fit = run::heldout_fit(heldout, trained.model, config.evalnet.scale);
-    write_file_atomic((out / "heldout.json").string(), run::fit_json(fit));
+    write_file_atomic((out / "heldout.json").string(), view::to_json(fit));
     std::printf("train: %s; wrote %s\n", run::describe_fit(fit).c_str(), (out / "heldout.json").string().c_str());
   }
   return 0;

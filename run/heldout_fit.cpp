@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "mushroom/mushroom_evaluators.h"
 #include "nnue/evaluator.h"
@@ -65,20 +64,6 @@ std::string describe_fit(const view::FitRecord& f) {
                 f.material_log_loss, f.learned_search_cells, f.hand_search_cells, f.learned_result_cells,
                 f.hand_result_cells);
   return line;
-}
-
-std::string fit_json(const view::FitRecord& f) {
-  const nlohmann::json j = {{"fit_positions", f.positions},
-                            {"learned_search_loss", f.learned_search_loss},
-                            {"hand_search_loss", f.hand_search_loss},
-                            {"learned_log_loss", f.learned_log_loss},
-                            {"hand_log_loss", f.hand_log_loss},
-                            {"material_log_loss", f.material_log_loss},
-                            {"learned_search_cells", f.learned_search_cells},
-                            {"hand_search_cells", f.hand_search_cells},
-                            {"learned_result_cells", f.learned_result_cells},
-                            {"hand_result_cells", f.hand_result_cells}};
-  return j.dump(2) + "\n";
 }
 
 }  // namespace mushroom::run

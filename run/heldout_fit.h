@@ -27,8 +27,7 @@ view::FitRecord heldout_fit(const std::vector<train::EvalRecord>& records, const
                             double scale);
 
 // One line: "held out: N positions; search-score loss X (hand Y); ...".
+// (The fit as JSON: view::to_json.)
 std::string describe_fit(const view::FitRecord& fit);
-// The fit as a JSON object (its fields by the names generation records use).
-std::string fit_json(const view::FitRecord& fit);
 
 }  // namespace mushroom::run

@@ -57,7 +57,7 @@ TEST(HeldoutFit, TheLineAndTheJsonCarryTheFigures) {
             "held out: 1234 positions; search-score loss 0.00436 (hand 0.00747); log loss of the results 0.4100 "
             "(hand 0.4600, material 0.5200); cells from the search score 1.34 (hand 1.75), from the final margin "
             "5.50 (hand 6.25)");
-  const nlohmann::json j = nlohmann::json::parse(fit_json(f));
+  const nlohmann::json j = nlohmann::json::parse(view::to_json(f));
   EXPECT_EQ(j["fit_positions"], 1234);
   EXPECT_DOUBLE_EQ(j["learned_search_loss"].get<double>(), 0.00436);
   EXPECT_DOUBLE_EQ(j["material_log_loss"].get<double>(), 0.52);

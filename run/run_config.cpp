@@ -301,14 +301,14 @@ RunConfig parse_run_config(const std::string& text, const std::string& file_name
   if (c.evalnet.shape.hidden % 16 != 0)
     throw ConfigError(source + ": evalnet.hidden = " + std::to_string(c.evalnet.shape.hidden) +
                       " must be a multiple of 16 (the runtime's SIMD width)");
-  if (c.evalnet.focus_min > c.evalnet.focus_max)
-    throw ConfigError(source + ": evalnet.focus_min = " + std::to_string(c.evalnet.focus_min) +
-                      " is above evalnet.focus_max = " + std::to_string(c.evalnet.focus_max) +
-                      ": the focus band would be empty");
-  if (c.evalplay.focus_min > c.evalplay.focus_max)
-    throw ConfigError(source + ": evalplay.focus_min = " + std::to_string(c.evalplay.focus_min) +
-                      " is above evalplay.focus_max = " + std::to_string(c.evalplay.focus_max) +
-                      ": the focus band would be empty");
+  // Each table's focus band (training's draws, the labels' depth).
+  const auto check_focus_band = [&](const std::string& table, int min, int max) {
+    if (min > max)
+      throw ConfigError(source + ": " + table + ".focus_min = " + std::to_string(min) + " is above " + table +
+                        ".focus_max = " + std::to_string(max) + ": the focus band would be empty");
+  };
+  check_focus_band("evalnet", c.evalnet.focus_min, c.evalnet.focus_max);
+  check_focus_band("evalplay", c.evalplay.focus_min, c.evalplay.focus_max);
   if (c.evalnet.target == "margin" && c.evalnet.teacher_weight > 0)
     throw ConfigError(source + ": evalnet.teacher_weight mixes a teacher's win probability into the target, which "
                       "evalnet.target = \"margin\" (cells) has no place for: set teacher_weight = 0 or target = "

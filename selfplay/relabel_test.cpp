@@ -220,8 +220,9 @@ TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
   const RelabelJob job = job_into("relabel_settings", LabelConfig{.depth = 2});
   relabel(job);
   ASSERT_TRUE(fs::exists(fs::path(job.out_dir) / "settings.json"));
-  const std::map<std::string, std::string> before = files_of(job.out_dir);
-  auto refused = [&](const RelabelJob& other, const std::string& words) {
+  // A pass into a folder of other settings is refused by name, and leaves the folder as it was.
+  auto refused = [](const RelabelJob& other, const std::string& words) {
+    const std::map<std::string, std::string> before = files_of(other.out_dir);
     try {
       relabel(other);
       ADD_FAILURE() << "a pass with other settings was taken: " << words;
@@ -229,7 +230,7 @@ TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
       EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find("holds a pass made with other settings"), std::string::npos) << e.what();
     }
-    EXPECT_EQ(files_of(job.out_dir), before) << "the refused pass changed the folder: " << words;
+    EXPECT_EQ(files_of(other.out_dir), before) << "the refused pass changed the folder: " << words;
   };
   RelabelJob playing = job;
   playing.label.search = "playing";
@@ -259,21 +260,10 @@ TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
             nlohmann::json({3, 95, 130}));
   RelabelJob unfocused = band;
   unfocused.label.focus_depth = 0;
-  try {
-    relabel(unfocused);
-    ADD_FAILURE() << "a pass without its focus band was taken";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("focus_label_depth was [3,95,130], now 0"), std::string::npos) << e.what();
-  }
+  refused(unfocused, "focus_label_depth was [3,95,130], now 0");
   RelabelJob moved = band;
   moved.label.focus_min = 100;
-  try {
-    relabel(moved);
-    ADD_FAILURE() << "a pass with another focus band was taken";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("focus_label_depth was [3,95,130], now [3,100,130]"), std::string::npos)
-        << e.what();
-  }
+  refused(moved, "focus_label_depth was [3,95,130], now [3,100,130]");
   EXPECT_EQ(relabel(band).shards_written, 0);  // the same band goes on
 
   // The horizon mode's lambda, in a horizon pass's folder.
@@ -283,12 +273,7 @@ TEST(Relabel, ARerunWithOtherSettingsIsRefusedByName) {
   relabel(half);
   RelabelJob quarter = half;
   quarter.horizon_lambda = 0.25;
-  try {
-    relabel(quarter);
-    ADD_FAILURE() << "another lambda was taken";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("horizon_lambda was 0.5, now 0.25"), std::string::npos) << e.what();
-  }
+  refused(quarter, "horizon_lambda was 0.5, now 0.25");
 
   // The same settings on one thread: the pass goes on (here, finds every shard done).
   RelabelJob one_thread = job;

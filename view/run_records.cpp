@@ -64,7 +64,32 @@ json parse_object(const std::string& text, const std::string& source) {
   return j;
 }
 
+// A fit's fields, by the names a generation record gives them (the
+// figures measured later left out where they are NaN).
+void put_fit(json& j, const FitRecord& fit) {
+  j["learned_log_loss"] = fit.learned_log_loss;
+  j["hand_log_loss"] = fit.hand_log_loss;
+  j["material_log_loss"] = fit.material_log_loss;
+  j["fit_positions"] = fit.positions;
+  if (!std::isnan(fit.learned_search_loss)) {
+    j["learned_search_loss"] = fit.learned_search_loss;
+    j["hand_search_loss"] = fit.hand_search_loss;
+  }
+  if (!std::isnan(fit.learned_search_cells)) {
+    j["learned_search_cells"] = fit.learned_search_cells;
+    j["hand_search_cells"] = fit.hand_search_cells;
+    j["learned_result_cells"] = fit.learned_result_cells;
+    j["hand_result_cells"] = fit.hand_result_cells;
+  }
+}
+
 }  // namespace
+
+std::string to_json(const FitRecord& fit) {
+  json j = json::object();
+  put_fit(j, fit);
+  return j.dump(2) + "\n";
+}
 
 std::string to_json_line(const TrainLine& t) {
   json j = {{"generation", t.generation},
@@ -136,22 +161,7 @@ std::string to_json(const GenerationRecord& r) {
     j["random_accuracy"] = r.grade->random_accuracy;
     j["grade_positions"] = r.grade->positions;
   }
-  if (r.fit) {
-    j["learned_log_loss"] = r.fit->learned_log_loss;
-    j["hand_log_loss"] = r.fit->hand_log_loss;
-    j["material_log_loss"] = r.fit->material_log_loss;
-    j["fit_positions"] = r.fit->positions;
-    if (!std::isnan(r.fit->learned_search_loss)) {
-      j["learned_search_loss"] = r.fit->learned_search_loss;
-      j["hand_search_loss"] = r.fit->hand_search_loss;
-    }
-    if (!std::isnan(r.fit->learned_search_cells)) {
-      j["learned_search_cells"] = r.fit->learned_search_cells;
-      j["hand_search_cells"] = r.fit->hand_search_cells;
-      j["learned_result_cells"] = r.fit->learned_result_cells;
-      j["hand_result_cells"] = r.fit->hand_result_cells;
-    }
-  }
+  if (r.fit) put_fit(j, *r.fit);
   if (r.ladder) {
     j["ladder_elo"] = r.ladder->elo;
     j["ladder_low"] = r.ladder->low;

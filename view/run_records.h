@@ -113,6 +113,9 @@ std::string to_json_line(const TrainLine& line);  // one line, '\n' ended
 TrainLine parse_train_line(const std::string& text, const std::string& source);
 
 std::string to_json(const GenerationRecord& record);  // one line, '\n' ended
+// A fit alone (`mushroom train --heldout`'s heldout.json): its fields as a
+// generation record names them, indented, '\n' ended.
+std::string to_json(const FitRecord& fit);
 // Throws RecordError naming source when the text is not a JSON object or a
 // field has the wrong type.
 GenerationRecord parse_generation_record(const std::string& text, const std::string& source);

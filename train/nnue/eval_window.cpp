@@ -108,11 +108,7 @@ int EvalSampler::phase_band(int mushrooms_left) {
   return bands.bucket(mushrooms_left, true);
 }
 
-EvalSampler::EvalSampler(const EvalWindow& window, const EvalFilters& filters)
-    : balanced_(filters.phase_balance),
-      focus_weight_(filters.focus_weight),
-      focus_min_(filters.focus_min),
-      focus_max_(filters.focus_max) {
+EvalSampler::EvalSampler(const EvalWindow& window, const EvalFilters& filters) : filters_(filters) {
   if (!(filters.focus_weight > 0) || filters.focus_min > filters.focus_max)
     throw std::invalid_argument("the focus band is drawn " + std::to_string(filters.focus_weight) + " times as often at " +
                                 std::to_string(filters.focus_min) + ".." + std::to_string(filters.focus_max) +
@@ -146,20 +142,16 @@ EvalSampler::EvalSampler(const EvalWindow& window, const EvalFilters& filters)
   if (kept_ == 0)
     throw std::runtime_error("the [evalnet] filters leave none of the window's " + std::to_string(total_) +
                              " positions to train on");
-  // Each group's chance: its band's share (equal bands under balance, else
-  // the band's size), shared among the band's positions by their weights.
-  std::vector<double> chance(groups_.size(), 0.0);
-  for (int band = 0; band < bands; ++band) {
-    const int first = focused ? 2 * band : band, count = focused ? 2 : 1;
-    double band_mass = 0;  // the band's positions, each weighted
-    for (int g = first; g < first + count; ++g)
-      band_mass += double(groups_[size_t(g)].size()) * (focused && g % 2 ? filters.focus_weight : 1.0);
-    if (band_mass == 0) continue;
-    for (int g = first; g < first + count; ++g) {
-      const double mass = double(groups_[size_t(g)].size()) * (focused && g % 2 ? filters.focus_weight : 1.0);
-      chance[size_t(g)] = filters.phase_balance ? mass / band_mass : mass;
+  // Each group's chance: its positions, each weighted (the focus band's by
+  // focus_weight); under balance, scaled so that every band sums to 1.
+  std::vector<double> chance(groups_.size());
+  for (size_t g = 0; g < groups_.size(); ++g)
+    chance[g] = double(groups_[g].size()) * (focused && g % 2 ? filters.focus_weight : 1.0);
+  if (filters.phase_balance && focused)
+    for (size_t band = 0; band < groups_.size(); band += 2) {
+      const double band_mass = chance[band] + chance[band + 1];
+      if (band_mass > 0) chance[band] /= band_mass, chance[band + 1] /= band_mass;
     }
-  }
   std::vector<std::vector<int>> kept_groups;
   std::vector<double> kept_chance;
   for (size_t g = 0; g < groups_.size(); ++g) {
@@ -204,11 +196,11 @@ std::string EvalSampler::describe() const {
   std::string line = std::to_string(kept_) + " of " + std::to_string(total_) + " positions kept (" +
                      std::to_string(gain_left_out_) + " left out for a gain waiting, " +
                      std::to_string(contradicting_left_out_) + " for contradicting the result)";
-  if (balanced_) line += "; phase bands drawn equally";
+  if (filters_.phase_balance) line += "; phase bands drawn equally";
   if (!cumulative_.empty()) {
     char text[160];
     std::snprintf(text, sizeof text, "; positions at %d-%d mushrooms left drawn %.2f times as often (%.1f%% of draws)",
-                  focus_min_, focus_max_, focus_weight_, 100 * focus_share());
+                  filters_.focus_min, filters_.focus_max, filters_.focus_weight, 100 * focus_share());
     line += text;
   }
   line += "; groups of sizes";

@@ -102,9 +102,7 @@ class EvalSampler {
   // focus weighted); empty: each group equally likely.
   std::vector<double> cumulative_;
   int64_t kept_ = 0, total_ = 0, gain_left_out_ = 0, contradicting_left_out_ = 0;
-  bool balanced_ = false;
-  double focus_weight_ = 1;
-  int focus_min_ = 0, focus_max_ = 0;
+  EvalFilters filters_;
 };
 
 }  // namespace mushroom::train
