@@ -1,6 +1,7 @@
 // `mushroom train`: trains on the newest shards (LibTorch builds).
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "cli/command.h"
@@ -42,13 +43,25 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
   if (args.count("init")) start = nnue::read_network(args["init"].as<std::string>());
   else if (std::filesystem::exists(model_path)) start = nnue::read_network(model_path);
   else start = train::initial_eval_model(config.evalnet, config.seed());
+  // The held-out curve: the fit at every twentieth of the steps, so that a
+  // shape with more weights than its positions can feed shows where its
+  // held-out loss stops falling.
+  std::string curve = "steps,learned_search_loss,learned_log_loss,learned_search_cells\n";
+  const auto measure_curve = [&](int steps, const nnue::Network& net) {
+    const view::FitRecord fit = run::heldout_fit(heldout, net, config.evalnet.scale);
+    char row[160];
+    std::snprintf(row, sizeof row, "%d,%.9g,%.9g,%.9g\n", steps, fit.learned_search_loss, fit.learned_log_loss,
+                  fit.learned_search_cells);
+    curve += row;
+  };
   const train::EvalTraining trained =
       train::train_eval(config.evalnet, config.train,
                         train::find_shards_from_generation(required(args, "data"),
                                                            config.train.window_first_generation),
                         start, 0, 0,
                         (out / "optimizer.pt").string(), [](const std::string& line) { print_line(line); },
-                        args.count("steps") ? args["steps"].as<int>() : 0);
+                        args.count("steps") ? args["steps"].as<int>() : 0,
+                        heldout.empty() ? nullptr : std::function<void(int, const nnue::Network&)>(measure_curve));
   const std::string metrics_path = (out / "metrics.jsonl").string();
   const std::string previous = std::filesystem::exists(metrics_path) ? read_file(metrics_path) : "";
   write_file_atomic(metrics_path, previous + trained.metrics);
@@ -59,6 +72,9 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
     const view::FitRecord fit = run::heldout_fit(heldout, trained.model, config.evalnet.scale);
     write_file_atomic((out / "heldout.json").string(), view::to_json(fit));
     std::printf("train: %s; wrote %s\n", run::describe_fit(fit).c_str(), (out / "heldout.json").string().c_str());
+    write_file_atomic((out / "heldout-curve.csv").string(), curve);
+    std::printf("train: the held-out curve (the fit every twentieth of the steps): wrote %s\n",
+                (out / "heldout-curve.csv").string().c_str());
   }
   return 0;
 }
@@ -74,7 +90,8 @@ int cmd_train(int argc, char** argv) {
                         "trains the learned alpha-beta evaluation instead ([evalnet]; mushroom-eval shards, e.g. a "
                         "run's data/) and writes --dir/eval.bin, starting from --init, --dir/eval.bin or fresh "
                         "weights; evalnet.epochs sets the steps when --steps is not given, and --heldout measures "
-                        "the result on positions it did not train on (--dir/heldout.json).");
+                        "the result on positions it did not train on (--dir/heldout.json; --dir/heldout-curve.csv, the fit "
+                        "every twentieth of the steps).");
   opts.add_options()("config", std::string("run config (TOML)") + kConfigLookupHelp, cxxopts::value<std::string>())(
       "data", "directory of shards (searched recursively)", cxxopts::value<std::string>())(
       "dir", "folder to write the model, optimizer and metrics into", cxxopts::value<std::string>())(
@@ -84,7 +101,7 @@ int cmd_train(int argc, char** argv) {
       "heldout",
       "learned evaluation: a folder of shards it does not train on; after training, the fit to them (the "
       "search-score loss, the results' log loss, cells off; the hand evaluation's beside) is printed and written "
-      "to --dir/heldout.json",
+      "to --dir/heldout.json, and the fit every twentieth of the steps to --dir/heldout-curve.csv",
       cxxopts::value<std::string>())(
       "set", "section.key=value: override one config key (repeatable), as `mushroom run --set`",
       cxxopts::value<std::vector<std::string>>())("h,help", "show this help");

@@ -167,6 +167,18 @@ TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   const std::string fit = read_file((dir / "measured" / "heldout.json").string());
   EXPECT_NE(fit.find("\"learned_search_loss\""), std::string::npos) << fit;
   EXPECT_EQ(fit.find("\"fit_positions\": 0"), std::string::npos) << fit;
+  // The held-out curve: one row for each of the 5 steps (a twentieth of 5
+  // steps is 1), and its last row is the trained net, so its loss is the
+  // fit's to the digit.
+  const std::vector<std::string> curve = split_lines(read_file((dir / "measured" / "heldout-curve.csv").string()));
+  ASSERT_EQ(curve.size(), 6u) << read_file((dir / "measured" / "heldout-curve.csv").string());
+  EXPECT_EQ(curve[0], "steps,learned_search_loss,learned_log_loss,learned_search_cells");
+  for (int i = 1; i <= 5; ++i) EXPECT_EQ(curve[i].substr(0, curve[i].find(',')), std::to_string(i)) << curve[i];
+  const double last_loss = std::stod(curve[5].substr(curve[5].find(',') + 1));
+  const size_t at = fit.find("\"learned_search_loss\": ");
+  ASSERT_NE(at, std::string::npos) << fit;
+  EXPECT_NEAR(last_loss, std::stod(fit.substr(at + 23)), 1e-8 * last_loss) << curve[5] << "\n" << fit;
+  EXPECT_NE(curve[1], curve[5]) << "the net moved in 5 steps, and so did its fit";
   fs::create_directories(dir / "empty");
   out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "unmeasured").string() + " --steps 5 --heldout " + (dir / "empty").string(),

@@ -27,7 +27,8 @@ EvalFilters sampler_filters(const EvalNetConfig& net) {
 EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, const std::vector<std::string>& shards,
                         const nnue::Network& start, int generation, int64_t samples_seen,
                         const std::string& optimizer_path, const std::function<void(const std::string&)>& log,
-                        int steps_override) {
+                        int steps_override,
+                        const std::function<void(int steps, const nnue::Network& net)>& checkpoint) {
   if (start.shape != net.shape)
     throw std::runtime_error("the evaluation to train from is " + start.shape.to_string() +
                              " but [evalnet] asks for " + net.shape.to_string() +
@@ -54,6 +55,7 @@ EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, cons
   EvalTraining out;
   out.stats = trainer.train(window, sampler, steps, generation, &out.metrics, std::max(1, steps / 20),
                             [&](const TrainStats& s) {
+                              if (checkpoint) checkpoint(s.steps, trainer.model());
                               if (!verbose()) return;  // the progress line shows the steps (util/progress.h)
                               char line[200];
                               std::snprintf(line, sizeof line,

@@ -30,10 +30,12 @@ EvalFilters sampler_filters(const EvalNetConfig& net);
 // kept positions (at most train.steps), else train.steps. The optimizer's
 // state is read from and saved to optimizer_path ("": none). Throws, naming
 // both shapes, when start is not the shape [evalnet] asks for. `log` gets
-// the progress lines.
+// the progress lines. `checkpoint`, when given, gets the net as it stands at
+// every twentieth of the steps and after the last (a held-out curve).
 EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, const std::vector<std::string>& shards,
                         const nnue::Network& start, int generation, int64_t samples_seen,
                         const std::string& optimizer_path, const std::function<void(const std::string&)>& log,
-                        int steps_override = 0);
+                        int steps_override = 0,
+                        const std::function<void(int steps, const nnue::Network& net)>& checkpoint = nullptr);
 
 }  // namespace mushroom::train
