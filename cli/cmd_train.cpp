@@ -43,9 +43,9 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
   if (args.count("init")) start = nnue::read_network(args["init"].as<std::string>());
   else if (std::filesystem::exists(model_path)) start = nnue::read_network(model_path);
   else start = train::initial_eval_model(config.evalnet, config.seed());
-  // The held-out curve: the fit at every twentieth of the steps, so that a
-  // shape with more weights than its positions can feed shows where its
-  // held-out loss stops falling.
+  // The held-out curve: the fit before the first step, every twentieth of
+  // the steps and at the end, so that a shape with more weights than its
+  // positions can feed shows where its held-out loss stops falling.
   std::string curve = "steps,learned_search_loss,learned_log_loss,learned_search_cells\n";
   const auto measure_curve = [&](int steps, const nnue::Network& net) {
     const view::FitRecord fit = run::heldout_fit(heldout, net, config.evalnet.scale);
@@ -69,12 +69,15 @@ int train_eval_model(const run::RunConfig& config, const cxxopts::ParseResult& a
   std::printf("train: %d steps in %.0f s (%.1f steps/s); wrote %s\n", trained.stats.steps, trained.stats.seconds,
               trained.stats.steps / std::max(1e-9, trained.stats.seconds), model_path.c_str());
   if (!heldout.empty()) {
+    // Measured again from the written model, apart from the curve, whose
+    // last row must agree with it.
     const view::FitRecord fit = run::heldout_fit(heldout, trained.model, config.evalnet.scale);
-    write_file_atomic((out / "heldout.json").string(), view::to_json(fit));
-    std::printf("train: %s; wrote %s\n", run::describe_fit(fit).c_str(), (out / "heldout.json").string().c_str());
-    write_file_atomic((out / "heldout-curve.csv").string(), curve);
-    std::printf("train: the held-out curve (the fit every twentieth of the steps): wrote %s\n",
-                (out / "heldout-curve.csv").string().c_str());
+    const std::string fit_json = view::to_json(fit);
+    const std::string fit_path = (out / "heldout.json").string(), curve_path = (out / "heldout-curve.csv").string();
+    write_files_atomic({{fit_path, fit_json}, {curve_path, curve}});
+    std::printf("train: %s; wrote %s\n", run::describe_fit(fit).c_str(), fit_path.c_str());
+    std::printf("train: the held-out curve (this call's steps, the fit every twentieth of them): wrote %s\n",
+                curve_path.c_str());
   }
   return 0;
 }

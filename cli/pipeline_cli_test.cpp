@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -127,6 +129,40 @@ TEST(Pipeline, RelabelWithLabelProbcutLabelsWithTheFitItIsGiven) {
   EXPECT_NE(settings.find("\"probcut_fit\": \"models/eval.probcut\""), std::string::npos) << settings;
 }
 
+// The held-out curve `mushroom train --heldout` wrote into `model_dir` for a
+// training of `steps` steps: a row before the first step, after step 1 and
+// every max(1, steps / 20) steps from there, and at the end; every row has
+// its three figures, and the last row is the trained net's fit, `fit_json`
+// (heldout.json), column for column.
+void expect_heldout_curve(const fs::path& model_dir, int steps, const std::string& fit_json) {
+  const std::string text = read_file((model_dir / "heldout-curve.csv").string());
+  const std::vector<std::string> rows = split_lines(text);
+  std::vector<int> want = {0};
+  for (int step = 0; step + 1 < steps; step += std::max(1, steps / 20)) want.push_back(step + 1);
+  want.push_back(steps);
+  ASSERT_EQ(rows.size(), want.size() + 1) << text;
+  EXPECT_EQ(rows[0], "steps,learned_search_loss,learned_log_loss,learned_search_cells");
+  std::vector<std::vector<double>> values;
+  for (size_t i = 0; i < want.size(); ++i) {
+    std::vector<double> row;
+    std::stringstream in(rows[i + 1]);
+    for (std::string cell; std::getline(in, cell, ',');) row.push_back(std::stod(cell));
+    ASSERT_EQ(row.size(), 4u) << rows[i + 1];
+    EXPECT_EQ(int(row[0]), want[i]) << rows[i + 1];
+    values.push_back(row);
+  }
+  const char* columns[] = {"learned_search_loss", "learned_log_loss", "learned_search_cells"};
+  for (int c = 0; c < 3; ++c) {
+    const std::string key = std::string("\"") + columns[c] + "\": ";
+    const size_t at = fit_json.find(key);
+    ASSERT_NE(at, std::string::npos) << key << fit_json;
+    const double fit = std::stod(fit_json.substr(at + key.size()));
+    EXPECT_NEAR(values.back()[c + 1], fit, 1e-8 * std::fabs(fit)) << columns[c] << "\n" << text << fit_json;
+  }
+  // The net moved between the first row (the starting weights) and the last.
+  EXPECT_GT(std::fabs(values.front()[1] - values.back()[1]), 1e-9) << text;
+}
+
 // `bench labels` plays and times the learned evaluation's self-play as a
 // run's actor would, and `train` trains an evaluation from its shards when
 // the config says run.model = "eval".
@@ -158,27 +194,22 @@ TEST(Pipeline, BenchLabelsAndTrainMakeAndLearnEvaluationData) {
   // --heldout measures the trained evaluation on other positions (here the
   // same shards, read as held out) and writes the fit beside the model; a
   // folder without positions is refused by name before any training.
-  out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
-                        (dir / "measured").string() + " --steps 5 --heldout " + (dir / "data").string(),
-                    &code);
-  ASSERT_EQ(code, 0) << out;
-  EXPECT_NE(out.find("train: held out: "), std::string::npos) << out;
-  EXPECT_NE(out.find("search-score loss"), std::string::npos) << out;
-  const std::string fit = read_file((dir / "measured" / "heldout.json").string());
-  EXPECT_NE(fit.find("\"learned_search_loss\""), std::string::npos) << fit;
-  EXPECT_EQ(fit.find("\"fit_positions\": 0"), std::string::npos) << fit;
-  // The held-out curve: one row for each of the 5 steps (a twentieth of 5
-  // steps is 1), and its last row is the trained net, so its loss is the
-  // fit's to the digit.
-  const std::vector<std::string> curve = split_lines(read_file((dir / "measured" / "heldout-curve.csv").string()));
-  ASSERT_EQ(curve.size(), 6u) << read_file((dir / "measured" / "heldout-curve.csv").string());
-  EXPECT_EQ(curve[0], "steps,learned_search_loss,learned_log_loss,learned_search_cells");
-  for (int i = 1; i <= 5; ++i) EXPECT_EQ(curve[i].substr(0, curve[i].find(',')), std::to_string(i)) << curve[i];
-  const double last_loss = std::stod(curve[5].substr(curve[5].find(',') + 1));
-  const size_t at = fit.find("\"learned_search_loss\": ");
-  ASSERT_NE(at, std::string::npos) << fit;
-  EXPECT_NEAR(last_loss, std::stod(fit.substr(at + 23)), 1e-8 * last_loss) << curve[5] << "\n" << fit;
-  EXPECT_NE(curve[1], curve[5]) << "the net moved in 5 steps, and so did its fit";
+  EXPECT_FALSE(fs::exists(dir / "model" / "heldout-curve.csv")) << "no --heldout, no curve";
+  for (const std::string ema : {"0", "0.9"}) {
+    // Under ema_decay the trained net is the steps' average: the curve's
+    // last row must be that net, not the last step's raw weights.
+    const fs::path measured = dir / ("measured-ema-" + ema);
+    out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
+                          measured.string() + " --steps 40 --set evalnet.ema_decay=" + ema + " --heldout " +
+                          (dir / "data").string(),
+                      &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("train: held out: "), std::string::npos) << out;
+    EXPECT_NE(out.find("search-score loss"), std::string::npos) << out;
+    const std::string fit = read_file((measured / "heldout.json").string());
+    EXPECT_EQ(fit.find("\"fit_positions\": 0"), std::string::npos) << fit;
+    expect_heldout_curve(measured, 40, fit);
+  }
   fs::create_directories(dir / "empty");
   out = run_command("train --config testdata/configs/eval-ci.toml --data " + (dir / "data").string() + " --dir " +
                         (dir / "unmeasured").string() + " --steps 5 --heldout " + (dir / "empty").string(),

@@ -53,9 +53,12 @@ EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, cons
                          : std::string()));
   EvalTrainer trainer(train, net, start, samples_seen, optimizer_path);
   EvalTraining out;
+  if (checkpoint) checkpoint(0, trainer.model());
   out.stats = trainer.train(window, sampler, steps, generation, &out.metrics, std::max(1, steps / 20),
                             [&](const TrainStats& s) {
-                              if (checkpoint) checkpoint(s.steps, trainer.model());
+                              // The last step's net is measured below, as the candidate (the
+                              // running average when ema_decay is set).
+                              if (checkpoint && s.steps < steps) checkpoint(s.steps, trainer.model());
                               if (!verbose()) return;  // the progress line shows the steps (util/progress.h)
                               char line[200];
                               std::snprintf(line, sizeof line,
@@ -67,6 +70,7 @@ EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, cons
                             });
   if (!optimizer_path.empty()) trainer.save_optimizer();
   out.model = trainer.model();
+  if (checkpoint) checkpoint(out.stats.steps, out.model);
   char line[120];
   std::snprintf(line, sizeof line, "train: loss %.5f (%s)", out.stats.loss,
                 net.target == "margin" ? "Huber, cells" : "win-probability squared error");

@@ -30,8 +30,10 @@ EvalFilters sampler_filters(const EvalNetConfig& net);
 // kept positions (at most train.steps), else train.steps. The optimizer's
 // state is read from and saved to optimizer_path ("": none). Throws, naming
 // both shapes, when start is not the shape [evalnet] asks for. `log` gets
-// the progress lines. `checkpoint`, when given, gets the net as it stands at
-// every twentieth of the steps and after the last (a held-out curve).
+// the progress lines. `checkpoint`, when given, gets the net before the
+// first step (0), after step 1 and every max(1, steps / 20) steps from there
+// (the metrics lines' steps; the raw weights under ema_decay), and last the
+// candidate it returns (a held-out curve). Its time counts in the steps/s.
 EvalTraining train_eval(const EvalNetConfig& net, const TrainConfig& train, const std::vector<std::string>& shards,
                         const nnue::Network& start, int generation, int64_t samples_seen,
                         const std::string& optimizer_path, const std::function<void(const std::string&)>& log,
