@@ -3,7 +3,7 @@
 
     scripts/resolution.py MATCH_DIR/games.csv A_NAME [--sprt ELO0,ELO1 ...]
         [--sprt-margin H0,H1 ...] [--margin-cap CELLS] [--margin-min-games N]
-        [--sprt-min-games N] [--alpha A] [--beta B]
+        [--sprt-min-games N] [--alpha A] [--beta B] [--continued GAMES_CSV ...]
 
 Reads an arena's games.csv (docs/matches.md, "The games file"), keeps complete pairs (both
 games of a board), and prints for program A:
@@ -24,6 +24,11 @@ games of a board), and prints for program A:
     arena's default: docs/matches.md, "The margin test and the rule").
   The tests walk the pairs in the order their second game finished (the
   order of games.csv), as the arena decides them.
+
+--continued reads another games.csv as the same match going on: the same
+two programs in another folder (on another machine, say, with another
+--seed). Its pairs follow the first file's, in its own order, as if the
+arena had played them after; a board is a pair only within its own file.
 
 The arena prints the same figures for one match; this script puts several
 matches on one line each, for BENCHMARKS.md's resolution table.
@@ -106,14 +111,18 @@ def main():
     sprts, margin_sprts = [], []
     cap, alpha, beta = 4.0, 0.05, 0.05
     min_games = {"--margin-min-games": 200, "--sprt-min-games": 200}
+    paths = [path]
     args = sys.argv[3:]
     while args:
         if len(args) < 2 or args[0] not in ("--sprt", "--sprt-margin", "--margin-cap", "--margin-min-games",
-                                            "--sprt-min-games", "--alpha", "--beta"):
+                                            "--sprt-min-games", "--alpha", "--beta", "--continued"):
             sys.exit(f"resolution.py: unexpected argument {args[0]!r} (expected --sprt ELO0,ELO1, --sprt-margin H0,H1, "
-                     "--margin-cap CELLS, --margin-min-games N, --sprt-min-games N, --alpha A or --beta B)")
+                     "--margin-cap CELLS, --margin-min-games N, --sprt-min-games N, --alpha A, --beta B "
+                     "or --continued GAMES_CSV)")
         option, value = args[0], args[1]
-        if option == "--sprt":
+        if option == "--continued":
+            paths.append(value)
+        elif option == "--sprt":
             sprts.append(parse_pair(option, value))
         elif option == "--sprt-margin":
             margin_sprts.append(parse_pair(option, value))
@@ -141,19 +150,32 @@ def main():
         if not (-cap <= h0 <= cap and -cap <= h1 <= cap):
             sys.exit(f"resolution.py: --sprt-margin {h0:g},{h1:g} lies outside [-cap, +cap] = [{-cap:g}, {cap:g}] "
                      "(--margin-cap): no capped mean can reach it")
-    by_board = {}
-    finished = []  # boards, in the order their pair completed
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if a not in (row["first"], row["second"]):
-                sys.exit(f"{path}: program {a!r} is not in the game of board {row['board']}")
-            first = row["first"] == a
-            outcome = int(row["outcome"]) * (1 if first else -1)
-            margin = game_margin(int(row["first_score"]), int(row["second_score"]), first, row["forfeit_by"], a, cap)
-            board = int(row["board"])
-            by_board.setdefault(board, []).append((first, outcome, margin, row["forfeit_by"]))
-            if len(by_board[board]) == 2:
-                finished.append(board)
+    by_board = {}  # (file, board) -> its games
+    finished = []  # (file, board), in the order their pair completed, file after file
+    opponent = None
+    for index, games_path in enumerate(paths):
+        try:
+            f = open(games_path, newline="")
+        except OSError as e:
+            sys.exit(f"resolution.py: cannot read {games_path}: {e.strerror}")
+        with f:
+            for row in csv.DictReader(f):
+                if a not in (row["first"], row["second"]):
+                    sys.exit(f"{games_path}: program {a!r} is not in the game of board {row['board']}")
+                first = row["first"] == a
+                other = row["second"] if first else row["first"]
+                if opponent is None:
+                    opponent = other
+                elif other != opponent:
+                    sys.exit(f"{games_path}: board {row['board']} is {a!r} against {other!r}, not {opponent!r}: "
+                             "--continued reads the same two programs' match")
+                outcome = int(row["outcome"]) * (1 if first else -1)
+                margin = game_margin(int(row["first_score"]), int(row["second_score"]), first, row["forfeit_by"],
+                                     a, cap)
+                board = (index, int(row["board"]))
+                by_board.setdefault(board, []).append((first, outcome, margin, row["forfeit_by"]))
+                if len(by_board[board]) == 2:
+                    finished.append(board)
     pair_of, margin_of, capped_of = {}, {}, {}
     wdl = {True: [0, 0, 0], False: [0, 0, 0]}
     forfeits = 0
@@ -185,7 +207,7 @@ def main():
         return mean, mean - half, mean + half
     mm, mlo, mhi = interval(margins)
     cm, clo, chi = interval(capped)
-    print(f"{path}: {2 * n} games ({n} pairs), forfeits {forfeits}")
+    print(f"{' + '.join(paths)}: {2 * n} games ({n} pairs), forfeits {forfeits}")
     print(f"  {a} first {'-'.join(map(str, wdl[True]))}, second {'-'.join(map(str, wdl[False]))}, score {m:.3f}")
     print(f"  pentanomial LL,LD,DD/WL,WD,WW = {', '.join(map(str, penta))}")
     print(f"  paired margin {mm:+.2f} [{mlo:+.2f}, {mhi:+.2f}] cells (a forfeit counts -{cap:g})")

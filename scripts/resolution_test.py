@@ -125,6 +125,43 @@ class Resolution(unittest.TestCase):
         self.assertIn("SPRT(0, 15), from 200 games:", r.stdout)
         self.assertIn("undecided (LLR 16.89)", r.stdout)
 
+    def test_a_continued_match_reads_as_one(self):
+        # Two folders of the same match, boards numbered from 0 in each: read
+        # together, they give what one file of all the pairs, the second
+        # file's after the first's, gives. Margins 1, .5 then 0, .5, 1.5: the
+        # hand-computed sequence above, LLR 1.25 after five pairs.
+        first = self.write(games([(2, 0), (1, 0)]))
+        second = self.write(games([(0, 0), (0, 1), (3, 0)]))
+        whole = self.write(games([(2, 0), (1, 0), (0, 0), (0, 1), (3, 0)]))
+        args = ["--sprt-margin", "0,0.1", "--margin-min-games", "0"]
+        together = run(first, *args, "--continued", second)
+        self.assertEqual(together.returncode, 0, together.stderr)
+        self.assertIn(f"{first} + {second}: 10 games (5 pairs), forfeits 0", together.stdout)
+        self.assertIn("undecided (LLR 1.25)", together.stdout)
+        alone = run(whole, *args)
+        self.assertEqual(together.stdout.split("\n")[1:], alone.stdout.split("\n")[1:])
+        # The order matters to a sequential test: the second file's pairs
+        # come after the first's. Pair margins 1, 1, 1 then 0, 0, 0: the LLR
+        # is 3.42 after three pairs (variance floored at .25/3), H1; the
+        # zeros first, it ends at 6 * .1 * .9 / .5 = 1.08, undecided.
+        ones, zeros = self.write(games([(2, 0)] * 3)), self.write(games([(0, 0)] * 3))
+        r = run(ones, *args, "--continued", zeros)
+        self.assertIn("H1 after 6 games (LLR 3.42)", r.stdout)
+        r = run(zeros, *args, "--continued", ones)
+        self.assertIn("undecided (LLR 1.08)", r.stdout)
+        # A board of one file never pairs with the same number in the other.
+        r = run(self.write(games([(2, 0)])), "--continued", self.write(games([(0, 0)])))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("4 games (2 pairs)", r.stdout)
+        # Another opponent is another match; a missing file is named.
+        other = self.write(games([(0, 0)]).replace("old", "older"))
+        r = run(first, "--continued", other)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("is 'new' against 'older', not 'old'", r.stderr)
+        r = run(first, "--continued", first + ".missing")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"cannot read {first}.missing", r.stderr)
+
     def test_bad_input_is_refused_by_name(self):
         path = self.write(games([(2, 0), (0, 0)]))
         for args, words in [
