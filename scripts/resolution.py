@@ -35,7 +35,11 @@ matches on one line each, for BENCHMARKS.md's resolution table.
 """
 import csv
 import math
+import os
 import sys
+
+
+COLUMNS = ("first", "second", "board", "first_score", "second_score", "outcome", "forfeit_by")
 
 
 def score_from_elo(elo):
@@ -153,13 +157,27 @@ def main():
     by_board = {}  # (file, board) -> its games
     finished = []  # (file, board), in the order their pair completed, file after file
     opponent = None
+    seen = set()
+    for games_path in paths:
+        if os.path.realpath(games_path) in seen:
+            sys.exit(f"resolution.py: {games_path} is given twice: its pairs would count twice")
+        seen.add(os.path.realpath(games_path))
     for index, games_path in enumerate(paths):
+        before = len(finished)
         try:
             f = open(games_path, newline="")
         except OSError as e:
             sys.exit(f"resolution.py: cannot read {games_path}: {e.strerror}")
         with f:
-            for row in csv.DictReader(f):
+            reader = csv.DictReader(f)
+            try:
+                rows = list(reader)
+            except (UnicodeDecodeError, csv.Error) as e:
+                sys.exit(f"{games_path}: not a games.csv ({e})")
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if rows and missing:
+                sys.exit(f"{games_path}: not a games.csv (no column {', '.join(missing)})")
+            for row in rows:
                 if a not in (row["first"], row["second"]):
                     sys.exit(f"{games_path}: program {a!r} is not in the game of board {row['board']}")
                 first = row["first"] == a
@@ -168,7 +186,7 @@ def main():
                     opponent = other
                 elif other != opponent:
                     sys.exit(f"{games_path}: board {row['board']} is {a!r} against {other!r}, not {opponent!r}: "
-                             "--continued reads the same two programs' match")
+                             "one reading is one match of two programs")
                 outcome = int(row["outcome"]) * (1 if first else -1)
                 margin = game_margin(int(row["first_score"]), int(row["second_score"]), first, row["forfeit_by"],
                                      a, cap)
@@ -176,6 +194,8 @@ def main():
                 by_board.setdefault(board, []).append((first, outcome, margin, row["forfeit_by"]))
                 if len(by_board[board]) == 2:
                     finished.append(board)
+        if len(paths) > 1 and len(finished) == before:
+            sys.exit(f"{games_path}: no complete pair: an empty file, or a match not begun?")
     pair_of, margin_of, capped_of = {}, {}, {}
     wdl = {True: [0, 0, 0], False: [0, 0, 0]}
     forfeits = 0
@@ -192,7 +212,7 @@ def main():
     capped = [capped_of[b] for b in finished]
     n = len(pairs)
     if n < 2:
-        sys.exit(f"{path}: fewer than two complete pairs")
+        sys.exit(f"{' + '.join(paths)}: fewer than two complete pairs")
     m, v = mean_var(pairs)
     penta = [sum(1 for p in pairs if abs(p - k / 4) < 1e-9) for k in range(5)]
     se = math.sqrt(v / n) if v > 0 else 0

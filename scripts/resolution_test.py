@@ -157,10 +157,44 @@ class Resolution(unittest.TestCase):
         other = self.write(games([(0, 0)]).replace("old", "older"))
         r = run(first, "--continued", other)
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("is 'new' against 'older', not 'old'", r.stderr)
+        self.assertIn(f"{other}: board 0 is 'new' against 'older', not 'old'", r.stderr)
         r = run(first, "--continued", first + ".missing")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(f"cannot read {first}.missing", r.stderr)
+        # --continued repeats: each file's pairs after the one before it.
+        b, c = self.write(games([(0, 0)])), self.write(games([(0, 1), (3, 0)]))
+        r = run(first, *args, "--continued", b, "--continued", c)
+        self.assertIn(f"{first} + {b} + {c}: 10 games (5 pairs), forfeits 0", r.stdout)
+        self.assertEqual(r.stdout.split("\n")[1:], alone.stdout.split("\n")[1:])
+        # The opponent is checked on every game, in the file that has it.
+        mixed = games([(0, 0), (0, 0)]).replace("new,old,1,", "new,older,1,").replace("old,new,1,", "older,new,1,")
+        mixed = self.write(mixed)
+        r = run(first, "--continued", mixed)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{mixed}: board 1 is 'new' against 'older', not 'old'", r.stderr)
+        r = run(mixed)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{mixed}: board 1 is 'new' against 'older', not 'old'", r.stderr)
+        # A file read twice, or one with no pair, is refused by name.
+        r = run(first, "--continued", first)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{first} is given twice", r.stderr)
+        for text in ("", HEADER):
+            empty = self.write(text)
+            r = run(first, "--continued", empty)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(f"{empty}: no complete pair", r.stderr)
+        # A file that is not a games.csv is named, not a traceback.
+        for text, words in (("a,b\n1,2\n", "not a games.csv (no column first, second, board"),
+                            (HEADER.encode() + b"\xff\xfe,\n", "not a games.csv (")):
+            fd, bad = tempfile.mkstemp(suffix=".csv")
+            with os.fdopen(fd, "wb") as f:
+                f.write(text if isinstance(text, bytes) else text.encode())
+            self.addCleanup(os.remove, bad)
+            r = run(first, "--continued", bad)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(f"{bad}: {words}", r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
 
     def test_bad_input_is_refused_by_name(self):
         path = self.write(games([(2, 0), (0, 0)]))
