@@ -25,8 +25,8 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // Random weights inside the runtime's ranges: the timing does not depend on
 // the values, but the searched tree does, so figures for a shipped model
 // use its file.
-nnue::Network random_weights(int hidden, int l1, int l2, nnue::Windows windows) {
-  nnue::Network m = nnue::Network::hand_equivalent({hidden, l1, l2, 1, 1, false, windows});
+nnue::Network random_weights(int hidden, int l1, int l2) {
+  nnue::Network m = nnue::Network::hand_equivalent({hidden, l1, l2});
   Rng rng(2026);
   for (auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.02 * (2 * rng.uniform_double() - 1));
@@ -52,13 +52,9 @@ int cmd_bench_eval(int argc, char** argv) {
                         "learned_ns_per_eval=<float> learned_nodes_ratio=<float> (alpha-beta nodes per second with "
                         "the learned evaluation over those with the hand one).");
   opts.add_options()("positions", "position set file (e.g. bench/movegen_positions.txt)", cxxopts::value<std::string>())(
-      "eval",
-      "learned-evaluation weights (default: the shipped models/eval.bin, found as `mushroom bot` finds it, else random "
-      "weights); `random`: random weights of --hidden, --l1, --l2 and --windows",
+      "eval", "learned-evaluation weights (default: the shipped models/eval.bin, found as `mushroom bot` finds it, else random weights)",
       cxxopts::value<std::string>())("hidden", "random weights: transformer units",
                                      cxxopts::value<int>()->default_value("64"))(
-      "windows", "random weights: the window features, none, 2x2 or 2x2-edge (nnue/network.h)",
-      cxxopts::value<std::string>()->default_value("none"))(
       "l1", "random weights: first dense layer", cxxopts::value<int>()->default_value("16"))(
       "l2", "random weights: second dense layer", cxxopts::value<int>()->default_value("16"))(
       "seconds", "alpha-beta seconds per position", cxxopts::value<double>()->default_value("0.25"))(
@@ -90,17 +86,9 @@ int cmd_bench_eval(int argc, char** argv) {
   if (all.empty()) throw std::invalid_argument("no positions in '" + path + "'");
   std::string eval_path = args.count("eval") ? args["eval"].as<std::string>() : "";
   if (eval_path.empty()) eval_path = find_in_data_roots("models/eval.bin").value_or("");  // the shipped one, from any folder
-  if (eval_path == "random") eval_path.clear();
-  const std::string windows_text = args["windows"].as<std::string>();
-  nnue::Windows windows = nnue::Windows::kNone;
-  if (!nnue::windows_from_name(windows_text, windows))
-    throw std::invalid_argument("--windows must be none, 2x2 or 2x2-edge, not '" + windows_text + "'");
-  if (!eval_path.empty() && windows != nnue::Windows::kNone)
-    throw std::invalid_argument("--windows shapes random weights (--eval random); " + eval_path +
-                                " has the windows it was trained with");
-  const nnue::Network model = eval_path.empty() ? random_weights(args["hidden"].as<int>(), args["l1"].as<int>(),
-                                                                 args["l2"].as<int>(), windows)
-                                                : nnue::read_network(eval_path);
+  const nnue::Network model =
+      eval_path.empty() ? random_weights(args["hidden"].as<int>(), args["l1"].as<int>(), args["l2"].as<int>())
+                        : nnue::read_network(eval_path);
   nnue::Evaluator{model, isa};  // refuses, before any timing, kernels this CPU lacks
   std::printf("positions=%zu file=%s eval=%s (%s)\n", all.size(), path.c_str(),
               eval_path.empty() ? "random weights" : eval_path.c_str(), model.shape.to_string().c_str());

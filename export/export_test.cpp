@@ -259,9 +259,8 @@ TEST_F(ExportedBotTest, WeightsInDataBinWorkAndAMissingFileIsReported) {
 }
 
 // A learned evaluation inside the weights' ranges (nnue/network.h).
-std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1,
-                             nnue::Windows windows = nnue::Windows::kNone) {
-  nnue::Network m = nnue::Network::hand_equivalent({16, 8, 8, phase_buckets, seat_buckets, false, windows});
+std::string random_eval_file(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1) {
+  nnue::Network m = nnue::Network::hand_equivalent({16, 8, 8, phase_buckets, seat_buckets});
   Rng rng(seed);
   for (auto& t : m.tensors())
     for (size_t i = 0; i < t.size; ++i) t.data[i] = float(0.05 * (2 * rng.uniform_double() - 1));
@@ -309,12 +308,9 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
   std::vector<Position> positions;
   parity_positions(lines, positions);
   write_file_atomic((d / "positions.txt").string(), lines);
-  // The same bot reads an evaluation with output buckets (MSHEVAL3), and
-  // ones with window features (MSHEVAL5), from data.bin.
+  // The same bot reads an evaluation with output buckets (MSHEVAL3) from data.bin.
   const std::string bucketed = random_eval_file(5, 4, 2);
-  const std::string framed = random_eval_file(6, 1, 1, nnue::Windows::k2x2);
-  const std::string framed_edge = random_eval_file(7, 2, 1, nnue::Windows::k2x2Edge);
-  for (const std::string& file : {weights, bucketed, framed, framed_edge}) {
+  for (const std::string& file : {weights, bucketed}) {
     write_file_atomic((d / "data.bin").string(), file);
     const ShellResult out = stdout_of("cd " + d.string() + " && ./bot --eval-positions positions.txt");
     ASSERT_EQ(out.exit_code, 0) << out.output;
@@ -328,18 +324,22 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
     }
   }
 
-  // A window shape this build does not know, and a data.bin cut short of
-  // its header's size, are named, as any bad file is.
-  std::string unknown = framed;
-  unknown[32] = 9;
-  write_file_atomic((d / "data.bin").string(), unknown);
-  const ShellResult unknown_out = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
-  EXPECT_NE(unknown_out.exit_code, 0);
-  EXPECT_NE(unknown_out.output.find("data.bin: window shape 9, which this build does not know"), std::string::npos)
-      << unknown_out.output;
-  write_file_atomic((d / "data.bin").string(), framed.substr(0, framed.size() - 4096));
+  // A window-feature file (issue 100's MSHEVAL5, removed), and a data.bin
+  // cut short of its header's size, are named, as any bad file is.
+  std::string windows = weights;
+  windows[7] = '5';
+  write_file_atomic((d / "data.bin").string(), windows);
+  const ShellResult windows_out = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
+  EXPECT_NE(windows_out.exit_code, 0);
+  EXPECT_NE(windows_out.output.find("data.bin: an MSHEVAL5 file, an evaluation with window features"),
+            std::string::npos)
+      << windows_out.output;
+  write_file_atomic((d / "data.bin").string(), weights.substr(0, weights.size() - 4096));
   const ShellResult cut_out = run_shell("cd " + d.string() + " && ./bot --eval-positions positions.txt");
   EXPECT_NE(cut_out.exit_code, 0);
+  EXPECT_NE(cut_out.output.find("data.bin: " + std::to_string(weights.size() - 4096) + " bytes where an"),
+            std::string::npos)
+      << cut_out.output;
   EXPECT_NE(cut_out.output.find("truncated, or another architecture"), std::string::npos) << cut_out.output;
 
   std::string corrupt = weights;
@@ -364,13 +364,6 @@ TEST(ExportedEvalBot, EvaluatesAsTheEngineAndPlaysOnWithoutItsWeights) {
       << other.output;
   EXPECT_NE(other.output.find("without the Multi-ProbCut fit made for the exported ones"), std::string::npos)
       << other.output;
-  // A net with window features plays whole games through the bot's
-  // incremental updates (its own search, the engine's code): legal moves to
-  // the end, no forfeit.
-  write_file_atomic((d / "data.bin").string(), framed_edge);
-  const ArenaReport framed_games = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
-  ASSERT_EQ(framed_games.games.size(), 2u);
-  for (const ArenaGame& g : framed_games.games) EXPECT_EQ(g.forfeiter(), -1) << g.result.log.abort_reason;
   write_file_atomic((d / "data.bin").string(), weights);
   const ArenaReport with_fit = play_against_greedy("cd " + d.string() + " && exec ./bot", 1);
   ASSERT_EQ(with_fit.games.size(), 2u);

@@ -8,7 +8,7 @@
 //   0  as it is;
 //   1  with its last 8 bytes made the checksum of the others, so that
 //      mutations get past the checksum to the shape and range checks;
-//   2  a network of a shape the next 7 bytes choose, with values from the
+//   2  a network of a shape the next 6 bytes choose, with values from the
 //      bytes after (each tensor scaled by a byte of its own, so that some
 //      fit the runtime's ranges and some do not), written by
 //      serialize_network: the evaluator on whatever weights the reader
@@ -56,13 +56,12 @@ std::string generated_network(std::string_view input) {
   shape.phase_buckets = 1 + in.next() % nnue::kMaxPhaseBuckets;
   shape.seat_buckets = 1 + in.next() % 2;
   shape.mobility = in.next() & 1;
-  shape.windows = nnue::Windows(in.next() % nnue::kWindowKinds);
   nnue::Network net = nnue::Network::hand_equivalent(shape);
   for (const auto& tensor : net.tensors()) {
-    // 0.4 keeps the transformer inside the int16 accumulator (600 rows of
-    // 51/127 with windows), 1.98 a dense weight inside int8; the scale byte
-    // moves both by 2^-16..2^31.
-    const float limit = std::string_view(tensor.name).rfind("ft.", 0) == 0 ? 0.4f : 1.98f;
+    // 0.5 keeps the transformer inside the int16 accumulator (456 rows of
+    // 64/127), 1.98 a dense weight inside int8; the scale byte moves both
+    // by 2^-16..2^31.
+    const float limit = std::string_view(tensor.name).rfind("ft.", 0) == 0 ? 0.5f : 1.98f;
     const float scale = limit * std::ldexp(1.0f, int(in.next() % 48) - 16);
     for (size_t i = 0; i < tensor.size; ++i) {
       const uint8_t low = in.next(), high = in.next();

@@ -162,22 +162,18 @@ void shard_seeds() {
 // Every magic's header with the checksum's 8 bytes (too short: refused by
 // size), and generated networks of a few shapes.
 void eval_seeds() {
-  nnue::Shape plain, buckets, mobility, windows;
-  plain.hidden = buckets.hidden = mobility.hidden = windows.hidden = 16;
+  nnue::Shape plain, buckets, mobility;
+  plain.hidden = buckets.hidden = mobility.hidden = 16;
   buckets.phase_buckets = 4, buckets.seat_buckets = 2;
   mobility.mobility = true;
-  windows.windows = nnue::Windows::k2x2;
-  for (const auto& [name, shape] :
-       {std::pair{"msheval2", plain}, {"msheval3", buckets}, {"msheval4", mobility}, {"msheval5", windows}}) {
+  for (const auto& [name, shape] : {std::pair{"msheval2", plain}, {"msheval3", buckets}, {"msheval4", mobility}}) {
     const std::string bytes = nnue::serialize_network(nnue::Network::hand_equivalent(shape));
-    const bool framed = shape.windows != nnue::Windows::kNone;
-    const size_t header = 8 + 4 * (framed ? 7 : shape.mobility ? 6 : shape.stacks() > 1 ? 5 : 3);
+    const size_t header = 8 + 4 * (shape.mobility ? 6 : shape.stacks() > 1 ? 5 : 3);
     seed("eval_file", std::string("header-") + name, 0, bytes.substr(0, header + 8));
     seed("eval_file", std::string("checksummed-header-") + name, 1, bytes.substr(0, header + 8));
   }
-  // Shape bytes (H 16, L1 8, L2 8, 1 phase, 1 seat, no mobility, then
-  // windows: 0x10 % 3 = 1, 2x2), then a scale byte and values for the
-  // first tensor; the rest repeats them.
+  // Shape bytes (H 16, L1 8, L2 8, 1 phase, 1 seat, no mobility), then
+  // a scale byte and values for the first tensor; the rest repeats them.
   seed("eval_file", "generated-small", 2, std::string("\x00\x07\x07\x00\x00\x00\x10\x01\x02\x03\x80\x7f", 12));
   seed("eval_file", "generated-buckets", 2, std::string("\x01\x0f\x0f\x03\x01\x01\x12\x40\x00\xc0\xff", 11));
 }

@@ -399,20 +399,13 @@ class SettingsTable {
     Setting<Config> s = make(key, SettingKind::kChoice, 0, 0, choices, help);
     s.show = [field](const Config& c) { return settings_detail::quoted(field(c)); };
     s.store = [field, choices, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
-      field(c) = choices[chosen_index(key, choices, v, source)];
-    };
-    settings_.push_back(std::move(s));
-    return *this;
-  }
-  // A choice kept as its index in `choices`: an enum whose values are
-  // 0, 1, ... in the choices' order.
-  template <class Field>
-  SettingsTable& indexed_choice(const char* key, Field field, std::vector<std::string> choices, const char* help) {
-    Setting<Config> s = make(key, SettingKind::kChoice, 0, 0, choices, help);
-    s.show = [field, choices](const Config& c) { return settings_detail::quoted(choices.at(size_t(field(c)))); };
-    s.store = [field, choices, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
-      using T = std::decay_t<decltype(field(c))>;
-      field(c) = T(chosen_index(key, choices, v, source));
+      std::string list;
+      for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
+      if (v.type != SettingValue::Type::kString && v.type != SettingValue::Type::kText)
+        source.reject(key, v, "must be one of: " + list);
+      for (const std::string& choice : choices)
+        if (v.text == choice) return void(field(c) = v.text);
+      source.reject(key, v, "is \"" + v.text + "\", expected one of: " + list);
     };
     settings_.push_back(std::move(s));
     return *this;
@@ -511,18 +504,6 @@ class SettingsTable {
   }
 
  private:
-  // Which of `choices` the value names; rejects anything else by name.
-  static size_t chosen_index(const std::string& key, const std::vector<std::string>& choices, const SettingValue& v,
-                             const SettingSource& source) {
-    std::string list;
-    for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
-    if (v.type != SettingValue::Type::kString && v.type != SettingValue::Type::kText)
-      source.reject(key, v, "must be one of: " + list);
-    for (size_t i = 0; i < choices.size(); ++i)
-      if (v.text == choices[i]) return i;
-    source.reject(key, v, "is \"" + v.text + "\", expected one of: " + list);
-    return 0;  // not reached: reject throws
-  }
   static Setting<Config> make(const char* key, SettingKind kind, double lo, double hi, std::vector<std::string> choices,
                               const char* help) {
     Setting<Config> s;
@@ -1885,34 +1866,14 @@ class HandEvaluator final : public StaticEvaluator {
 }  // namespace mushroom
 
 // ---- engine/nnue/shape.h ----
-// The learned evaluation's shape: the seven numbers that say how big each of
+// The learned evaluation's shape: the six numbers that say how big each of
 // its layers is and which inputs and stacks it has (network.h draws the
 // whole net). Held once by every type that has a shape (the weights, the
 // integer evaluator, the training config, the LibTorch twin) and passed
 // whole; two shapes are compared with ==, never as text.
-#include <cstdint>
 #include <string>
 
 namespace mushroom::nnue {
-
-// The 2-D window features a net adds to its cells and triples (network.h):
-// none; every 2x2 block of cells, one table shared by the whole board; or
-// the same blocks with one table for those that touch the board's edge and
-// one for the rest. The numbers are the model file's (MSHEVAL5).
-enum class Windows : uint8_t { kNone = 0, k2x2 = 1, k2x2Edge = 2 };
-constexpr int kWindowKinds = 3;
-// "none", "2x2", "2x2-edge": the config's and the messages' spelling.
-inline const char* windows_name(Windows w) {
-  return w == Windows::k2x2 ? "2x2" : w == Windows::k2x2Edge ? "2x2-edge" : "none";
-}
-// The kind a name spells (windows_name's), into out; false for none of them.
-inline bool windows_from_name(const std::string& name, Windows& out) {
-  for (int k = 0; k < kWindowKinds; ++k)
-    if (name == windows_name(Windows(k))) return out = Windows(k), true;
-  return false;
-}
-// How many window tables of 12^4 features the kind has: 0, 1 or 2.
-constexpr int window_tables(Windows w) { return w == Windows::kNone ? 0 : w == Windows::k2x2 ? 1 : 2; }
 
 constexpr int kFlagInputs = 2;       // last_move_was_pass, mover_moved_first
 constexpr int kMobilityInputs = 9;   // the rectangle count's thermometer (8) and parity
@@ -1926,12 +1887,11 @@ struct Shape {
   int phase_buckets = 1;  // 1..kMaxPhaseBuckets
   int seat_buckets = 1;   // 1 or 2
   bool mobility = false;  // kMobilityInputs more dense inputs (network.h)
-  Windows windows = Windows::kNone;  // the 2-D window features (network.h)
 
   // Written out: the exported bot is plain C++17 (no defaulted ==).
   bool operator==(const Shape& o) const {
     return hidden == o.hidden && l1 == o.l1 && l2 == o.l2 && phase_buckets == o.phase_buckets &&
-           seat_buckets == o.seat_buckets && mobility == o.mobility && windows == o.windows;
+           seat_buckets == o.seat_buckets && mobility == o.mobility;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   // The dense stacks: phase_buckets x seat_buckets (1: no buckets).
@@ -1949,14 +1909,12 @@ struct Shape {
     return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
   }
   // "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them
-  // ", mobility inputs" when it has those and ", 2x2 windows" (or
-  // ", 2x2-edge windows") when it has window features.
+  // and ", mobility inputs" when it has those.
   std::string to_string() const {
     std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
     if (stacks() > 1)
       s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
     if (mobility) s += ", mobility inputs";
-    if (windows != Windows::kNone) s += std::string(", ") + windows_name(windows) + " windows";
     return s;
   }
 };
@@ -1966,8 +1924,7 @@ struct Shape {
 // ---- engine/nnue/features.h ----
 // The learned evaluation's input features (network.h draws the net): each
 // cell's state, one feature per cell and one per three cells side by side in
-// a row or one above another in a column, and with a shape's window
-// features one per 2x2 block of cells; and which of them a move changes,
+// a row or one above another in a column; and which of them a move changes,
 // so that the evaluator updates its accumulators by the rows of those only.
 #include <algorithm>
 #include <cstdint>
@@ -1984,49 +1941,9 @@ constexpr int kCellFeatures = 170 * kCellStates;
 constexpr int kTripleFeatures = kCellStates * kCellStates * kCellStates;
 constexpr int kRowTripleBase = kCellFeatures;
 constexpr int kColumnTripleBase = kRowTripleBase + kTripleFeatures;
-// The features of a net without windows: cells, row and column triples.
 constexpr int kFeatures = kColumnTripleBase + kTripleFeatures;
 // Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
 constexpr int kActiveFeatures = 170 + 10 * 15 + 17 * 8;
-
-// The window features (Shape::windows) follow the triples: a 2x2 block's
-// states a (top left), b (top right), c (bottom left), d (bottom right) are
-// the feature ((a * 12 + b) * 12 + c) * 12 + d of its block's table. The
-// blocks are named by their top-left cell: 9 rows of 16.
-constexpr int kWindowFeatures = kCellStates * kCellStates * kCellStates * kCellStates;
-constexpr int kWindowBase = kFeatures;
-constexpr int kWindowRows = kRows - 1, kWindowCols = kCols - 1;
-constexpr int kActiveWindows = kWindowRows * kWindowCols;
-// The most features a perspective has active, windows included.
-constexpr int kMaxActiveFeatures = kActiveFeatures + kActiveWindows;
-
-// The table of the block with top-left cell (r, c): with 2x2-edge windows,
-// 0 for a block on the board's edge and 1 for one inside; else 0.
-constexpr int window_table(Windows windows, int r, int c) {
-  return windows == Windows::k2x2Edge && r > 0 && c > 0 && r < kWindowRows - 1 && c < kWindowCols - 1 ? 1 : 0;
-}
-// The first feature of the table of the block with top-left cell (r, c).
-constexpr int window_base(Windows windows, int r, int c) {
-  return kWindowBase + window_table(windows, r, c) * kWindowFeatures;
-}
-// A block's index in its table, from its four states.
-constexpr int window_block(int a, int b, int c, int d) {
-  return ((a * kCellStates + b) * kCellStates + c) * kCellStates + d;
-}
-// The blocks a table holds, counted by window_table (check_ranges bounds
-// the accumulator with it); 0 for a table the kind does not have.
-constexpr int blocks_in_table(Windows windows, int table) {
-  if (table >= window_tables(windows)) return 0;
-  int blocks = 0;
-  for (int r = 0; r < kWindowRows; ++r)
-    for (int c = 0; c < kWindowCols; ++c) blocks += window_table(windows, r, c) == table;
-  return blocks;
-}
-// A net's feature rows, and the features active per perspective.
-constexpr int feature_count(const Shape& shape) { return kFeatures + window_tables(shape.windows) * kWindowFeatures; }
-constexpr int active_feature_count(const Shape& shape) {
-  return kActiveFeatures + (shape.windows == Windows::kNone ? 0 : kActiveWindows);
-}
 
 int cell_state(const Position& pos, int r, int c, Player p);
 // The feature of a cell for perspective p: cell * 12 + its state.
@@ -2036,10 +1953,9 @@ inline int row_triple(int s0, int s1, int s2) { return kRowTripleBase + (s0 * kC
 inline int column_triple(int s0, int s1, int s2) {
   return kColumnTripleBase + (s0 * kCellStates + s1) * kCellStates + s2;
 }
-// Every active feature of perspective p (active_feature_count of a shape
-// with these windows): the cells, then the row triples, then the column
-// triples, then the windows' blocks row by row.
-void active_features(const Position& pos, Player p, int* out, Windows windows = Windows::kNone);
+// Every active feature of perspective p (kActiveFeatures of them): the
+// cells, then the row triples, then the column triples.
+void active_features(const Position& pos, Player p, int* out);
 
 // The mobility inputs (network.h) of a position with `rectangles` legal
 // rectangles into out[0..kMobilityInputs): `one` where an input is on, 0
@@ -2062,9 +1978,9 @@ void first_view_states(const Position& pos, uint8_t* states);
 // nobody owns has the same index in both views: it is listed once, in
 // removed_both, and its row is read once for the two.
 struct FeatureChanges {
-  int removed_both[kMaxActiveFeatures];
-  int removed[2][kMaxActiveFeatures];
-  int added[2][kMaxActiveFeatures];
+  int removed_both[kActiveFeatures];
+  int removed[2][kActiveFeatures];
+  int added[2][kActiveFeatures];
   int n_removed_both = 0, n_removed = 0, n_added = 0;  // removed[p] and added[p] hold n_removed and n_added
 };
 
@@ -2091,34 +2007,15 @@ constexpr OtherViewTriples make_other_view_triples() {
 }
 inline constexpr OtherViewTriples kOtherViewTriple = make_other_view_triples();
 
-// A block's index ((a * 12 + b) * 12 + c) * 12 + d in the other player's view.
-struct OtherViewWindows {
-  uint16_t at[kWindowFeatures];
-};
-constexpr OtherViewWindows make_other_view_windows() {
-  OtherViewWindows t{};
-  for (int i = 0; i < kWindowFeatures; ++i) {
-    const int s0 = i / (kCellStates * kCellStates * kCellStates), s1 = i / (kCellStates * kCellStates) % kCellStates;
-    const int s2 = i / kCellStates % kCellStates, s3 = i % kCellStates;
-    t.at[i] = uint16_t(
-        window_block(other_view_state(s0), other_view_state(s1), other_view_state(s2), other_view_state(s3)));
-  }
-  return t;
-}
-inline constexpr OtherViewWindows kOtherViewWindow = make_other_view_windows();
-
 }  // namespace detail
 
 // `now` starts as a copy of the states `was`; the rectangle that `mover`
 // takes with `move` (not a pass) is written into it, and the
 // features that change are listed: the rectangle's cells and every triple
-// with a cell in it, cells first, then row triples, then column triples,
-// then (with windows) every block with a cell in it: at most (h + 1) x
-// (w + 1) for an h x w rectangle.
+// with a cell in it, cells first, then row triples, then column triples.
 // Inline: it runs at every ply the evaluator brings up to date, and the
 // call measured 2-3% of the exported bot's nodes a second.
-inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Player mover, FeatureChanges& out,
-                         Windows windows = Windows::kNone) {
+inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Player mover, FeatureChanges& out) {
   // Every cell of the rectangle ends empty and owned by the mover: kMine in
   // the mover's view, so in the first player's view kMine when the first
   // player moves, else kTheirs.
@@ -2164,26 +2061,6 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
   for (int c = move.c1; c <= move.c2; ++c)
     line(kColumnTripleBase, was + r_lo * kStateStride + c, now + r_lo * kStateStride + c, kStateStride,
          column_last - r_lo + 1);
-  // The blocks with a cell in the rectangle: top-left corners from one row
-  // above and one column left of it. Along a row of blocks the left
-  // column's two states roll on from the right column's.
-  if (windows != Windows::kNone) {
-    const int top = std::max(0, int(move.r1) - 1), bottom = std::min(kWindowRows - 1, int(move.r2));
-    const int left = std::max(0, int(move.c1) - 1), right = std::min(kWindowCols - 1, int(move.c2));
-    for (int r = top; r <= bottom; ++r) {
-      const uint8_t *w0 = was + r * kStateStride, *w1 = w0 + kStateStride;
-      const uint8_t *n0 = now + r * kStateStride, *n1 = n0 + kStateStride;
-      int wa = w0[left], wc = w1[left], na = n0[left], nc = n1[left];
-      for (int c = left; c <= right; ++c) {
-        const int wb = w0[c + 1], wd = w1[c + 1], nb = n0[c + 1], nd = n1[c + 1];
-        const int before = window_block(wa, wb, wc, wd), after = window_block(na, nb, nc, nd);
-        const int base = window_base(windows, r, c);
-        change(base + before, base + after, base + detail::kOtherViewWindow.at[before],
-               base + detail::kOtherViewWindow.at[after]);
-        wa = wb, wc = wd, na = nb, nc = nd;
-      }
-    }
-  }
   out.n_removed_both = n_both;
   out.n_removed = n_removed;
   out.n_added = n_added;
@@ -2201,8 +2078,7 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
 //   cell state   per perspective p (the first or the second player's view):
 //                the cell's digit - 1 (0..8) when it holds a mushroom, else
 //                9 (nobody owns it), 10 (p owns it) or 11 (p's opponent owns it)
-//   features     per perspective, 456 active of kFeatures (nnue/features.h),
-//                600 with window features:
+//   features     per perspective, 456 active of kFeatures (nnue/features.h):
 //                - one per cell, where it is: cell * 12 + state (2,040 in all);
 //                - one per three cells side by side in a row, and one per
 //                  three cells one above another in a column: the triple of
@@ -2211,17 +2087,9 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
 //                  board. Triples see what single cells cannot: two digits
 //                  that make 10 next to each other, an owned cell beside
 //                  taken ground (Othello's pattern evaluations do the same);
-//                - with Shape::windows, one per 2x2 block of cells (9 x 16
-//                  of them): the block's four states, top left to bottom
-//                  right, ((a * 12 + b) * 12 + c) * 12 + d, 20,736 a table;
-//                  "2x2": one table for the whole board, "2x2-edge": one
-//                  for the blocks on the board's edge and one for the
-//                  rest. A block sees two rows at once: the 2-D
-//                  neighbourhoods from which rectangles are made;
 //   transformer  A_p = ft.bias + sum of ft.weight rows of p's active
 //                features: H numbers, kept incrementally (a move changes
-//                only its rectangle's cells and the triples and blocks that
-//                touch them)
+//                only its rectangle's cells and the triples that touch them)
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
 //                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1);
 //                with mobility inputs, kMobilityInputs more, each 0 or 1,
@@ -2253,13 +2121,12 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
 // phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
 // every stack, stack by stack); one without is written as MSHEVAL2. A model
 // with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
-// mobility_inputs (kMobilityInputs). A model with window features is
-// "MSHEVAL5": MSHEVAL3's header, then u32 mobility_inputs (kMobilityInputs
-// or 0) and u32 windows (1: 2x2, 2: 2x2-edge; Windows), its ft.weight
-// holding the window tables' rows after the triples'. Reading checks the size, magic, shape
+// mobility_inputs (kMobilityInputs). Reading checks the size, magic, shape
 // ranges, hash, finite values, that the values fit the integer runtime and
 // that no evaluation can leave the search's range (kMaxEvaluationCells).
-// ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
+// ("MSHEVAL1" files, cell features only, are refused by name: retrain.
+// So are "MSHEVAL5" files, the window features of issue 100, rejected at
+// the real clock and removed: docs/history/rejected.md.)
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -2277,7 +2144,7 @@ class NetworkError : public std::runtime_error {
 
 struct Network {
   Shape shape;
-  std::vector<float> ft_weight;   // [feature_count(shape)][H]
+  std::vector<float> ft_weight;   // [kFeatures][H]
   std::vector<float> ft_bias;     // [H]
   std::vector<float> l1_weight;   // [S][L1][shape.dense_inputs()], S = shape.stacks()
   std::vector<float> l1_bias;     // [S][L1]
@@ -2421,7 +2288,7 @@ inline int chunked_outputs(int n_out) { return (n_out + 7) / 8 * 8; }
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 (their weight rows int8 when every weight fits)
 // and kept on a stack, one entry per pushed move,
-// updated only for the cells the move changes and the triples (and blocks) touching
+// updated only for the cells the move changes and the triples touching
 // them, and only when an evaluation needs them (lazily); the dense layers run on
 // int8 weights with int32 sums. The kernels (nnue/kernels.h)
 // run AVX2 when the CPU has it (chosen at run time, like the move
@@ -4917,7 +4784,7 @@ int cell_feature(const Position& pos, int r, int c, Player p) {
   return (r * kCols + c) * kCellStates + cell_state(pos, r, c, p);
 }
 
-void active_features(const Position& pos, Player p, int* out, Windows windows) {
+void active_features(const Position& pos, Player p, int* out) {
   CellStates st;
   fill_states(pos, p, st);
   for (int r = 0; r < kRows; ++r)
@@ -4926,11 +4793,6 @@ void active_features(const Position& pos, Player p, int* out, Windows windows) {
     for (int c = 0; c + 2 < kCols; ++c) *out++ = row_triple(st.s[r][c], st.s[r][c + 1], st.s[r][c + 2]);
   for (int c = 0; c < kCols; ++c)
     for (int r = 0; r + 2 < kRows; ++r) *out++ = column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
-  if (windows == Windows::kNone) return;
-  for (int r = 0; r < kWindowRows; ++r)
-    for (int c = 0; c < kWindowCols; ++c)
-      *out++ = window_base(windows, r, c) +
-               window_block(st.s[r][c], st.s[r][c + 1], st.s[r + 1][c], st.s[r + 1][c + 1]);
 }
 
 void first_view_states(const Position& pos, uint8_t* states) {
@@ -4959,6 +4821,8 @@ namespace {
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
 constexpr char kBucketMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '3'};
 constexpr char kMobilityMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '4'};
+// Issue 100's window features (2x2 blocks of cells), rejected at the real
+// clock and removed: their files are refused by name.
 constexpr char kWindowMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '5'};
 constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
@@ -4979,7 +4843,7 @@ T get(const std::string& in, size_t& at) {
 
 void resize_for(Network& m) {
   const Shape& x = m.shape;
-  m.ft_weight.assign(size_t(feature_count(x)) * x.hidden, 0.0f);
+  m.ft_weight.assign(size_t(kFeatures) * x.hidden, 0.0f);
   m.ft_bias.assign(size_t(x.hidden), 0.0f);
   const size_t S = size_t(x.stacks());
   m.l1_weight.assign(S * x.l1 * size_t(x.dense_inputs()), 0.0f);
@@ -5007,10 +4871,10 @@ void check_ranges(Network& m, const std::string& source) {
   dense_limit(m.l2_weight, "l2.weight");
   dense_limit(m.out_weight, "out.weight");
   // The accumulator is int16: its largest possible magnitude, the bias plus
-  // the largest row of every cell, of every triple's place and of every
-  // block's place, must fit, counted as the runtime adds them (each value
-  // rounded to 1/kFtScale: 600 rows rounding up by half a step each is 300
-  // more than the float sum says).
+  // the largest row of every cell and of every triple's place, must fit,
+  // counted as the runtime adds them (each value rounded to 1/kFtScale: 456
+  // rows rounding up by half a step each is 228 more than the float sum
+  // says).
   // Beyond int16 by far is just far (lround has no answer past long).
   const auto rounded = [](float v) {
     return std::fabs(v * kFtScale) > 1e9f ? 1e9 : std::fabs(double(ft_integer(v)));
@@ -5025,8 +4889,6 @@ void check_ranges(Network& m, const std::string& source) {
     for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kCellStates, kCellStates, h);
     worst += 10 * 15 * largest(kRowTripleBase, kTripleFeatures, h);
     worst += 17 * 8 * largest(kColumnTripleBase, kTripleFeatures, h);
-    for (int table = 0; table < window_tables(m.shape.windows); ++table)
-      worst += blocks_in_table(m.shape.windows, table) * largest(kWindowBase + table * kWindowFeatures, kWindowFeatures, h);
     if (worst > 32767.0)
       throw NetworkError(source + ": transformer unit " + std::to_string(h) + " can reach " +
                          std::to_string(int64_t(worst)) + " in the int16 accumulator (its values in 1/" +
@@ -5079,9 +4941,8 @@ std::string serialize_network(const Network& network) {
   Network m = network;  // tensors() hands out pointers
   // The oldest magic that holds the model, so older models keep their bytes.
   const Shape& x = m.shape;
-  const bool windows = x.windows != Windows::kNone;
-  const bool buckets = x.stacks() > 1 || x.mobility || windows;
-  std::string out(windows ? kWindowMagic : x.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
+  const bool buckets = x.stacks() > 1 || x.mobility;
+  std::string out(x.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
   put<uint32_t>(out, uint32_t(x.hidden));
   put<uint32_t>(out, uint32_t(x.l1));
   put<uint32_t>(out, uint32_t(x.l2));
@@ -5089,12 +4950,7 @@ std::string serialize_network(const Network& network) {
     put<uint32_t>(out, uint32_t(x.phase_buckets));
     put<uint32_t>(out, uint32_t(x.seat_buckets));
   }
-  if (windows) {
-    put<uint32_t>(out, uint32_t(x.mobility ? kMobilityInputs : 0));
-    put<uint32_t>(out, uint32_t(x.windows));
-  } else if (x.mobility) {
-    put<uint32_t>(out, uint32_t(kMobilityInputs));
-  }
+  if (x.mobility) put<uint32_t>(out, uint32_t(kMobilityInputs));
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
@@ -5107,12 +4963,14 @@ Network parse_network(const std::string& bytes, const std::string& source) {
   const auto starts_with = [&](const char* magic) {
     return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), magic, sizeof kMagic) == 0;
   };
-  const bool windows = starts_with(kWindowMagic);
-  const bool mobility = windows || starts_with(kMobilityMagic);
+  if (starts_with(kWindowMagic))
+    throw NetworkError(source + ": an MSHEVAL5 file, an evaluation with window features (issue 100), which were "
+                       "rejected and removed; this build reads MSHEVAL2, MSHEVAL3 and MSHEVAL4");
+  const bool mobility = starts_with(kMobilityMagic);
   const bool buckets = mobility || starts_with(kBucketMagic);
   if (!buckets && !starts_with(kMagic))
-    throw NetworkError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3, MSHEVAL4 or MSHEVAL5 magic)");
-  const size_t header = sizeof kMagic + (windows ? 7 : mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
+    throw NetworkError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic)");
+  const size_t header = sizeof kMagic + (mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
     throw NetworkError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
@@ -5126,19 +4984,11 @@ Network parse_network(const std::string& bytes, const std::string& source) {
     x.seat_buckets = int(get<uint32_t>(bytes, at));
   }
   if (mobility) {
-    // MSHEVAL4 always has them; MSHEVAL5 says 0 when it has none.
     const uint32_t inputs = get<uint32_t>(bytes, at);
-    if (inputs != uint32_t(kMobilityInputs) && !(windows && inputs == 0))
+    if (inputs != uint32_t(kMobilityInputs))
       throw NetworkError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
-                         std::to_string(kMobilityInputs) + (windows ? " or 0" : ""));
-    x.mobility = inputs != 0;
-  }
-  if (windows) {
-    const uint32_t kind = get<uint32_t>(bytes, at);
-    if (kind == 0 || kind >= uint32_t(kWindowKinds))
-      throw NetworkError(source + ": window shape " + std::to_string(kind) +
-                         ", which this build does not know (it runs 1: 2x2 and 2: 2x2-edge)");
-    x.windows = Windows(kind);
+                         std::to_string(kMobilityInputs));
+    x.mobility = true;
   }
   // The buckets first: the architecture's message (Shape::to_string)
   // multiplies them, which the file's values could overflow.
@@ -5858,11 +5708,10 @@ void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* remov
 }
 
 void Evaluator::refresh(const Position& pos, int16_t* acc) const {
-  int features[kMaxActiveFeatures];
+  int features[kActiveFeatures];
   for (int p = 0; p < 2; ++p) {
-    active_features(pos, Player(p), features, shape_.windows);
-    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features,
-                  active_feature_count(shape_));
+    active_features(pos, Player(p), features);
+    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features, kActiveFeatures);
   }
 }
 
@@ -5906,12 +5755,7 @@ void Evaluator::compute_ply(int depth) {
     return;
   }
   FeatureChanges moved;
-  // With the windows a constant where there are none, the inlined copy
-  // has no block code at all (the shipped nets have none).
-  if (shape_.windows == Windows::kNone)
-    move_changes(was, now, move, plies_[size_t(depth)].mover, moved, Windows::kNone);
-  else
-    move_changes(was, now, move, plies_[size_t(depth)].mover, moved, shape_.windows);
+  move_changes(was, now, move, plies_[size_t(depth)].mover, moved);
   kernels::PairChanges changes;
   changes.removed_both = moved.removed_both;
   changes.n_removed_both = moved.n_removed_both;
@@ -5983,10 +5827,10 @@ float reference_output(const Network& m, const Position& pos, const LeafMoves& m
   for (int p = 0; p < 2; ++p) {
     float* a = acc.data() + size_t(p) * H;
     for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
-    int features[kMaxActiveFeatures];
-    active_features(pos, Player(p), features, x.windows);
-    for (int i = 0; i < active_feature_count(x); ++i) {
-      const float* row = m.ft_weight.data() + size_t(features[i]) * H;
+    int features[kActiveFeatures];
+    active_features(pos, Player(p), features);
+    for (int f : features) {
+      const float* row = m.ft_weight.data() + size_t(f) * H;
       for (int h = 0; h < H; ++h) a[h] += row[h];
     }
   }

@@ -9,17 +9,18 @@ B=${1:?usage: screen-eval-switches-test.sh MUSHROOM}
 "$B" bench labels --config testdata/configs/eval-ci.toml --games 6 --dir "$work/data" > /dev/null
 export MUSHROOM=$B
 out=$(scripts/screen-eval-switches.sh --data "$work/data" --out "$work/screen" --config testdata/configs/eval-ci.toml \
-      --steps 10 --boards 1 --depth 2 --only margin,buckets,windows --train-seed 7 --heldout "$work/data")
+      --steps 10 --boards 1 --depth 2 --only margin,buckets,focus --train-seed 7 --heldout "$work/data")
 echo "$out"
-for name in base margin buckets windows; do [[ -f $work/screen/$name/eval.bin ]] || fail "no $name/eval.bin"; done
+for name in base margin buckets focus; do [[ -f $work/screen/$name/eval.bin ]] || fail "no $name/eval.bin"; done
 grep -q '^margin .*/2 = .*Elo (margin - base)' <<< "$out" || fail "no result line for margin"
 grep -q '^buckets .*/2 = .*paired margin' <<< "$out" || fail "no result line for buckets"
 grep -q 'phase_buckets\|4 phase x 2 seat' "$work/screen/buckets.log" || fail "buckets trained without buckets"
-grep -q '2x2 windows' "$work/screen/windows.log" || fail "windows trained without windows"
-grep -q '^windows .*/2 = .*held-out search-score loss 0\.[0-9]* (base 0\.[0-9]*)' <<< "$out" || fail "no result line for windows"
-[[ -f $work/screen/windows/heldout.json ]] || fail "no windows/heldout.json"
+grep -q 'drawn 2\.00 times as often ([1-9]' "$work/screen/focus.log" || fail "focus trained without the focus weight"
+grep -q 'times as often' "$work/screen/base.log" && fail "base trained with a focus weight"
+grep -q '^focus .*/2 = .*held-out search-score loss 0\.[0-9]* (base 0\.[0-9]*)' <<< "$out" || fail "no result line for focus"
+[[ -f $work/screen/focus/heldout.json ]] || fail "no focus/heldout.json"
 again=$(scripts/screen-eval-switches.sh --data "$work/data" --out "$work/screen" --config testdata/configs/eval-ci.toml \
-        --steps 10 --boards 1 --depth 2 --only margin,buckets,windows --train-seed 7)
+        --steps 10 --boards 1 --depth 2 --only margin,buckets,focus --train-seed 7)
 grep -q '^trained' <<< "$again" && fail "a second call trained again"
 grep -q '^margin ' <<< "$again" || fail "a second call did not report margin"
 set +e

@@ -28,8 +28,6 @@
 #   gain     evalnet.skip_gain_at_least=10
 #   balance  evalnet.phase_balance=true
 #   mobility evalnet.mobility=true (the leaf's count of legal rectangles as inputs)
-#   windows  evalnet.windows=2x2 (every 2x2 block, one shared table; issue 100)
-#   windows-edge  evalnet.windows=2x2-edge (one table for the blocks on the edge, one inside)
 #   focus    evalnet.focus_weight=2 (positions at 95-130 mushrooms left drawn twice as often; issue 100, item 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,11 +67,9 @@ declare -A sets=(
   [gain]="--set evalnet.skip_gain_at_least=10"
   [balance]="--set evalnet.phase_balance=true"
   [mobility]="--set evalnet.mobility=true"
-  [windows]="--set evalnet.windows=2x2"
-  [windows-edge]="--set evalnet.windows=2x2-edge"
   [focus]="--set evalnet.focus_weight=2"
 )
-names=(margin buckets blend wide contra gain balance mobility windows windows-edge focus)
+names=(margin buckets blend wide contra gain balance mobility focus)
 if [[ -n $only ]]; then
   IFS=, read -r -a names <<< "$only"
   for n in "${names[@]}"; do [[ -n ${sets[$n]+x} ]] || { echo "screen-eval-switches: no variant '$n'" >&2; exit 2; }; done

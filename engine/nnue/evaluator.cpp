@@ -104,11 +104,10 @@ void Evaluator::apply_changes(const int16_t* from, int16_t* to, const int* remov
 }
 
 void Evaluator::refresh(const Position& pos, int16_t* acc) const {
-  int features[kMaxActiveFeatures];
+  int features[kActiveFeatures];
   for (int p = 0; p < 2; ++p) {
-    active_features(pos, Player(p), features, shape_.windows);
-    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features,
-                  active_feature_count(shape_));
+    active_features(pos, Player(p), features);
+    apply_changes(ft_bias_.data(), acc + size_t(p) * shape_.hidden, nullptr, 0, features, kActiveFeatures);
   }
 }
 
@@ -152,12 +151,7 @@ void Evaluator::compute_ply(int depth) {
     return;
   }
   FeatureChanges moved;
-  // With the windows a constant where there are none, the inlined copy
-  // has no block code at all (the shipped nets have none).
-  if (shape_.windows == Windows::kNone)
-    move_changes(was, now, move, plies_[size_t(depth)].mover, moved, Windows::kNone);
-  else
-    move_changes(was, now, move, plies_[size_t(depth)].mover, moved, shape_.windows);
+  move_changes(was, now, move, plies_[size_t(depth)].mover, moved);
   kernels::PairChanges changes;
   changes.removed_both = moved.removed_both;
   changes.n_removed_both = moved.n_removed_both;
@@ -229,10 +223,10 @@ float reference_output(const Network& m, const Position& pos, const LeafMoves& m
   for (int p = 0; p < 2; ++p) {
     float* a = acc.data() + size_t(p) * H;
     for (int h = 0; h < H; ++h) a[h] = m.ft_bias[size_t(h)];
-    int features[kMaxActiveFeatures];
-    active_features(pos, Player(p), features, x.windows);
-    for (int i = 0; i < active_feature_count(x); ++i) {
-      const float* row = m.ft_weight.data() + size_t(features[i]) * H;
+    int features[kActiveFeatures];
+    active_features(pos, Player(p), features);
+    for (int f : features) {
+      const float* row = m.ft_weight.data() + size_t(f) * H;
       for (int h = 0; h < H; ++h) a[h] += row[h];
     }
   }

@@ -2,7 +2,7 @@
 // static evaluator, in integers: the transformer's two accumulators (one per
 // perspective) are int16 (their weight rows int8 when every weight fits)
 // and kept on a stack, one entry per pushed move,
-// updated only for the cells the move changes and the triples (and blocks) touching
+// updated only for the cells the move changes and the triples touching
 // them, and only when an evaluation needs them (lazily); the dense layers run on
 // int8 weights with int32 sums. The kernels (nnue/kernels.h)
 // run AVX2 when the CPU has it (chosen at run time, like the move

@@ -329,8 +329,7 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x40;
   expect_error(write("flipped.bin", flipped), "checksum mismatch");
-  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"),
-               "no MSHEVAL2, MSHEVAL3, MSHEVAL4 or MSHEVAL5 magic");
+  expect_error(write("model.h5", "\x89HDF\r\n\x1a\n and more bytes than a header"), "no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic");
   std::string old = bytes;
   old[7] = '1';  // the first format, cell features only
   expect_error(write("old.bin", old), "an MSHEVAL1 evaluation (cell features only)");
@@ -376,45 +375,12 @@ TEST_F(NnueNetworkFileTest, RoundTripsAndNamesEveryKindOfBadFile) {
     expect_error(write("other.bin", other), "5 mobility inputs");
   }
 
-  // With window features the file is MSHEVAL5 (with or without mobility
-  // inputs and buckets), its window rows after the triples'; a window
-  // shape this build does not know, and a size that does not match the
-  // header's, are refused by name.
-  for (const nnue::Windows windows : {nnue::Windows::k2x2, nnue::Windows::k2x2Edge})
-    for (const bool mobility : {false, true}) {
-      const nnue::Network framed = nnue::random_network({16, 8, 4, 2, 1, mobility, windows}, 7);
-      const std::string framed_bytes = nnue::serialize_network(framed);
-      EXPECT_EQ(framed_bytes.substr(0, 8), "MSHEVAL5");
-      const nnue::Network framed_back = nnue::read_network(write("windows.bin", framed_bytes));
-      EXPECT_EQ(framed_back.shape, framed.shape);
-      EXPECT_EQ(framed_back.shape.windows, windows);
-      EXPECT_EQ(framed_back.shape.mobility, mobility);
-      EXPECT_EQ(framed_back.ft_weight, framed.ft_weight);
-      EXPECT_EQ(framed_back.shape.to_string(),
-                std::string("H=16 L1=8 L2=4, 2 phase x 1 seat buckets") + (mobility ? ", mobility inputs" : "") +
-                    ", " + nnue::windows_name(windows) + " windows");
-      for (const char kind : {char(nnue::kWindowKinds), char(7)}) {
-        std::string unknown = framed_bytes;
-        unknown[32] = kind;  // windows = 3 (the first past the known ones) or 7
-        expect_error(write("unknown.bin", unknown),
-                     "window shape " + std::to_string(int(kind)) + ", which this build does not know");
-      }
-      std::string none = framed_bytes;
-      none[32] = 0;  // MSHEVAL5 always has windows
-      expect_error(write("none.bin", none), "window shape 0");
-      std::string other = framed_bytes;
-      other[32] = windows == nnue::Windows::k2x2 ? 2 : 1;  // the other kind: another number of rows
-      expect_error(write("other.bin", other), "truncated, or another architecture");
-      std::string odd = framed_bytes;
-      odd[28] = 3;  // 3 mobility inputs
-      expect_error(write("odd.bin", odd), "3 mobility inputs");
-    }
-  // One dense stack with windows is MSHEVAL5 too (its header carries the
-  // stacks), and reads back so.
-  const nnue::Network single = nnue::random_network({16, 8, 4, 1, 1, false, nnue::Windows::k2x2}, 8);
-  const std::string single_bytes = nnue::serialize_network(single);
-  EXPECT_EQ(single_bytes.substr(0, 8), "MSHEVAL5");
-  EXPECT_EQ(nnue::read_network(write("single.bin", single_bytes)).shape, single.shape);
+  // MSHEVAL5 was issue 100's window features, rejected and removed: such
+  // a file is refused by name, whatever follows its magic.
+  std::string windows = bytes;
+  windows[7] = '5';
+  expect_error(write("windows.bin", windows), "an MSHEVAL5 file, an evaluation with window features (issue 100)");
+  expect_error(write("magic-only.bin", "MSHEVAL5"), "an MSHEVAL5 file");
   // MSHEVAL4 always has its mobility inputs: 0 of them is refused there.
   std::string no_mobility = nnue::serialize_network(random_model(32, 8, 4, 5, 1, 1, true));
   no_mobility[28] = 0;

@@ -32,7 +32,7 @@ int cell_feature(const Position& pos, int r, int c, Player p) {
   return (r * kCols + c) * kCellStates + cell_state(pos, r, c, p);
 }
 
-void active_features(const Position& pos, Player p, int* out, Windows windows) {
+void active_features(const Position& pos, Player p, int* out) {
   CellStates st;
   fill_states(pos, p, st);
   for (int r = 0; r < kRows; ++r)
@@ -41,11 +41,6 @@ void active_features(const Position& pos, Player p, int* out, Windows windows) {
     for (int c = 0; c + 2 < kCols; ++c) *out++ = row_triple(st.s[r][c], st.s[r][c + 1], st.s[r][c + 2]);
   for (int c = 0; c < kCols; ++c)
     for (int r = 0; r + 2 < kRows; ++r) *out++ = column_triple(st.s[r][c], st.s[r + 1][c], st.s[r + 2][c]);
-  if (windows == Windows::kNone) return;
-  for (int r = 0; r < kWindowRows; ++r)
-    for (int c = 0; c < kWindowCols; ++c)
-      *out++ = window_base(windows, r, c) +
-               window_block(st.s[r][c], st.s[r][c + 1], st.s[r + 1][c], st.s[r + 1][c + 1]);
 }
 
 void first_view_states(const Position& pos, uint8_t* states) {

@@ -1,7 +1,6 @@
 // The learned evaluation's input features (network.h draws the net): each
 // cell's state, one feature per cell and one per three cells side by side in
-// a row or one above another in a column, and with a shape's window
-// features one per 2x2 block of cells; and which of them a move changes,
+// a row or one above another in a column; and which of them a move changes,
 // so that the evaluator updates its accumulators by the rows of those only.
 #pragma once
 #include <algorithm>
@@ -9,7 +8,6 @@
 
 #include "mushroom/move.h"
 #include "mushroom/position.h"
-#include "nnue/shape.h"
 
 namespace mushroom::nnue {
 
@@ -22,49 +20,9 @@ constexpr int kCellFeatures = 170 * kCellStates;
 constexpr int kTripleFeatures = kCellStates * kCellStates * kCellStates;
 constexpr int kRowTripleBase = kCellFeatures;
 constexpr int kColumnTripleBase = kRowTripleBase + kTripleFeatures;
-// The features of a net without windows: cells, row and column triples.
 constexpr int kFeatures = kColumnTripleBase + kTripleFeatures;
 // Active per perspective: 170 cells, 10 rows of 15 triples, 17 columns of 8.
 constexpr int kActiveFeatures = 170 + 10 * 15 + 17 * 8;
-
-// The window features (Shape::windows) follow the triples: a 2x2 block's
-// states a (top left), b (top right), c (bottom left), d (bottom right) are
-// the feature ((a * 12 + b) * 12 + c) * 12 + d of its block's table. The
-// blocks are named by their top-left cell: 9 rows of 16.
-constexpr int kWindowFeatures = kCellStates * kCellStates * kCellStates * kCellStates;
-constexpr int kWindowBase = kFeatures;
-constexpr int kWindowRows = kRows - 1, kWindowCols = kCols - 1;
-constexpr int kActiveWindows = kWindowRows * kWindowCols;
-// The most features a perspective has active, windows included.
-constexpr int kMaxActiveFeatures = kActiveFeatures + kActiveWindows;
-
-// The table of the block with top-left cell (r, c): with 2x2-edge windows,
-// 0 for a block on the board's edge and 1 for one inside; else 0.
-constexpr int window_table(Windows windows, int r, int c) {
-  return windows == Windows::k2x2Edge && r > 0 && c > 0 && r < kWindowRows - 1 && c < kWindowCols - 1 ? 1 : 0;
-}
-// The first feature of the table of the block with top-left cell (r, c).
-constexpr int window_base(Windows windows, int r, int c) {
-  return kWindowBase + window_table(windows, r, c) * kWindowFeatures;
-}
-// A block's index in its table, from its four states.
-constexpr int window_block(int a, int b, int c, int d) {
-  return ((a * kCellStates + b) * kCellStates + c) * kCellStates + d;
-}
-// The blocks a table holds, counted by window_table (check_ranges bounds
-// the accumulator with it); 0 for a table the kind does not have.
-constexpr int blocks_in_table(Windows windows, int table) {
-  if (table >= window_tables(windows)) return 0;
-  int blocks = 0;
-  for (int r = 0; r < kWindowRows; ++r)
-    for (int c = 0; c < kWindowCols; ++c) blocks += window_table(windows, r, c) == table;
-  return blocks;
-}
-// A net's feature rows, and the features active per perspective.
-constexpr int feature_count(const Shape& shape) { return kFeatures + window_tables(shape.windows) * kWindowFeatures; }
-constexpr int active_feature_count(const Shape& shape) {
-  return kActiveFeatures + (shape.windows == Windows::kNone ? 0 : kActiveWindows);
-}
 
 int cell_state(const Position& pos, int r, int c, Player p);
 // The feature of a cell for perspective p: cell * 12 + its state.
@@ -74,10 +32,9 @@ inline int row_triple(int s0, int s1, int s2) { return kRowTripleBase + (s0 * kC
 inline int column_triple(int s0, int s1, int s2) {
   return kColumnTripleBase + (s0 * kCellStates + s1) * kCellStates + s2;
 }
-// Every active feature of perspective p (active_feature_count of a shape
-// with these windows): the cells, then the row triples, then the column
-// triples, then the windows' blocks row by row.
-void active_features(const Position& pos, Player p, int* out, Windows windows = Windows::kNone);
+// Every active feature of perspective p (kActiveFeatures of them): the
+// cells, then the row triples, then the column triples.
+void active_features(const Position& pos, Player p, int* out);
 
 // The mobility inputs (network.h) of a position with `rectangles` legal
 // rectangles into out[0..kMobilityInputs): `one` where an input is on, 0
@@ -100,9 +57,9 @@ void first_view_states(const Position& pos, uint8_t* states);
 // nobody owns has the same index in both views: it is listed once, in
 // removed_both, and its row is read once for the two.
 struct FeatureChanges {
-  int removed_both[kMaxActiveFeatures];
-  int removed[2][kMaxActiveFeatures];
-  int added[2][kMaxActiveFeatures];
+  int removed_both[kActiveFeatures];
+  int removed[2][kActiveFeatures];
+  int added[2][kActiveFeatures];
   int n_removed_both = 0, n_removed = 0, n_added = 0;  // removed[p] and added[p] hold n_removed and n_added
 };
 
@@ -129,34 +86,15 @@ constexpr OtherViewTriples make_other_view_triples() {
 }
 inline constexpr OtherViewTriples kOtherViewTriple = make_other_view_triples();
 
-// A block's index ((a * 12 + b) * 12 + c) * 12 + d in the other player's view.
-struct OtherViewWindows {
-  uint16_t at[kWindowFeatures];
-};
-constexpr OtherViewWindows make_other_view_windows() {
-  OtherViewWindows t{};
-  for (int i = 0; i < kWindowFeatures; ++i) {
-    const int s0 = i / (kCellStates * kCellStates * kCellStates), s1 = i / (kCellStates * kCellStates) % kCellStates;
-    const int s2 = i / kCellStates % kCellStates, s3 = i % kCellStates;
-    t.at[i] = uint16_t(
-        window_block(other_view_state(s0), other_view_state(s1), other_view_state(s2), other_view_state(s3)));
-  }
-  return t;
-}
-inline constexpr OtherViewWindows kOtherViewWindow = make_other_view_windows();
-
 }  // namespace detail
 
 // `now` starts as a copy of the states `was`; the rectangle that `mover`
 // takes with `move` (not a pass) is written into it, and the
 // features that change are listed: the rectangle's cells and every triple
-// with a cell in it, cells first, then row triples, then column triples,
-// then (with windows) every block with a cell in it: at most (h + 1) x
-// (w + 1) for an h x w rectangle.
+// with a cell in it, cells first, then row triples, then column triples.
 // Inline: it runs at every ply the evaluator brings up to date, and the
 // call measured 2-3% of the exported bot's nodes a second.
-inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Player mover, FeatureChanges& out,
-                         Windows windows = Windows::kNone) {
+inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Player mover, FeatureChanges& out) {
   // Every cell of the rectangle ends empty and owned by the mover: kMine in
   // the mover's view, so in the first player's view kMine when the first
   // player moves, else kTheirs.
@@ -202,26 +140,6 @@ inline void move_changes(const uint8_t* was, uint8_t* now, const Move& move, Pla
   for (int c = move.c1; c <= move.c2; ++c)
     line(kColumnTripleBase, was + r_lo * kStateStride + c, now + r_lo * kStateStride + c, kStateStride,
          column_last - r_lo + 1);
-  // The blocks with a cell in the rectangle: top-left corners from one row
-  // above and one column left of it. Along a row of blocks the left
-  // column's two states roll on from the right column's.
-  if (windows != Windows::kNone) {
-    const int top = std::max(0, int(move.r1) - 1), bottom = std::min(kWindowRows - 1, int(move.r2));
-    const int left = std::max(0, int(move.c1) - 1), right = std::min(kWindowCols - 1, int(move.c2));
-    for (int r = top; r <= bottom; ++r) {
-      const uint8_t *w0 = was + r * kStateStride, *w1 = w0 + kStateStride;
-      const uint8_t *n0 = now + r * kStateStride, *n1 = n0 + kStateStride;
-      int wa = w0[left], wc = w1[left], na = n0[left], nc = n1[left];
-      for (int c = left; c <= right; ++c) {
-        const int wb = w0[c + 1], wd = w1[c + 1], nb = n0[c + 1], nd = n1[c + 1];
-        const int before = window_block(wa, wb, wc, wd), after = window_block(na, nb, nc, nd);
-        const int base = window_base(windows, r, c);
-        change(base + before, base + after, base + detail::kOtherViewWindow.at[before],
-               base + detail::kOtherViewWindow.at[after]);
-        wa = wb, wc = wd, na = nb, nc = nd;
-      }
-    }
-  }
   out.n_removed_both = n_both;
   out.n_removed = n_removed;
   out.n_added = n_added;

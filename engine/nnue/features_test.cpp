@@ -10,7 +10,6 @@
 
 #include "mushroom/movegen.h"
 #include "mushroom/playout_positions.h"
-#include "util/rng.h"
 
 namespace mushroom {
 namespace {
@@ -45,82 +44,11 @@ TEST(NnueFeatures, FeaturesNameEveryCellAndEveryTripleOnce) {
   }
 }
 
-// The window features follow the triples: every 2x2 block once, row by
-// row of top-left corners, its four states top left to bottom right, in the
-// table of its place (2x2-edge: the board's edge in table 0, the rest in
-// table 1). A pair that makes 10 one above the other shows up in a block.
-TEST(NnueFeatures, WindowsNameEveryBlockOnceInItsTable) {
-  std::array<std::array<uint8_t, kCols>, kRows> digits{};
-  for (auto& row : digits) row.fill(5);
-  digits[0][0] = 1;
-  digits[1][0] = 9;
-  digits[4][7] = 3;
-  Position pos = Position::from_digits(digits);
-  pos.apply(Move::rect(0, 0, 1, 0));  // the first player takes the 1 and the 9 of column 0
-  const auto block = [](int a, int b, int c, int d) {
-    return ((a * nnue::kCellStates + b) * nnue::kCellStates + c) * nnue::kCellStates + d;
-  };
-  for (const nnue::Windows windows : {nnue::Windows::k2x2, nnue::Windows::k2x2Edge}) {
-    nnue::Shape shape;
-    shape.windows = windows;
-    ASSERT_EQ(nnue::active_feature_count(shape), nnue::kActiveFeatures + 144);
-    ASSERT_EQ(nnue::feature_count(shape), nnue::kFeatures + (windows == nnue::Windows::k2x2 ? 1 : 2) * 20736);
-    int first[nnue::kMaxActiveFeatures], second[nnue::kMaxActiveFeatures], plain[nnue::kMaxActiveFeatures];
-    nnue::active_features(pos, kFirst, first, windows);
-    nnue::active_features(pos, kSecond, second, windows);
-    nnue::active_features(pos, kFirst, plain);
-    // The features without windows come first, unchanged.
-    EXPECT_TRUE(std::equal(plain, plain + nnue::kActiveFeatures, first));
-    const int* blocks = first + nnue::kActiveFeatures;
-    int inside = 0;
-    for (int r = 0; r < 9; ++r)
-      for (int c = 0; c < 16; ++c) {
-        const int f = blocks[r * 16 + c];
-        const int table = (f - nnue::kWindowBase) / nnue::kWindowFeatures;
-        const auto state = [&](int rr, int cc) { return nnue::cell_state(pos, rr, cc, kFirst); };
-        EXPECT_EQ(f - nnue::kWindowBase - table * nnue::kWindowFeatures,
-                  block(state(r, c), state(r, c + 1), state(r + 1, c), state(r + 1, c + 1)))
-            << r << "," << c;
-        const bool on_edge = r == 0 || c == 0 || r == 8 || c == 15;
-        EXPECT_EQ(table, windows == nnue::Windows::k2x2Edge && !on_edge ? 1 : 0) << r << "," << c;
-        inside += table;
-      }
-    EXPECT_EQ(inside, windows == nnue::Windows::k2x2Edge ? 7 * 14 : 0);
-    // The reader's bound counts each table's blocks (blocks_in_table): the
-    // same counts as the tables the blocks are put in, 46 on the edge and
-    // 98 inside with 2x2-edge, all 144 in one table with 2x2.
-    for (int t = 0; t < 2; ++t) {
-      int in_table = 0;
-      for (int r = 0; r < 9; ++r)
-        for (int c = 0; c < 16; ++c) in_table += nnue::window_table(windows, r, c) == t;
-      const int expected = windows == nnue::Windows::k2x2Edge ? (t == 0 ? 46 : 98) : (t == 0 ? 144 : 0);
-      EXPECT_EQ(nnue::blocks_in_table(windows, t), expected) << t;
-      if (t < nnue::window_tables(windows)) {
-        EXPECT_EQ(in_table, expected) << t;
-      }
-    }
-    EXPECT_EQ(nnue::blocks_in_table(nnue::Windows::kNone, 0), 0);
-    // Column 0's taken pair: the first block is (mine, 5, mine, 5), (theirs,
-    // 5, theirs, 5) for the second player; the 3 at (4, 7) is in four blocks.
-    EXPECT_EQ(blocks[0], nnue::kWindowBase + block(10, 4, 10, 4));
-    EXPECT_EQ(second[nnue::kActiveFeatures], nnue::kWindowBase + block(11, 4, 11, 4));
-    EXPECT_EQ((blocks[3 * 16 + 6] - nnue::kWindowBase) % nnue::kWindowFeatures, block(4, 4, 4, 2));
-    EXPECT_EQ((blocks[4 * 16 + 7] - nnue::kWindowBase) % nnue::kWindowFeatures, block(2, 4, 4, 4));
-  }
-}
-
 // move_changes lists exactly the features whose count differs between the
 // positions before and after a move, in both views, each removed feature
-// that both views share listed once; with each kind of windows, their
-// blocks with it.
-class NnueMoveChanges : public ::testing::TestWithParam<nnue::Windows> {};
-
-TEST_P(NnueMoveChanges, AMovesChangesAreTheDifferenceOfItsPositionsFeatures) {
-  const nnue::Windows windows = GetParam();
-  nnue::Shape shape;
-  shape.windows = windows;
-  const int active = nnue::active_feature_count(shape);
-  int moves = 0, block_changes = 0;
+// that both views share listed once.
+TEST(NnueFeatures, AMovesChangesAreTheDifferenceOfItsPositionsFeatures) {
+  int moves = 0;
   // Up to 60 legal moves of each start (the board's edges and corners, big
   // rectangles and small), then the boards of pairs below.
   std::vector<std::pair<Position, Move>> cases;
@@ -130,7 +58,7 @@ TEST_P(NnueMoveChanges, AMovesChangesAreTheDifferenceOfItsPositionsFeatures) {
     for (int k = 0; k < n && k < 60; ++k) cases.emplace_back(start, list[k]);
   }
   // Boards of empty cells (digit 0) but a few pairs that make 10: at the
-  // corners and on the borders of 2x2-edge's tables, and one pair at
+  // corners and a row or two in from the edges, and one pair at
   // opposite corners, whose only move is the whole board.
   const auto pairs_board = [](std::initializer_list<std::array<int, 4>> pairs) {
     std::array<std::array<uint8_t, kCols>, kRows> digits{};
@@ -153,16 +81,16 @@ TEST_P(NnueMoveChanges, AMovesChangesAreTheDifferenceOfItsPositionsFeatures) {
     nnue::first_view_states(start, before);
     std::copy(before, before + nnue::kStatesSize, after);
     nnue::FeatureChanges changes;
-    nnue::move_changes(before, after, move, start.to_move(), changes, windows);
+    nnue::move_changes(before, after, move, start.to_move(), changes);
     nnue::first_view_states(after_pos, expected);
     ASSERT_TRUE(std::equal(after, after + nnue::kStatesSize, expected));
     for (int p = 0; p < 2; ++p) {
-      int was[nnue::kMaxActiveFeatures], now[nnue::kMaxActiveFeatures];
-      nnue::active_features(start, Player(p), was, windows);
-      nnue::active_features(after_pos, Player(p), now, windows);
+      int was[nnue::kActiveFeatures], now[nnue::kActiveFeatures];
+      nnue::active_features(start, Player(p), was);
+      nnue::active_features(after_pos, Player(p), now);
       std::map<int, int> difference;  // feature -> count after minus before
-      for (int i = 0; i < active; ++i) ++difference[now[i]];
-      for (int i = 0; i < active; ++i) --difference[was[i]];
+      for (int f : now) ++difference[f];
+      for (int f : was) --difference[f];
       std::map<int, int> listed;
       for (int i = 0; i < changes.n_added; ++i) ++listed[changes.added[p][i]];
       for (int i = 0; i < changes.n_removed; ++i) --listed[changes.removed[p][i]];
@@ -171,24 +99,11 @@ TEST_P(NnueMoveChanges, AMovesChangesAreTheDifferenceOfItsPositionsFeatures) {
       std::erase_if(listed, [](const auto& kv) { return kv.second == 0; });
       EXPECT_EQ(listed, difference) << "view " << p;
       EXPECT_EQ(changes.n_added, changes.n_removed + changes.n_removed_both);
-      for (int i = 0; i < changes.n_added; ++i) block_changes += changes.added[p][i] >= nnue::kWindowBase;
     }
     ++moves;
   }
   EXPECT_GT(moves, 20);
-  if (windows == nnue::Windows::kNone)
-    EXPECT_EQ(block_changes, 0);
-  else
-    EXPECT_GE(block_changes, 4 * moves);  // two cells or more change two blocks or more, in each view
 }
-
-INSTANTIATE_TEST_SUITE_P(Windows, NnueMoveChanges,
-                         ::testing::Values(nnue::Windows::kNone, nnue::Windows::k2x2, nnue::Windows::k2x2Edge),
-                         [](const auto& info) {
-                           return info.param == nnue::Windows::kNone ? std::string("None")
-                                  : info.param == nnue::Windows::k2x2 ? std::string("TwoByTwo")
-                                                                      : std::string("TwoByTwoEdge");
-                         });
 
 }  // namespace
 }  // namespace mushroom

@@ -17,6 +17,8 @@ namespace {
 constexpr char kMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '2'};
 constexpr char kBucketMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '3'};
 constexpr char kMobilityMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '4'};
+// Issue 100's window features (2x2 blocks of cells), rejected at the real
+// clock and removed: their files are refused by name.
 constexpr char kWindowMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '5'};
 constexpr char kOldMagic[8] = {'M', 'S', 'H', 'E', 'V', 'A', 'L', '1'};
 
@@ -37,7 +39,7 @@ T get(const std::string& in, size_t& at) {
 
 void resize_for(Network& m) {
   const Shape& x = m.shape;
-  m.ft_weight.assign(size_t(feature_count(x)) * x.hidden, 0.0f);
+  m.ft_weight.assign(size_t(kFeatures) * x.hidden, 0.0f);
   m.ft_bias.assign(size_t(x.hidden), 0.0f);
   const size_t S = size_t(x.stacks());
   m.l1_weight.assign(S * x.l1 * size_t(x.dense_inputs()), 0.0f);
@@ -65,10 +67,10 @@ void check_ranges(Network& m, const std::string& source) {
   dense_limit(m.l2_weight, "l2.weight");
   dense_limit(m.out_weight, "out.weight");
   // The accumulator is int16: its largest possible magnitude, the bias plus
-  // the largest row of every cell, of every triple's place and of every
-  // block's place, must fit, counted as the runtime adds them (each value
-  // rounded to 1/kFtScale: 600 rows rounding up by half a step each is 300
-  // more than the float sum says).
+  // the largest row of every cell and of every triple's place, must fit,
+  // counted as the runtime adds them (each value rounded to 1/kFtScale: 456
+  // rows rounding up by half a step each is 228 more than the float sum
+  // says).
   // Beyond int16 by far is just far (lround has no answer past long).
   const auto rounded = [](float v) {
     return std::fabs(v * kFtScale) > 1e9f ? 1e9 : std::fabs(double(ft_integer(v)));
@@ -83,8 +85,6 @@ void check_ranges(Network& m, const std::string& source) {
     for (int cell = 0; cell < 170; ++cell) worst += largest(cell * kCellStates, kCellStates, h);
     worst += 10 * 15 * largest(kRowTripleBase, kTripleFeatures, h);
     worst += 17 * 8 * largest(kColumnTripleBase, kTripleFeatures, h);
-    for (int table = 0; table < window_tables(m.shape.windows); ++table)
-      worst += blocks_in_table(m.shape.windows, table) * largest(kWindowBase + table * kWindowFeatures, kWindowFeatures, h);
     if (worst > 32767.0)
       throw NetworkError(source + ": transformer unit " + std::to_string(h) + " can reach " +
                          std::to_string(int64_t(worst)) + " in the int16 accumulator (its values in 1/" +
@@ -137,9 +137,8 @@ std::string serialize_network(const Network& network) {
   Network m = network;  // tensors() hands out pointers
   // The oldest magic that holds the model, so older models keep their bytes.
   const Shape& x = m.shape;
-  const bool windows = x.windows != Windows::kNone;
-  const bool buckets = x.stacks() > 1 || x.mobility || windows;
-  std::string out(windows ? kWindowMagic : x.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
+  const bool buckets = x.stacks() > 1 || x.mobility;
+  std::string out(x.mobility ? kMobilityMagic : buckets ? kBucketMagic : kMagic, sizeof kMagic);
   put<uint32_t>(out, uint32_t(x.hidden));
   put<uint32_t>(out, uint32_t(x.l1));
   put<uint32_t>(out, uint32_t(x.l2));
@@ -147,12 +146,7 @@ std::string serialize_network(const Network& network) {
     put<uint32_t>(out, uint32_t(x.phase_buckets));
     put<uint32_t>(out, uint32_t(x.seat_buckets));
   }
-  if (windows) {
-    put<uint32_t>(out, uint32_t(x.mobility ? kMobilityInputs : 0));
-    put<uint32_t>(out, uint32_t(x.windows));
-  } else if (x.mobility) {
-    put<uint32_t>(out, uint32_t(kMobilityInputs));
-  }
+  if (x.mobility) put<uint32_t>(out, uint32_t(kMobilityInputs));
   for (const auto& t : m.tensors()) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
   put<uint64_t>(out, fnv1a64(out.data(), out.size()));
   return out;
@@ -165,12 +159,14 @@ Network parse_network(const std::string& bytes, const std::string& source) {
   const auto starts_with = [&](const char* magic) {
     return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), magic, sizeof kMagic) == 0;
   };
-  const bool windows = starts_with(kWindowMagic);
-  const bool mobility = windows || starts_with(kMobilityMagic);
+  if (starts_with(kWindowMagic))
+    throw NetworkError(source + ": an MSHEVAL5 file, an evaluation with window features (issue 100), which were "
+                       "rejected and removed; this build reads MSHEVAL2, MSHEVAL3 and MSHEVAL4");
+  const bool mobility = starts_with(kMobilityMagic);
   const bool buckets = mobility || starts_with(kBucketMagic);
   if (!buckets && !starts_with(kMagic))
-    throw NetworkError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3, MSHEVAL4 or MSHEVAL5 magic)");
-  const size_t header = sizeof kMagic + (windows ? 7 : mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
+    throw NetworkError(source + ": not a learned-evaluation file (no MSHEVAL2, MSHEVAL3 or MSHEVAL4 magic)");
+  const size_t header = sizeof kMagic + (mobility ? 6 : buckets ? 5 : 3) * sizeof(uint32_t);
   if (bytes.size() < header + sizeof(uint64_t))
     throw NetworkError(source + ": " + std::to_string(bytes.size()) + " bytes, too short for a learned evaluation");
   size_t at = sizeof kMagic;
@@ -184,19 +180,11 @@ Network parse_network(const std::string& bytes, const std::string& source) {
     x.seat_buckets = int(get<uint32_t>(bytes, at));
   }
   if (mobility) {
-    // MSHEVAL4 always has them; MSHEVAL5 says 0 when it has none.
     const uint32_t inputs = get<uint32_t>(bytes, at);
-    if (inputs != uint32_t(kMobilityInputs) && !(windows && inputs == 0))
+    if (inputs != uint32_t(kMobilityInputs))
       throw NetworkError(source + ": " + std::to_string(inputs) + " mobility inputs, where this build runs " +
-                         std::to_string(kMobilityInputs) + (windows ? " or 0" : ""));
-    x.mobility = inputs != 0;
-  }
-  if (windows) {
-    const uint32_t kind = get<uint32_t>(bytes, at);
-    if (kind == 0 || kind >= uint32_t(kWindowKinds))
-      throw NetworkError(source + ": window shape " + std::to_string(kind) +
-                         ", which this build does not know (it runs 1: 2x2 and 2: 2x2-edge)");
-    x.windows = Windows(kind);
+                         std::to_string(kMobilityInputs));
+    x.mobility = true;
   }
   // The buckets first: the architecture's message (Shape::to_string)
   // multiplies them, which the file's values could overflow.

@@ -6,8 +6,7 @@
 //   cell state   per perspective p (the first or the second player's view):
 //                the cell's digit - 1 (0..8) when it holds a mushroom, else
 //                9 (nobody owns it), 10 (p owns it) or 11 (p's opponent owns it)
-//   features     per perspective, 456 active of kFeatures (nnue/features.h),
-//                600 with window features:
+//   features     per perspective, 456 active of kFeatures (nnue/features.h):
 //                - one per cell, where it is: cell * 12 + state (2,040 in all);
 //                - one per three cells side by side in a row, and one per
 //                  three cells one above another in a column: the triple of
@@ -16,17 +15,9 @@
 //                  board. Triples see what single cells cannot: two digits
 //                  that make 10 next to each other, an owned cell beside
 //                  taken ground (Othello's pattern evaluations do the same);
-//                - with Shape::windows, one per 2x2 block of cells (9 x 16
-//                  of them): the block's four states, top left to bottom
-//                  right, ((a * 12 + b) * 12 + c) * 12 + d, 20,736 a table;
-//                  "2x2": one table for the whole board, "2x2-edge": one
-//                  for the blocks on the board's edge and one for the
-//                  rest. A block sees two rows at once: the 2-D
-//                  neighbourhoods from which rectangles are made;
 //   transformer  A_p = ft.bias + sum of ft.weight rows of p's active
 //                features: H numbers, kept incrementally (a move changes
-//                only its rectangle's cells and the triples and blocks that
-//                touch them)
+//                only its rectangle's cells and the triples that touch them)
 //   input        [crelu(A_mover), crelu(A_opponent), last_move_was_pass,
 //                mover_moved_first]: 2H + 2 numbers; crelu(x) = min(max(x, 0), 1);
 //                with mobility inputs, kMobilityInputs more, each 0 or 1,
@@ -58,13 +49,12 @@
 // phase_buckets and u32 seat_buckets after L2 (the dense tensors then hold
 // every stack, stack by stack); one without is written as MSHEVAL2. A model
 // with mobility inputs is "MSHEVAL4": MSHEVAL3's header, then u32
-// mobility_inputs (kMobilityInputs). A model with window features is
-// "MSHEVAL5": MSHEVAL3's header, then u32 mobility_inputs (kMobilityInputs
-// or 0) and u32 windows (1: 2x2, 2: 2x2-edge; Windows), its ft.weight
-// holding the window tables' rows after the triples'. Reading checks the size, magic, shape
+// mobility_inputs (kMobilityInputs). Reading checks the size, magic, shape
 // ranges, hash, finite values, that the values fit the integer runtime and
 // that no evaluation can leave the search's range (kMaxEvaluationCells).
-// ("MSHEVAL1" files, cell features only, are refused by name: retrain.)
+// ("MSHEVAL1" files, cell features only, are refused by name: retrain.
+// So are "MSHEVAL5" files, the window features of issue 100, rejected at
+// the real clock and removed: docs/history/rejected.md.)
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -84,7 +74,7 @@ class NetworkError : public std::runtime_error {
 
 struct Network {
   Shape shape;
-  std::vector<float> ft_weight;   // [feature_count(shape)][H]
+  std::vector<float> ft_weight;   // [kFeatures][H]
   std::vector<float> ft_bias;     // [H]
   std::vector<float> l1_weight;   // [S][L1][shape.dense_inputs()], S = shape.stacks()
   std::vector<float> l1_bias;     // [S][L1]

@@ -1,32 +1,12 @@
-// The learned evaluation's shape: the seven numbers that say how big each of
+// The learned evaluation's shape: the six numbers that say how big each of
 // its layers is and which inputs and stacks it has (network.h draws the
 // whole net). Held once by every type that has a shape (the weights, the
 // integer evaluator, the training config, the LibTorch twin) and passed
 // whole; two shapes are compared with ==, never as text.
 #pragma once
-#include <cstdint>
 #include <string>
 
 namespace mushroom::nnue {
-
-// The 2-D window features a net adds to its cells and triples (network.h):
-// none; every 2x2 block of cells, one table shared by the whole board; or
-// the same blocks with one table for those that touch the board's edge and
-// one for the rest. The numbers are the model file's (MSHEVAL5).
-enum class Windows : uint8_t { kNone = 0, k2x2 = 1, k2x2Edge = 2 };
-constexpr int kWindowKinds = 3;
-// "none", "2x2", "2x2-edge": the config's and the messages' spelling.
-inline const char* windows_name(Windows w) {
-  return w == Windows::k2x2 ? "2x2" : w == Windows::k2x2Edge ? "2x2-edge" : "none";
-}
-// The kind a name spells (windows_name's), into out; false for none of them.
-inline bool windows_from_name(const std::string& name, Windows& out) {
-  for (int k = 0; k < kWindowKinds; ++k)
-    if (name == windows_name(Windows(k))) return out = Windows(k), true;
-  return false;
-}
-// How many window tables of 12^4 features the kind has: 0, 1 or 2.
-constexpr int window_tables(Windows w) { return w == Windows::kNone ? 0 : w == Windows::k2x2 ? 1 : 2; }
 
 constexpr int kFlagInputs = 2;       // last_move_was_pass, mover_moved_first
 constexpr int kMobilityInputs = 9;   // the rectangle count's thermometer (8) and parity
@@ -40,12 +20,11 @@ struct Shape {
   int phase_buckets = 1;  // 1..kMaxPhaseBuckets
   int seat_buckets = 1;   // 1 or 2
   bool mobility = false;  // kMobilityInputs more dense inputs (network.h)
-  Windows windows = Windows::kNone;  // the 2-D window features (network.h)
 
   // Written out: the exported bot is plain C++17 (no defaulted ==).
   bool operator==(const Shape& o) const {
     return hidden == o.hidden && l1 == o.l1 && l2 == o.l2 && phase_buckets == o.phase_buckets &&
-           seat_buckets == o.seat_buckets && mobility == o.mobility && windows == o.windows;
+           seat_buckets == o.seat_buckets && mobility == o.mobility;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   // The dense stacks: phase_buckets x seat_buckets (1: no buckets).
@@ -63,14 +42,12 @@ struct Shape {
     return (seat_buckets == 2 && !mover_moved_first ? phase_buckets : 0) + phase;
   }
   // "H=64 L1=16 L2=16", with ", 4 phase x 2 seat buckets" when it has them
-  // ", mobility inputs" when it has those and ", 2x2 windows" (or
-  // ", 2x2-edge windows") when it has window features.
+  // and ", mobility inputs" when it has those.
   std::string to_string() const {
     std::string s = "H=" + std::to_string(hidden) + " L1=" + std::to_string(l1) + " L2=" + std::to_string(l2);
     if (stacks() > 1)
       s += ", " + std::to_string(phase_buckets) + " phase x " + std::to_string(seat_buckets) + " seat buckets";
     if (mobility) s += ", mobility inputs";
-    if (windows != Windows::kNone) s += std::string(", ") + windows_name(windows) + " windows";
     return s;
   }
 };

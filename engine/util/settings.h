@@ -166,20 +166,13 @@ class SettingsTable {
     Setting<Config> s = make(key, SettingKind::kChoice, 0, 0, choices, help);
     s.show = [field](const Config& c) { return settings_detail::quoted(field(c)); };
     s.store = [field, choices, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
-      field(c) = choices[chosen_index(key, choices, v, source)];
-    };
-    settings_.push_back(std::move(s));
-    return *this;
-  }
-  // A choice kept as its index in `choices`: an enum whose values are
-  // 0, 1, ... in the choices' order.
-  template <class Field>
-  SettingsTable& indexed_choice(const char* key, Field field, std::vector<std::string> choices, const char* help) {
-    Setting<Config> s = make(key, SettingKind::kChoice, 0, 0, choices, help);
-    s.show = [field, choices](const Config& c) { return settings_detail::quoted(choices.at(size_t(field(c)))); };
-    s.store = [field, choices, key = std::string(key)](Config& c, const SettingValue& v, const SettingSource& source) {
-      using T = std::decay_t<decltype(field(c))>;
-      field(c) = T(chosen_index(key, choices, v, source));
+      std::string list;
+      for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
+      if (v.type != SettingValue::Type::kString && v.type != SettingValue::Type::kText)
+        source.reject(key, v, "must be one of: " + list);
+      for (const std::string& choice : choices)
+        if (v.text == choice) return void(field(c) = v.text);
+      source.reject(key, v, "is \"" + v.text + "\", expected one of: " + list);
     };
     settings_.push_back(std::move(s));
     return *this;
@@ -278,18 +271,6 @@ class SettingsTable {
   }
 
  private:
-  // Which of `choices` the value names; rejects anything else by name.
-  static size_t chosen_index(const std::string& key, const std::vector<std::string>& choices, const SettingValue& v,
-                             const SettingSource& source) {
-    std::string list;
-    for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
-    if (v.type != SettingValue::Type::kString && v.type != SettingValue::Type::kText)
-      source.reject(key, v, "must be one of: " + list);
-    for (size_t i = 0; i < choices.size(); ++i)
-      if (v.text == choices[i]) return i;
-    source.reject(key, v, "is \"" + v.text + "\", expected one of: " + list);
-    return 0;  // not reached: reject throws
-  }
   static Setting<Config> make(const char* key, SettingKind kind, double lo, double hi, std::vector<std::string> choices,
                               const char* help) {
     Setting<Config> s;

@@ -5,11 +5,8 @@
 namespace mushroom {
 namespace {
 
-enum class Shade : uint8_t { kLight, kDark, kNone };
-
 struct Example {
   int count = 7;
-  Shade shade = Shade::kDark;
   double rate = 0.5;
   bool on = true;
   std::string mode = "fast";
@@ -27,7 +24,6 @@ const SettingsTable<Example>& example_settings() {
           .real("rate", [](auto& c) -> auto& { return c.rate; }, 0, 1, "how fast")
           .flag("on", [](auto& c) -> auto& { return c.on; }, "whether")
           .choice("mode", [](auto& c) -> auto& { return c.mode; }, {"fast", "slow"}, "which way")
-          .indexed_choice("shade", [](auto& c) -> auto& { return c.shade; }, {"light", "dark", "none"}, "an enum")
           .device("device", [](auto& c) -> auto& { return c.device; }, "where")
           .text("note", [](auto& c) -> auto& { return c.note; }, "anything")
           .integer("depth", [](auto& c) -> auto& { return c.inner.depth; }, 0, 9, "a nested member");
@@ -48,12 +44,9 @@ std::string read_options(std::vector<std::pair<std::string, std::string>> values
 TEST(Settings, OptionsOverrideTheStructDefaults) {
   Example e;
   EXPECT_EQ(read_options({{"count", "12"}, {"rate", "0.25"}, {"on", "off"}, {"mode", "slow"}, {"device", "cuda:1"},
-                          {"note", "hi"}, {"depth", "9"}, {"shade", "none"}},
+                          {"note", "hi"}, {"depth", "9"}},
                          e),
             "");
-  EXPECT_EQ(e.shade, Shade::kNone);
-  EXPECT_EQ(read_options({{"shade", "light"}}, e), "");
-  EXPECT_EQ(e.shade, Shade::kLight);
   EXPECT_EQ(e.count, 12);
   EXPECT_DOUBLE_EQ(e.rate, 0.25);
   EXPECT_FALSE(e.on);
@@ -76,8 +69,6 @@ TEST(Settings, BadValuesNameTheOwnerTheKeyAndTheRange) {
   EXPECT_EQ(read_options({{"on", "maybe"}}, e), "thing 'x' option on=maybe: must be true or false");
   EXPECT_EQ(read_options({{"mode", "medium"}}, e),
             "thing 'x' option mode=medium: is \"medium\", expected one of: fast, slow");
-  EXPECT_EQ(read_options({{"shade", "grey"}}, e),
-            "thing 'x' option shade=grey: is \"grey\", expected one of: light, dark, none");
   EXPECT_EQ(read_options({{"device", "gpu"}}, e),
             "thing 'x' option device=gpu: is \"gpu\", expected cpu, cuda or cuda:N");
   EXPECT_EQ(read_options({{"colour", "red"}}, e), "unread colour");
@@ -94,8 +85,6 @@ TEST(Settings, HelpAndTomlShowTheDeclaredDefaults) {
   EXPECT_NE(toml.find("depth = 3"), std::string::npos) << toml;
   EXPECT_EQ(example_settings().default_text("rate"), "0.5");
   EXPECT_EQ(example_settings().default_text("mode"), "\"fast\"");
-  EXPECT_EQ(example_settings().default_text("shade"), "\"dark\"");
-  EXPECT_NE(help.find("shade=\"dark\"  (light|dark|none)  an enum"), std::string::npos) << help;
   EXPECT_THROW(example_settings().default_text("nope"), std::invalid_argument);
 }
 

@@ -14,13 +14,8 @@ namespace {
 
 // Weight limits that keep the integer runtime exact (nnue/network.h), as
 // the runtime adds them (rounded to 1/127): 456 active features at 0.54
-// (69/127 each) and a bias of 10 reach 32,734 of int16's 32,767; with
-// windows (600 active) the transformer's limit shrinks in proportion, to
-// 0.4104 (52/127: 32,470).
+// (69/127 each) and a bias of 10 reach 32,734 of int16's 32,767.
 constexpr double kFtWeightLimit = 0.54, kFtBiasLimit = 10, kDenseLimit = 127.0 / 64.0 - 1e-3, kSkipLimit = 100;
-double ft_weight_limit(const nnue::Shape& shape) {
-  return kFtWeightLimit * nnue::kActiveFeatures / nnue::active_feature_count(shape);
-}
 
 torch::Tensor from_vector(const std::vector<float>& v, std::vector<int64_t> shape) {
   return torch::from_blob(const_cast<float*>(v.data()), shape, torch::kFloat32).clone();
@@ -35,16 +30,15 @@ std::vector<float> to_vector(const torch::Tensor& t) {
 constexpr int kFlagColumns = nnue::kFlagInputs + nnue::kMobilityInputs;
 
 // Fills row b of the input tensors with pos and its scan of the rectangles.
-void fill_inputs(const Position& pos, const LeafMoves& moves, int64_t b, nnue::Windows windows, EvalBatch& batch) {
+void fill_inputs(const Position& pos, const LeafMoves& moves, int64_t b, EvalBatch& batch) {
   const Player me = pos.to_move(), them = Player(1 - me);
-  const int64_t active = batch.mover.size(1);
-  int64_t* mover = batch.mover.data_ptr<int64_t>() + b * active;
-  int64_t* opponent = batch.opponent.data_ptr<int64_t>() + b * active;
-  int features[nnue::kMaxActiveFeatures];
-  nnue::active_features(pos, me, features, windows);
-  std::copy(features, features + active, mover);
-  nnue::active_features(pos, them, features, windows);
-  std::copy(features, features + active, opponent);
+  int64_t* mover = batch.mover.data_ptr<int64_t>() + b * nnue::kActiveFeatures;
+  int64_t* opponent = batch.opponent.data_ptr<int64_t>() + b * nnue::kActiveFeatures;
+  int features[nnue::kActiveFeatures];
+  nnue::active_features(pos, me, features);
+  std::copy(features, features + nnue::kActiveFeatures, mover);
+  nnue::active_features(pos, them, features);
+  std::copy(features, features + nnue::kActiveFeatures, opponent);
   float* flags = batch.flags.data_ptr<float>() + b * kFlagColumns;
   flags[0] = pos.last_move_was_pass() ? 1.0f : 0.0f;
   flags[1] = me == kFirst ? 1.0f : 0.0f;
@@ -54,11 +48,10 @@ void fill_inputs(const Position& pos, const LeafMoves& moves, int64_t b, nnue::W
   batch.mushrooms_left.data_ptr<int64_t>()[b] = pos.mushrooms_left();
 }
 
-EvalBatch empty_batch(int64_t B, const nnue::Shape& shape) {
+EvalBatch empty_batch(int64_t B) {
   EvalBatch batch;
-  const int64_t active = nnue::active_feature_count(shape);
-  batch.mover = torch::empty({B, active}, torch::kInt64);
-  batch.opponent = torch::empty({B, active}, torch::kInt64);
+  batch.mover = torch::empty({B, nnue::kActiveFeatures}, torch::kInt64);
+  batch.opponent = torch::empty({B, nnue::kActiveFeatures}, torch::kInt64);
   batch.flags = torch::empty({B, kFlagColumns});
   batch.margin = torch::empty({B});
   batch.gain = torch::empty({B});
@@ -78,14 +71,13 @@ EvalBatch EvalBatch::to(const torch::Device& device) const {
           teacher.to(device), has_teacher.to(device)};
 }
 
-EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vector<int>& indices, Rng& rng,
-                          const nnue::Shape& shape) {
+EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vector<int>& indices, Rng& rng) {
   const int64_t B = int64_t(indices.size());
-  EvalBatch batch = empty_batch(B, shape);
+  EvalBatch batch = empty_batch(B);
   for (int64_t b = 0; b < B; ++b) {
     const EvalRecord& r = window[size_t(indices[size_t(b)])];
     const Position pos = transform(Symmetry(rng.uniform(4)), position_of(r));
-    fill_inputs(pos, leaf_moves_of(r, pos), b, shape.windows, batch);
+    fill_inputs(pos, leaf_moves_of(r, pos), b, batch);
     batch.search.data_ptr<float>()[b] = float(r.search_score) / float(kEvalScale);
     batch.result.data_ptr<float>()[b] = float(r.margin);
     if (r.flags & EvalRecord::kHasTeacher) {
@@ -96,10 +88,10 @@ EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vect
   return batch;
 }
 
-EvalBatch eval_inputs(const std::vector<Position>& positions, const nnue::Shape& shape) {
-  EvalBatch batch = empty_batch(int64_t(positions.size()), shape);
+EvalBatch eval_inputs(const std::vector<Position>& positions) {
+  EvalBatch batch = empty_batch(int64_t(positions.size()));
   for (size_t b = 0; b < positions.size(); ++b)
-    fill_inputs(positions[b], scan_leaf_moves(positions[b]), int64_t(b), shape.windows, batch);
+    fill_inputs(positions[b], scan_leaf_moves(positions[b]), int64_t(b), batch);
   return batch;
 }
 
@@ -107,7 +99,7 @@ EvalNetImpl::EvalNetImpl(const nnue::Network& m)
     : shape_(m.shape) {
   const nnue::Shape& x = shape_;
   const int64_t S = x.stacks();
-  ft_weight = register_parameter("ft_weight", from_vector(m.ft_weight, {nnue::feature_count(x), x.hidden}));
+  ft_weight = register_parameter("ft_weight", from_vector(m.ft_weight, {nnue::kFeatures, x.hidden}));
   ft_bias = register_parameter("ft_bias", from_vector(m.ft_bias, {x.hidden}));
   l1_weight = register_parameter("l1_weight", from_vector(m.l1_weight, {S * x.l1, x.dense_inputs()}));
   l1_bias = register_parameter("l1_bias", from_vector(m.l1_bias, {S * x.l1}));
@@ -148,8 +140,7 @@ torch::Tensor EvalNetImpl::forward(const EvalBatch& batch) {
 
 void EvalNetImpl::clip_to_runtime_ranges() {
   torch::NoGradGuard no_grad;
-  const double limit = ft_weight_limit(shape_);
-  ft_weight.clamp_(-limit, limit);
+  ft_weight.clamp_(-kFtWeightLimit, kFtWeightLimit);
   ft_bias.clamp_(-kFtBiasLimit, kFtBiasLimit);
   for (torch::Tensor* t : {&l1_weight, &l2_weight, &out_weight}) t->clamp_(-kDenseLimit, kDenseLimit);
   skips.clamp_(-kSkipLimit, kSkipLimit);

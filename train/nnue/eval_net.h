@@ -26,7 +26,7 @@
 namespace mushroom::train {
 
 struct EvalBatch {
-  torch::Tensor mover, opponent;  // [B, nnue::active_feature_count(shape)] int64 active features of each perspective
+  torch::Tensor mover, opponent;  // [B, nnue::kActiveFeatures] int64 active features of each perspective
   // [B, nnue::kFlagInputs + nnue::kMobilityInputs] float: last move was a pass, the
   // mover moved first, then the mobility inputs (a net without them reads
   // the first nnue::kFlagInputs columns only)
@@ -40,12 +40,10 @@ struct EvalBatch {
   EvalBatch to(const torch::Device& device) const;
 };
 
-// window[indices], each under a random board symmetry, with the features
-// of a net of this shape.
-EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vector<int>& indices, Rng& rng,
-                          const nnue::Shape& shape);
-// Positions' inputs (no labels) for a net of this shape: for checks against the runtimes.
-EvalBatch eval_inputs(const std::vector<Position>& positions, const nnue::Shape& shape);
+// window[indices], each under a random board symmetry.
+EvalBatch make_eval_batch(const std::vector<EvalRecord>& window, const std::vector<int>& indices, Rng& rng);
+// Positions' inputs (no labels): for checks against the runtimes.
+EvalBatch eval_inputs(const std::vector<Position>& positions);
 
 class EvalNetImpl : public torch::nn::Module {
  public:

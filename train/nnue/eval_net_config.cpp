@@ -28,12 +28,6 @@ const SettingsTable<EvalNetConfig>& eval_net_settings() {
           .flag("mobility", FIELD(shape.mobility),
                 "the dense layers also read the number of legal rectangles (a thermometer of 8 steps and its parity; "
                 "nnue/network.h); the search then scans every leaf's rectangles, with no floor cut-off")
-          .indexed_choice("windows", FIELD(shape.windows),
-                          {nnue::windows_name(nnue::Windows::kNone), nnue::windows_name(nnue::Windows::k2x2),
-                           nnue::windows_name(nnue::Windows::k2x2Edge)},
-                          "2-D window features (nnue/network.h): \"none\"; \"2x2\", every 2x2 block of cells' states, "
-                          "one table of 20,736 shared by the board (144 more active features a view); \"2x2-edge\", "
-                          "the same with one table for the blocks on the board's edge and one for the rest")
           .integer("skip_gain_at_least", FIELD(skip_gain_at_least), 0, 170,
                    "cells: positions where the side to move has an immediate margin gain this big waiting are left "
                    "out of training (0: none are)")

@@ -11,8 +11,8 @@ namespace mushroom::train {
 
 struct EvalNetConfig {
   // The net's size, output buckets (phase bands and seats) and mobility
-  // inputs and window features (nnue/network.h): the keys hidden, l1, l2,
-  // phase_buckets, seat_buckets, mobility and windows.
+  // inputs (nnue/network.h): the keys hidden, l1, l2, phase_buckets,
+  // seat_buckets and mobility.
   nnue::Shape shape;
   // Of the search score in the target; the game's result has the rest. At
   // small data the result's noise hurt the held-out fit (BENCHMARKS.md).

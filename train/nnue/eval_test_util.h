@@ -16,10 +16,9 @@ namespace mushroom::train {
 
 // Starting weights pushed well away from the hand evaluation, so the net's
 // part of the output is large.
-inline nnue::Network lively_model(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1, bool mobility = false,
-                                  nnue::Windows windows = nnue::Windows::kNone) {
+inline nnue::Network lively_model(uint64_t seed, int phase_buckets = 1, int seat_buckets = 1, bool mobility = false) {
   EvalNetConfig c;
-  c.shape = {32, 8, 8, phase_buckets, seat_buckets, mobility, windows};
+  c.shape = {32, 8, 8, phase_buckets, seat_buckets, mobility};
   nnue::Network m = initial_eval_model(c, seed);
   Rng rng(seed + 1);
   for (float& w : m.ft_weight) w *= 4;

@@ -68,7 +68,7 @@ TrainStats EvalTrainer::train(const EvalWindow& window, const EvalSampler& sampl
     Rng rng(seed);
     std::vector<int> indices(size_t(s.train.batch_size));
     for (int& i : indices) i = sampler.draw(rng);
-    return make_eval_batch(window.records, indices, rng, s.net->shape());
+    return make_eval_batch(window.records, indices, rng);
   };
   std::future<EvalBatch> pending = std::async(std::launch::async, next_batch, s.rng.next_u64());
   // evalnet.ema_decay's running average of the parameters over this
@@ -126,7 +126,7 @@ double EvalTrainer::loss_on(const std::vector<EvalRecord>& records, const std::v
   State& s = *state_;
   torch::NoGradGuard no_grad;
   Rng rng(1);
-  const EvalBatch batch = make_eval_batch(records, indices, rng, s.net->shape()).to(s.device);
+  const EvalBatch batch = make_eval_batch(records, indices, rng).to(s.device);
   return eval_loss(s.net->forward(batch), batch, s.net_config).item<double>();
 }
 
