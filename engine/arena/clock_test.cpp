@@ -3,6 +3,8 @@
 // burner, which computes on two threads at once.
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <thread>
@@ -90,6 +92,25 @@ TEST(Clock, ABurnerRunsOutOfCpuTimeBeforeWallTime) {
   ASSERT_TRUE(cpu.log.aborted_by);
   EXPECT_EQ(*cpu.log.aborted_by, kSecond);
   EXPECT_EQ(cpu.log.abort_reason.rfind("timeout", 0), 0u) << cpu.log.abort_reason;
+}
+
+// /proc/PID/stat is read without an ifstream, which throws when the process
+// exits mid-read: a live process gives its line, a reaped one and a pid
+// that was never there give "", never an exception.
+TEST(Clock, ProcStatOfALiveProcessIsItsLineAndOfAGoneOneIsEmpty) {
+  const std::string self = std::to_string(getpid());
+  const std::string text = proc_stat_text(self);
+  EXPECT_EQ(text.rfind(self + " (", 0), 0u) << text;
+  EXPECT_NE(text.rfind(')'), std::string::npos);
+  EXPECT_EQ(text.back(), '\n');
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(proc_stat_text(std::to_string(child)), "");
+  EXPECT_EQ(proc_stat_text("0"), "");
+  EXPECT_EQ(proc_stat_text("not-a-pid"), "");
 }
 
 TEST(Clock, ParseClockNamesTheBadValue) {

@@ -1,9 +1,10 @@
 #include "arena/cpu_clock.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <dirent.h>
-#include <fstream>
+#include <fcntl.h>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -20,9 +21,8 @@ struct StatFields {
 // Reads /proc/PID/stat. The command name (field 2) may hold spaces and
 // parentheses, so the fields are counted from the last ')'.
 bool read_stat(const std::string& pid, StatFields& out) {
-  std::ifstream in("/proc/" + pid + "/stat");
-  std::string text;
-  if (!std::getline(in, text)) return false;
+  const std::string text = proc_stat_text(pid);
+  if (text.empty()) return false;
   const size_t close = text.rfind(')');
   if (close == std::string::npos) return false;
   std::istringstream fields(text.substr(close + 1));
@@ -53,6 +53,25 @@ double own_cpu_ms(pid_t pid, const StatFields& stat) {
 }
 
 }  // namespace
+
+std::string proc_stat_text(const std::string& pid) {
+  const int fd = open(("/proc/" + pid + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  char buffer[1024];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      text.clear();  // gone while read: no answer rather than half of one
+      break;
+    }
+    if (n == 0) break;
+    text.append(buffer, size_t(n));
+  }
+  close(fd);
+  return text;
+}
 
 double process_group_cpu_ms(pid_t pgid) {
   double total = 0;

@@ -5,6 +5,8 @@
 #pragma once
 #include <sys/types.h>
 
+#include <string>
+
 namespace mushroom {
 
 // Milliseconds of user plus system CPU time used so far by the processes
@@ -14,5 +16,11 @@ namespace mushroom {
 // and was not reaped by a member of the group is no longer counted, so read
 // it before and after a move and subtract.
 double process_group_cpu_ms(pid_t pgid);
+
+// The text of /proc/PID/stat, or "" when the process is gone or /proc cannot
+// say. Read with read(2): a process that exits while its file is read makes
+// the read fail (ESRCH), which an ifstream's buffer turns into an exception
+// that stopped a whole match under load.
+std::string proc_stat_text(const std::string& pid);
 
 }  // namespace mushroom

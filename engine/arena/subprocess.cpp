@@ -5,8 +5,6 @@
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <fcntl.h>
 #include <poll.h>
@@ -18,6 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "arena/cpu_clock.h"
 #include "util/text.h"
 
 namespace mushroom {
@@ -189,8 +188,7 @@ bool group_has_live_process(pid_t group) {
     bool live = false;
     while (dirent* entry = readdir(proc)) {
       if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
-      std::ifstream in(std::string("/proc/") + entry->d_name + "/stat");
-      std::string stat((std::istreambuf_iterator<char>(in)), {});
+      const std::string stat = proc_stat_text(entry->d_name);
       // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
       const size_t close = stat.rfind(')');
       if (close == std::string::npos) continue;
