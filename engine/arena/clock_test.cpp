@@ -108,7 +108,13 @@ TEST(Clock, ProcStatOfALiveProcessIsItsLineAndOfAGoneOneIsEmpty) {
   if (child == 0) _exit(0);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
+  ProcStat own;
+  ASSERT_TRUE(read_proc_stat(self, own));
+  EXPECT_EQ(own.pgrp, getpgrp());
+  EXPECT_EQ(own.state, 'R');  // reading its own stat, it runs
   EXPECT_EQ(proc_stat_text(std::to_string(child)), "");
+  ProcStat gone;
+  EXPECT_FALSE(read_proc_stat(std::to_string(child), gone));
   EXPECT_EQ(proc_stat_text("0"), "");
   EXPECT_EQ(proc_stat_text("not-a-pid"), "");
 }

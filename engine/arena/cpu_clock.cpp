@@ -11,31 +11,25 @@
 
 namespace mushroom {
 
-namespace {
-
-struct StatFields {
-  pid_t pgrp = 0;
-  long long utime = 0, stime = 0, cutime = 0, cstime = 0;  // clock ticks
-};
-
-// Reads /proc/PID/stat. The command name (field 2) may hold spaces and
-// parentheses, so the fields are counted from the last ')'.
-bool read_stat(const std::string& pid, StatFields& out) {
+// The command name (field 2) may hold spaces and parentheses, so the
+// fields are counted from the last ')'.
+bool read_proc_stat(const std::string& pid, ProcStat& out) {
   const std::string text = proc_stat_text(pid);
   if (text.empty()) return false;
   const size_t close = text.rfind(')');
   if (close == std::string::npos) return false;
   std::istringstream fields(text.substr(close + 1));
   // After ')': 3 state, 4 ppid, 5 pgrp, ..., 14 utime, 15 stime, 16 cutime, 17 cstime.
-  std::string state;
   long long ppid = 0, pgrp = 0, skip = 0;
-  fields >> state >> ppid >> pgrp;
+  fields >> out.state >> ppid >> pgrp;
   for (int field = 6; field <= 13; ++field) fields >> skip;
   fields >> out.utime >> out.stime >> out.cutime >> out.cstime;
   if (!fields) return false;
   out.pgrp = pid_t(pgrp);
   return true;
 }
+
+namespace {
 
 double ticks_to_ms(long long ticks) {
   static const double ms_per_tick = 1000.0 / double(sysconf(_SC_CLK_TCK));
@@ -44,7 +38,7 @@ double ticks_to_ms(long long ticks) {
 
 // A live process's own CPU time (all threads) to the nanosecond, or the
 // tick-resolution figure when the clock cannot be had (e.g. a zombie).
-double own_cpu_ms(pid_t pid, const StatFields& stat) {
+double own_cpu_ms(pid_t pid, const ProcStat& stat) {
   clockid_t clock;
   timespec ts{};
   if (clock_getcpuclockid(pid, &clock) == 0 && clock_gettime(clock, &ts) == 0)
@@ -80,8 +74,8 @@ double process_group_cpu_ms(pid_t pgid) {
   while (const dirent* entry = readdir(proc)) {
     const char* name = entry->d_name;
     if (name[0] < '1' || name[0] > '9') continue;
-    StatFields stat;
-    if (!read_stat(name, stat) || stat.pgrp != pgid) continue;
+    ProcStat stat;
+    if (!read_proc_stat(name, stat) || stat.pgrp != pgid) continue;
     total += own_cpu_ms(pid_t(std::atol(name)), stat) + ticks_to_ms(stat.cutime + stat.cstime);
   }
   closedir(proc);

@@ -23,4 +23,13 @@ double process_group_cpu_ms(pid_t pgid);
 // that stopped a whole match under load.
 std::string proc_stat_text(const std::string& pid);
 
+// The fields of /proc/PID/stat that the arena reads.
+struct ProcStat {
+  char state = 0;  // 'R', 'S', ... 'Z' (zombie), 'X' (dead)
+  pid_t pgrp = 0;
+  long long utime = 0, stime = 0, cutime = 0, cstime = 0;  // clock ticks
+};
+// Reads them for PID; false when the process is gone or the text does not parse.
+bool read_proc_stat(const std::string& pid, ProcStat& out);
+
 }  // namespace mushroom

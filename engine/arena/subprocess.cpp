@@ -5,7 +5,6 @@
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
-#include <sstream>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -188,14 +187,8 @@ bool group_has_live_process(pid_t group) {
     bool live = false;
     while (dirent* entry = readdir(proc)) {
       if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
-      const std::string stat = proc_stat_text(entry->d_name);
-      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-      const size_t close = stat.rfind(')');
-      if (close == std::string::npos) continue;
-      std::istringstream fields(stat.substr(close + 1));
-      char state = 0;
-      long parent = 0, pgrp = 0;
-      if (fields >> state >> parent >> pgrp && pgrp == group && state != 'Z' && state != 'X') {
+      ProcStat stat;
+      if (read_proc_stat(entry->d_name, stat) && stat.pgrp == group && stat.state != 'Z' && stat.state != 'X') {
         live = true;
         break;
       }
