@@ -22,7 +22,9 @@ int cmd_relabel(int argc, char** argv) {
       "settings (label_depth, label_nodes, label_search, label_parity_mean, exact_mushrooms, exact_nodes; "
       "label_probcut is --probcut FIT here): each "
       "shard under --data becomes one of the same name under --dir, its positions, final margins and game ids "
-      "kept. --mode exact only replaces the labels of the positions the endgame solver proves. --mode horizon "
+      "kept. --mode exact only replaces the labels of the positions the endgame solver proves. --mode focus only "
+      "searches again the positions in evalplay.focus_label_depth's band (focus_min..focus_max left), at that depth; "
+      "the others keep their labels. --mode horizon "
       "searches nothing: each label is mixed with the next positions' of its game, (1 - lambda) * label(t) - "
       "lambda * target(t + 1), where the move from t followed the search (mushroom-eval3 data, which marks the "
       "random moves). Prints, and writes "
@@ -42,8 +44,8 @@ int cmd_relabel(int argc, char** argv) {
                  "made with another evaluation is refused. Sets evalplay.label_probcut, which without --probcut is "
                  "refused",
       cxxopts::value<std::string>())(
-      "mode", "search: every kept position gets the new label; exact: only those the solver proves; horizon: "
-              "the short-horizon target (no search)",
+      "mode", "search: every kept position gets the new label; exact: only those the solver proves; focus: only those in the "
+              "focus band, at evalplay.focus_label_depth; horizon: the short-horizon target (no search)",
       cxxopts::value<std::string>()->default_value("search"))(
       "lambda", "--mode horizon: the next positions' share of each label, in (0, 1]",
       cxxopts::value<double>()->default_value("0.5"))(

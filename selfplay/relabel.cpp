@@ -57,14 +57,18 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void check_job(const RelabelJob& job) {
-  if (job.mode != "search" && job.mode != "exact" && job.mode != "horizon")
-    throw std::invalid_argument("relabel mode '" + job.mode + "' is unknown: use \"search\", \"exact\" or \"horizon\"");
+  if (job.mode != "search" && job.mode != "exact" && job.mode != "horizon" && job.mode != "focus")
+    throw std::invalid_argument("relabel mode '" + job.mode +
+                                "' is unknown: use \"search\", \"exact\", \"horizon\" or \"focus\"");
   if (job.mode == "horizon" && !(job.horizon_lambda > 0 && job.horizon_lambda <= 1))
     throw std::invalid_argument("relabel mode \"horizon\" needs a lambda in (0, 1], not " +
                                 format_fixed(job.horizon_lambda, 3));
   if (job.mode == "exact" && job.label.exact_mushrooms <= 0)
     throw std::invalid_argument("relabel mode \"exact\" needs evalplay.exact_mushrooms above 0: it says which "
                                 "positions the endgame solver is tried on");
+  if (job.mode == "focus" && job.label.focus_depth <= 0)
+    throw std::invalid_argument("relabel mode \"focus\" needs evalplay.focus_label_depth above 0: it says how deep "
+                                "the band's positions are searched");
   if (job.min_left < 0 || job.max_left > 170 || job.min_left > job.max_left)
     throw std::invalid_argument("the mushrooms-left range [" + std::to_string(job.min_left) + ", " +
                                 std::to_string(job.max_left) + "] is not within [0, 170]");
@@ -343,6 +347,9 @@ RelabelReport relabel(const RelabelJob& job) {
               labels.search_score = proven->labels.search_score;
               labels.exact = true;
             }
+          } else if (job.mode == "focus" && (pos.mushrooms_left() < job.label.focus_min ||
+                                              pos.mushrooms_left() > job.label.focus_max)) {
+            // Outside the band: the label stays.
           } else {
             const Label label = labeller.label(pos);
             labels.search_score = label.labels.search_score;

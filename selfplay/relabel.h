@@ -49,7 +49,11 @@ struct RelabelJob {
   // the next position's target seen from this side, where the move from t
   // followed the search (not random, schema 3 only) and t + 1 is the next
   // ply of the same game; otherwise, and for exact labels, target(t) =
-  // label(t).
+  // label(t). "focus": only the samples in label's focus band
+  // (focus_min..focus_max mushrooms left, focus_depth must be set) are
+  // searched again, at the focus depth; the others keep their label, so
+  // the labels' budget at the band is measured on the same positions
+  // (issue 100, item 4) without searching the rest again.
   std::string mode = "search";
   double horizon_lambda = 0.5;  // "horizon": the next positions' share, in (0, 1]
   int min_left = 0, max_left = 170;  // samples with mushrooms left outside [min_left, max_left] are dropped

@@ -143,6 +143,46 @@ TEST(Relabel, ExactModeReplacesOnlyProvenLabels) {
   EXPECT_EQ(report.total.proven, proven);
 }
 
+// The focus mode searches again only the positions in the focus band, at
+// the focus depth, as a depth-3 labeller labels them; every other sample
+// comes back byte for byte, without a search (at label_depth 1, which the
+// depth-2 data was not labelled with, a search there would show).
+TEST(Relabel, FocusModeSearchesOnlyTheBandAtItsDepth) {
+  RelabelJob job = job_into("relabel_focus", LabelConfig{.depth = 1, .focus_depth = 3, .focus_min = 110, .focus_max = 140});
+  job.mode = "focus";
+  const RelabelReport report = relabel(job);
+  const std::vector<Sample> before = all_samples(data_dir()), after = all_samples(job.out_dir);
+  ASSERT_EQ(before.size(), after.size());
+  Labeller depth3(LabelConfig{.depth = 3}, nullptr);
+  int in_band = 0, changed = 0, outside = 0;
+  LabelChange band_change;
+  for (size_t i = 0; i < after.size(); ++i) {
+    const Position pos = eval_position_of(after[i]);
+    ASSERT_EQ(pos.hash(), eval_position_of(before[i]).hash()) << i;
+    const int left = pos.mushrooms_left();
+    if (left < 110 || left > 140) {
+      EXPECT_EQ(after[i].data, before[i].data) << i << ": outside the band, " << left << " left";
+      ++outside;
+      continue;
+    }
+    ++in_band;
+    const EvalLabels old = eval_labels_of(before[i]), now = eval_labels_of(after[i]);
+    EXPECT_EQ(now.search_score, depth3.label(pos).labels.search_score) << i;
+    EXPECT_EQ(now.margin, old.margin);
+    changed += now.search_score != old.search_score;
+    band_change.add(old.search_score, now.search_score, old.exact, now.exact);
+  }
+  EXPECT_GT(in_band, 10);
+  EXPECT_GT(outside, 10);
+  EXPECT_GT(changed, 0) << "depth 3 gave every band position its depth-2 label";
+  EXPECT_EQ(report.total.samples, int64_t(after.size()));
+  EXPECT_DOUBLE_EQ(report.total.abs_cells, band_change.abs_cells);
+  EXPECT_GT(report.search_nodes, 0u);
+  const nlohmann::json record = nlohmann::json::parse(read_file(job.out_dir + "/settings.json"));
+  EXPECT_EQ(record.at("mode"), "focus");
+  EXPECT_EQ(record.at("focus_label_depth"), nlohmann::json({3, 110, 140}));
+}
+
 // Thrown from a pass's progress line to stop it after some shards, as a
 // crash would: the shards written stay, the report is never written.
 struct PassStopped {};
@@ -471,6 +511,9 @@ TEST(Relabel, BadInputIsRefusedByNameBeforeAnyWork) {
   RelabelJob exact_without_solver = job;
   exact_without_solver.mode = "exact";
   refused(exact_without_solver, "exact_mushrooms");
+  RelabelJob focus_without_depth = job;
+  focus_without_depth.mode = "focus";
+  refused(focus_without_depth, "relabel mode \"focus\" needs evalplay.focus_label_depth");
   RelabelJob unknown_mode = job;
   unknown_mode.mode = "deeper";
   refused(unknown_mode, "'deeper'");
