@@ -101,8 +101,9 @@ int cmd_relabel(int argc, char** argv) {
   const selfplay::RelabelReport report = selfplay::relabel(job);
   stage.finish();
   std::printf("%s", selfplay::format_report(report).c_str());
-  std::printf("search nodes: %.0f a relabelled position\n",
-              double(report.search_nodes) / double(std::max<int64_t>(1, report.total.samples)));
+  if (report.searched > 0)
+    std::printf("search nodes: %.0f a searched position (%lld searched)\n",
+                double(report.search_nodes) / double(report.searched), (long long)report.searched);
   return 0;
 }
 

@@ -99,6 +99,9 @@ TEST(Pipeline, RelabelLabelsTheSamePositionsAgain) {
   out = run_command(relabel + " --mode exact", &code);
   EXPECT_NE(code, 0);
   EXPECT_NE(out.find("needs evalplay.exact_mushrooms"), std::string::npos) << out;
+  out = run_command(relabel + " --mode focus", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("relabel mode \"focus\" needs evalplay.focus_label_depth"), std::string::npos) << out;
 }
 
 // `relabel` with evalplay.label_probcut needs the fit named with

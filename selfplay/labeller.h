@@ -52,10 +52,13 @@ struct LabelConfig {
   int focus_depth = 0;
   int focus_min = 95, focus_max = 130;
 
-  // The label search's depth at a position with this many mushrooms left.
-  int depth_at(int mushrooms_left) const {
-    return focus_depth > 0 && mushrooms_left >= focus_min && mushrooms_left <= focus_max ? focus_depth : depth;
+  // Whether a position with this many mushrooms left is in the focus band
+  // (focus_depth set, both ends in it).
+  bool in_focus_band(int mushrooms_left) const {
+    return focus_depth > 0 && mushrooms_left >= focus_min && mushrooms_left <= focus_max;
   }
+  // The label search's depth at a position with this many mushrooms left.
+  int depth_at(int mushrooms_left) const { return in_focus_band(mushrooms_left) ? focus_depth : depth; }
 };
 
 struct Label {

@@ -237,6 +237,7 @@ void write_report(const RelabelJob& job, const RelabelReport& r) {
                                  {"shards_written", r.shards_written},
                                  {"shards_skipped", r.shards_skipped},
                                  {"search_nodes", r.search_nodes},
+                                 {"searched", r.searched},
                                  {"seconds", r.seconds},
                                  {"total", change_json(r.total)},
                                  {"bands", bands}};
@@ -328,6 +329,7 @@ RelabelReport relabel(const RelabelJob& job) {
     std::vector<LabelChange> changes(report.bands.size() * size_t(job.threads));  // each thread's bands
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> nodes{0};
+    std::atomic<int64_t> searched{0};  // samples given a search's label (not "exact", "horizon", or outside "focus"'s band)
     std::atomic<int64_t> finished{0};
     std::atomic<bool> failed{false};
     std::mutex error_mutex;
@@ -347,14 +349,14 @@ RelabelReport relabel(const RelabelJob& job) {
               labels.search_score = proven->labels.search_score;
               labels.exact = true;
             }
-          } else if (job.mode == "focus" && (pos.mushrooms_left() < job.label.focus_min ||
-                                              pos.mushrooms_left() > job.label.focus_max)) {
+          } else if (job.mode == "focus" && !job.label.in_focus_band(pos.mushrooms_left())) {
             // Outside the band: the label stays.
           } else {
             const Label label = labeller.label(pos);
             labels.search_score = label.labels.search_score;
             labels.exact = label.labels.exact;
             nodes += label.search_nodes;
+            ++searched;
           }
           Sample fresh = eval_sample(pos, labels);
           fresh.outcome = s.outcome;
@@ -392,6 +394,7 @@ RelabelReport relabel(const RelabelJob& job) {
     if (error) std::rethrow_exception(error);
     done += int64_t(kept.size());
     report.search_nodes += nodes.load();
+    report.searched += searched.load();
     for (size_t k = 0; k < changes.size(); ++k) {
       report.bands[k % report.bands.size()].add(changes[k]);
       report.total.add(changes[k]);

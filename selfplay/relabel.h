@@ -96,6 +96,7 @@ struct RelabelReport {
   int64_t input_samples = 0;
   int shards_written = 0, shards_skipped = 0;  // skipped: already in the output folder
   uint64_t search_nodes = 0;
+  int64_t searched = 0;  // samples labelled by a search ("search" mode: all; "focus": the band's), this run
   double seconds = 0;
 };
 

@@ -146,41 +146,78 @@ TEST(Relabel, ExactModeReplacesOnlyProvenLabels) {
 // The focus mode searches again only the positions in the focus band, at
 // the focus depth, as a depth-3 labeller labels them; every other sample
 // comes back byte for byte, without a search (at label_depth 1, which the
-// depth-2 data was not labelled with, a search there would show).
+// depth-2 data was not labelled with, a search there would show). The
+// band's ends are picked from the data so that an end off by one either
+// way changes some sample's label, and the search nodes are counted
+// exactly (each label search starts from a cleared table), so a pass that
+// also searched outside the band would show.
 TEST(Relabel, FocusModeSearchesOnlyTheBandAtItsDepth) {
-  RelabelJob job = job_into("relabel_focus", LabelConfig{.depth = 1, .focus_depth = 3, .focus_min = 110, .focus_max = 140});
+  const std::vector<Sample> before = all_samples(data_dir());
+  Labeller depth1(LabelConfig{.depth = 1}, nullptr), depth3(LabelConfig{.depth = 3}, nullptr);
+  // Whether `labeller` changes the (depth-2) label of some sample with `left` mushrooms left.
+  auto changes_at = [&](Labeller& labeller, int left) {
+    for (const Sample& s : before) {
+      const Position pos = eval_position_of(s);
+      if (pos.mushrooms_left() == left && labeller.label(pos).labels.search_score != eval_labels_of(s).search_score)
+        return true;
+    }
+    return false;
+  };
+  // At each end a sample that depth 3 relabels, and just outside it one that depth 1 would.
+  int lo = 0, hi = 0;
+  for (int v = 105; v <= 120 && !lo; ++v)
+    if (changes_at(depth3, v) && changes_at(depth1, v - 1)) lo = v;
+  for (int v = 145; v >= 130 && !hi; --v)
+    if (changes_at(depth3, v) && changes_at(depth1, v + 1)) hi = v;
+  ASSERT_TRUE(lo && hi) << "the data holds no band end that tells an end off by one";
+
+  RelabelJob job = job_into("relabel_focus", LabelConfig{.depth = 1, .focus_depth = 3, .focus_min = lo, .focus_max = hi});
   job.mode = "focus";
   const RelabelReport report = relabel(job);
-  const std::vector<Sample> before = all_samples(data_dir()), after = all_samples(job.out_dir);
+  const std::vector<Sample> after = all_samples(job.out_dir);
   ASSERT_EQ(before.size(), after.size());
-  Labeller depth3(LabelConfig{.depth = 3}, nullptr);
-  int in_band = 0, changed = 0, outside = 0;
+  int in_band = 0, changed = 0, outside = 0, band_depth1_differs = 0;
+  uint64_t band_nodes = 0;
   LabelChange band_change;
   for (size_t i = 0; i < after.size(); ++i) {
     const Position pos = eval_position_of(after[i]);
     ASSERT_EQ(pos.hash(), eval_position_of(before[i]).hash()) << i;
+    EXPECT_EQ(after[i].game_id, before[i].game_id);
+    EXPECT_EQ(after[i].outcome, before[i].outcome);
+    EXPECT_EQ(after[i].weight, before[i].weight);
+    const EvalLabels old = eval_labels_of(before[i]), now = eval_labels_of(after[i]);
     const int left = pos.mushrooms_left();
-    if (left < 110 || left > 140) {
+    if (left < lo || left > hi) {
       EXPECT_EQ(after[i].data, before[i].data) << i << ": outside the band, " << left << " left";
+      EXPECT_EQ(after[i].search_value, before[i].search_value) << i;
       ++outside;
       continue;
     }
     ++in_band;
-    const EvalLabels old = eval_labels_of(before[i]), now = eval_labels_of(after[i]);
-    EXPECT_EQ(now.search_score, depth3.label(pos).labels.search_score) << i;
+    const Label want = depth3.label(pos);
+    EXPECT_EQ(now.search_score, want.labels.search_score) << i << ", " << left << " left";
+    EXPECT_EQ(now.random_move, old.random_move);
     EXPECT_EQ(now.margin, old.margin);
+    band_nodes += want.search_nodes;
+    band_depth1_differs += depth1.label(pos).labels.search_score != want.labels.search_score;
     changed += now.search_score != old.search_score;
     band_change.add(old.search_score, now.search_score, old.exact, now.exact);
   }
   EXPECT_GT(in_band, 10);
   EXPECT_GT(outside, 10);
   EXPECT_GT(changed, 0) << "depth 3 gave every band position its depth-2 label";
+  EXPECT_GT(band_depth1_differs, 0) << "a band searched at label_depth would not show";
   EXPECT_EQ(report.total.samples, int64_t(after.size()));
   EXPECT_DOUBLE_EQ(report.total.abs_cells, band_change.abs_cells);
-  EXPECT_GT(report.search_nodes, 0u);
+  EXPECT_DOUBLE_EQ(report.total.signed_cells, band_change.signed_cells);
+  EXPECT_EQ(report.total.sign_flips, band_change.sign_flips);
+  EXPECT_EQ(report.searched, in_band);
+  EXPECT_EQ(report.search_nodes, band_nodes) << "only the band's positions are searched, each once";
   const nlohmann::json record = nlohmann::json::parse(read_file(job.out_dir + "/settings.json"));
   EXPECT_EQ(record.at("mode"), "focus");
-  EXPECT_EQ(record.at("focus_label_depth"), nlohmann::json({3, 110, 140}));
+  EXPECT_EQ(record.at("focus_label_depth"), nlohmann::json({3, lo, hi}));
+  const nlohmann::json written = nlohmann::json::parse(read_file(job.out_dir + "/report.json"));
+  EXPECT_EQ(written.at("searched"), in_band);
 }
 
 // Thrown from a pass's progress line to stop it after some shards, as a
@@ -516,7 +553,7 @@ TEST(Relabel, BadInputIsRefusedByNameBeforeAnyWork) {
   refused(focus_without_depth, "relabel mode \"focus\" needs evalplay.focus_label_depth");
   RelabelJob unknown_mode = job;
   unknown_mode.mode = "deeper";
-  refused(unknown_mode, "'deeper'");
+  refused(unknown_mode, "'deeper' is unknown: use \"search\", \"exact\", \"horizon\" or \"focus\"");
   RelabelJob bad_range = job;
   bad_range.min_left = 120;
   bad_range.max_left = 80;
